@@ -1,0 +1,59 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layers (arrows point at what a target uses):
+//   trace-report -> TraceAnalysis -> TraceStore -> SessionTrace
+//   planner-demo -> SessionInstrumentation -> ModelSession, SessionTrace
+//   sinks that need a system library (SessionTraceLTTng, TraceStore's StoreSink) live apart
+//   from the tracer API, which knows nothing of LTTng, SQLite or models.
+let package = Package(
+    name: "SessionTrace",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "SessionTrace", targets: ["SessionTrace"]),
+        .library(name: "SessionTraceLTTng", targets: ["SessionTraceLTTng"]),
+        .library(name: "TraceStore", targets: ["TraceStore"]),
+        .library(name: "ModelSession", targets: ["ModelSession"]),
+        .library(name: "SessionInstrumentation", targets: ["SessionInstrumentation"]),
+        .library(name: "TraceAnalysis", targets: ["TraceAnalysis"]),
+        .library(name: "Redaction", targets: ["Redaction"]),
+        .executable(name: "trace-report", targets: ["trace-report"]),
+        .executable(name: "planner-demo", targets: ["planner-demo"]),
+        .executable(name: "trace-bench", targets: ["trace-bench"]),
+    ],
+    targets: [
+        // C shims: tiny, plain functions, no macros visible to Swift.
+        .target(name: "CLTTngUST", linkerSettings: [.linkedLibrary("lttng-ust"), .linkedLibrary("dl")]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+
+        .target(name: "SessionTrace"),
+        .target(name: "SessionTraceLTTng", dependencies: ["SessionTrace", "CLTTngUST"]),
+        .target(name: "TraceStore", dependencies: ["SessionTrace", "CSQLite"]),
+        .target(name: "Redaction"),
+        .target(name: "ModelSession"),
+        .target(name: "SessionInstrumentation", dependencies: ["ModelSession", "SessionTrace"]),
+        .target(name: "TraceAnalysis", dependencies: ["TraceStore", "SessionTrace", "Redaction"]),
+
+        .executableTarget(name: "trace-report", dependencies: ["TraceAnalysis"]),
+        .executableTarget(
+            name: "planner-demo",
+            dependencies: [
+                "ModelSession", "SessionInstrumentation", "SessionTrace", "SessionTraceLTTng", "TraceStore",
+                "Redaction",
+            ]),
+        .executableTarget(
+            name: "trace-bench",
+            dependencies: ["SessionTrace", "SessionTraceLTTng", "TraceStore", "CLTTngUST", "CSQLite"]),
+
+        .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace"]),
+        .testTarget(name: "TraceStoreTests", dependencies: ["TraceStore", "SessionTrace"]),
+        .testTarget(name: "LTTngTests", dependencies: ["SessionTraceLTTng", "SessionTrace"]),
+        .testTarget(name: "RedactionTests", dependencies: ["Redaction"]),
+        .testTarget(name: "ModelSessionTests", dependencies: ["ModelSession"]),
+        .testTarget(
+            name: "InstrumentationTests",
+            dependencies: ["SessionInstrumentation", "ModelSession", "SessionTrace", "TraceStore"]),
+        .testTarget(name: "TraceAnalysisTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+void st_placeholder(void) {}

@@ -1,0 +1,25 @@
+import Synchronization
+
+/// Keeps every event in memory, in order; for tests and for small tools.
+public final class MemorySink: TraceSink {
+    private let events = Mutex<[TraceEvent]>([])
+    private let enabledKinds: Set<TraceEventKind>
+
+    public init(enabledKinds: Set<TraceEventKind> = Set(TraceEventKind.allCases)) {
+        self.enabledKinds = enabledKinds
+    }
+
+    public func isEnabled(_ kind: TraceEventKind) -> Bool { enabledKinds.contains(kind) }
+
+    public func record(_ event: TraceEvent) {
+        events.withLock { $0.append(event) }
+    }
+
+    public func flush() {}
+
+    /// Every event recorded so far.
+    public var recorded: [TraceEvent] { events.withLock { $0 } }
+
+    /// Forgets every event recorded so far.
+    public func removeAll() { events.withLock { $0.removeAll() } }
+}

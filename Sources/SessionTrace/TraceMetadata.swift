@@ -1,0 +1,68 @@
+/// Low-cardinality metadata on intervals and instants: `["requestLength": 42]`.
+public typealias TraceMetadata = [String: TraceMetadataValue]
+
+/// One metadata value. Literals work directly: `["mode": "economy", "turn": 3, "hit": true]`.
+public enum TraceMetadataValue: Sendable, Hashable {
+    case string(String)
+    case int(Int64)
+    case double(Double)
+    case bool(Bool)
+}
+
+extension TraceMetadataValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+extension TraceMetadataValue: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .string(let value): value
+        case .int(let value): String(value)
+        case .double(let value): String(value)
+        case .bool(let value): String(value)
+        }
+    }
+}
+
+extension Dictionary where Key == String, Value == TraceMetadataValue {
+    /// The metadata as one compact JSON object with sorted keys, as the store and LTTng hold it.
+    public var jsonObject: String {
+        var out = "{"
+        for (index, key) in keys.sorted().enumerated() {
+            if index > 0 { out += "," }
+            out += jsonString(key) + ":"
+            switch self[key]! {
+            case .string(let value): out += jsonString(value)
+            case .int(let value): out += String(value)
+            case .double(let value): out += value.isFinite ? String(value) : "null"
+            case .bool(let value): out += value ? "true" : "false"
+            }
+        }
+        return out + "}"
+    }
+}
+
+/// A JSON string literal for `value`, with the escapes RFC 8259 requires.
+public func jsonString(_ value: String) -> String {
+    var out = "\""
+    out.reserveCapacity(value.utf8.count + 2)
+    for scalar in value.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+            let hex = String(scalar.value, radix: 16)
+            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
+}

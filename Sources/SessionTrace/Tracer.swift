@@ -1,0 +1,96 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Records intervals and model-session events to a sink.
+///
+/// ```swift
+/// let tracer = Tracer(sink: StoreSink(path: "run.sqlite"), label: "nightly")
+/// try await tracer.withInterval("PlanDay", metadata: ["requestLength": 42]) {
+///     try await planner.plan()
+/// }
+/// tracer.flush()
+/// ```
+///
+/// Recording never throws into the caller and never blocks it.
+public final class Tracer: Sendable {
+    public let sink: any TraceSink
+    public let clock: any TraceClock
+    /// The run this tracer records; every id it makes carries it in its upper half.
+    public let runID: Int64
+    /// Redacts captured text; payload capture is off while this is nil.
+    public let payloadRedaction: (@Sendable (String) -> String)?
+
+    private let nextSequence = Atomic<Int64>(1)
+
+    /// Creates a tracer and records its ``RunRecord``.
+    public init(
+        sink: any TraceSink,
+        clock: any TraceClock = MonotonicClock(),
+        label: String? = nil,
+        commandLine: String = CommandLine.arguments.joined(separator: " "),
+        gitRevision: String? = nil,
+        payloadRedaction: (@Sendable (String) -> String)? = nil
+    ) {
+        self.sink = sink
+        self.clock = clock
+        self.payloadRedaction = payloadRedaction
+        // 31 random bits keep ids from two runs in one store apart and positive as SQLite INTEGERs.
+        self.runID = Int64(UInt32.random(in: 1...UInt32(Int32.max))) << 32
+        if sink.isEnabled(.run) {
+            sink.record(
+                .run(
+                    RunRecord(
+                        runID: runID, ts: clock.now(), wallClockStart: clock.wallClockNow(),
+                        host: Self.hostName(), commandLine: commandLine, gitRevision: gitRevision,
+                        label: label)))
+        }
+    }
+
+    /// A new id, unique in this run and, with high probability, across runs.
+    public func makeID() -> Int64 {
+        runID | nextSequence.wrappingAdd(1, ordering: .relaxed).oldValue
+    }
+
+    /// Monotonic nanoseconds on the tracer's clock.
+    @inline(__always)
+    public func now() -> Int64 { clock.now() }
+
+    @inline(__always)
+    public func isEnabled(_ kind: TraceEventKind) -> Bool { sink.isEnabled(kind) }
+
+    /// Records a typed event if its kind is enabled.
+    @inline(__always)
+    public func record(_ event: @autoclosure () -> TraceEvent, kind: TraceEventKind) {
+        if sink.isEnabled(kind) { sink.record(event()) }
+    }
+
+    /// Records an instant event, parented to the current interval.
+    public func instant(_ name: String, metadata: @autoclosure () -> TraceMetadata = [:]) {
+        guard sink.isEnabled(.instant) else { return }
+        sink.record(
+            .instant(
+                InstantRecord(
+                    instantID: makeID(), parentID: TraceContext.current.parentID, ts: clock.now(),
+                    name: name, metadata: metadata())))
+    }
+
+    /// Records `text` as a payload of `parentID`, redacted, if payload capture is on.
+    public func capturePayload(_ kind: PayloadRecord.Kind, _ text: @autoclosure () -> String, parentID: Int64?) {
+        guard let redact = payloadRedaction, sink.isEnabled(.payload) else { return }
+        sink.record(
+            .payload(PayloadRecord(payloadID: makeID(), parentID: parentID, ts: clock.now(), kind: kind,
+                                   text: redact(text()))))
+    }
+
+    /// Waits until everything recorded so far is durable in the sink, or counted as dropped.
+    public func flush() { sink.flush() }
+
+    private static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "unknown" }
+        return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

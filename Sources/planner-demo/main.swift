@@ -1,0 +1,1 @@
+print("planner-demo: not yet built")

@@ -1,0 +1,1 @@
+print("trace-report: not yet built")

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian packages SessionTrace builds and tests against. Safe to run again.
+set -euo pipefail
+
+packages=(liblttng-ust-dev lttng-tools babeltrace2 libbabeltrace2-dev libsqlite3-dev sqlite3 cmake)
+if [ "${SESSIONTRACE_WITH_CHROMIUM:-0}" = 1 ]; then packages+=(chromium); fi
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "install-deps: installing ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+echo "install-deps: Debian packages present"
