@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "TraceStore", dependencies: ["SessionTrace", "CSQLite"]),
         .target(name: "Redaction"),
         .target(name: "ModelSession"),
+        // Starts and stops a real llama.cpp server on a loopback port, for tests, demo and bench.
+        .target(name: "LlamaServer"),
         .target(name: "SessionInstrumentation", dependencies: ["ModelSession", "SessionTrace"]),
         .target(name: "TraceAnalysis", dependencies: ["TraceStore", "SessionTrace", "Redaction"]),
 
@@ -39,7 +41,7 @@ let package = Package(
             name: "planner-demo",
             dependencies: [
                 "ModelSession", "SessionInstrumentation", "SessionTrace", "SessionTraceLTTng", "TraceStore",
-                "Redaction",
+                "Redaction", "LlamaServer",
             ]),
         .executableTarget(
             name: "trace-bench",
@@ -49,10 +51,10 @@ let package = Package(
         .testTarget(name: "TraceStoreTests", dependencies: ["TraceStore", "SessionTrace"]),
         .testTarget(name: "LTTngTests", dependencies: ["SessionTraceLTTng", "SessionTrace"]),
         .testTarget(name: "RedactionTests", dependencies: ["Redaction"]),
-        .testTarget(name: "ModelSessionTests", dependencies: ["ModelSession"]),
+        .testTarget(name: "ModelSessionTests", dependencies: ["ModelSession", "LlamaServer"]),
         .testTarget(
             name: "InstrumentationTests",
-            dependencies: ["SessionInstrumentation", "ModelSession", "SessionTrace", "TraceStore"]),
+            dependencies: ["SessionInstrumentation", "ModelSession", "SessionTrace", "TraceStore", "LlamaServer"]),
         .testTarget(name: "TraceAnalysisTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
     ],
     swiftLanguageModes: [.v6]
