@@ -1,0 +1,173 @@
+import SessionTrace
+import Testing
+
+struct PlanningFailed: Error {}
+
+@Suite("Tracer")
+struct TracerTests {
+    let sink = MemorySink()
+    let clock = TestClock()
+
+    @Test func recordsItsRunFirst() throws {
+        let tracer = Tracer(sink: sink, clock: clock, label: "nightly", commandLine: "demo --fast")
+        let first = try #require(sink.recorded.first)
+        guard case .run(let run) = first else { Issue.record("first event is \(first)"); return }
+        #expect(run.runID == tracer.runID)
+        #expect(run.label == "nightly")
+        #expect(run.commandLine == "demo --fast")
+        #expect(run.wallClockStart == 1_700_000_000_000_000_000)
+        #expect(run.toolVersion == sessionTraceVersion)
+        #expect(!run.host.isEmpty)
+    }
+
+    @Test func scopedIntervalRecordsNameMetadataAndDuration() {
+        let tracer = Tracer(sink: sink, clock: clock)
+        let value = tracer.withInterval("PlanDay", metadata: ["requestLength": 42, "mode": "economy"]) {
+            clock.advance(by: 250)
+            return 7
+        }
+        #expect(value == 7)
+        #expect(sink.intervals.count == 1)
+        let interval = sink.intervals[0]
+        #expect(interval.name == "PlanDay")
+        #expect(interval.dur == 250)
+        #expect(interval.metadata == ["requestLength": 42, "mode": "economy"])
+        #expect(interval.error == nil)
+        #expect(interval.parentID == nil)
+    }
+
+    @Test func scopedIntervalRecordsAThrownErrorAndRethrows() {
+        let tracer = Tracer(sink: sink, clock: clock)
+        #expect(throws: PlanningFailed.self) {
+            try tracer.withInterval("PlanDay") { throw PlanningFailed() }
+        }
+        #expect(sink.intervals.map(\.error) == ["PlanningFailed()"])
+    }
+
+    @Test func asyncIntervalsNestThroughTheTaskLocalContext() async throws {
+        let tracer = Tracer(sink: sink, clock: clock)
+        try await tracer.withInterval("outer") {
+            try await tracer.withInterval("inner") {
+                try await Task.sleep(nanoseconds: 1_000)
+                tracer.instant("checkpoint", metadata: ["step": 2])
+            }
+        }
+        let outer = try #require(sink.intervals.first { $0.name == "outer" })
+        let inner = try #require(sink.intervals.first { $0.name == "inner" })
+        #expect(outer.parentID == nil)
+        #expect(inner.parentID == outer.intervalID)
+        #expect(sink.instants.map(\.parentID) == [inner.intervalID])
+        #expect(sink.instants.map(\.metadata) == [["step": 2]])
+    }
+
+    @Test func asyncIntervalRecordsAThrownError() async {
+        let tracer = Tracer(sink: sink, clock: clock)
+        await #expect(throws: PlanningFailed.self) {
+            try await tracer.withInterval("fetch") {
+                try await Task.sleep(nanoseconds: 1_000)
+                throw PlanningFailed()
+            }
+        }
+        #expect(sink.intervals.map(\.error) == ["PlanningFailed()"])
+    }
+
+    @Test func manualHandlesEndAcrossCallbacks() {
+        let tracer = Tracer(sink: sink, clock: clock)
+        let handle = tracer.beginInterval("download", metadata: ["bytes": 10])
+        clock.advance(by: 900)
+        #expect(sink.intervals.isEmpty)
+        handle.end()
+        #expect(sink.intervals.map(\.dur) == [900])
+        #expect(sink.intervals.map(\.intervalID) == [handle.id])
+    }
+
+    @Test func sessionsParentTheirIntervals() async throws {
+        let tracer = Tracer(sink: sink, clock: clock)
+        await tracer.withSession("planner") {
+            clock.advance(by: 10)
+            tracer.withInterval("step") { clock.advance(by: 5) }
+        }
+        let session = try #require(sink.recorded.compactMap { event -> SessionRecord? in
+            if case .session(let record) = event { record } else { nil }
+        }.first)
+        #expect(session.label == "planner")
+        #expect(session.dur == 15)
+        #expect(sink.intervals.map(\.sessionID) == [session.sessionID])
+        #expect(sink.intervals.map(\.parentID) == [session.sessionID])
+    }
+
+    @Test func disabledKindsBuildNothing() {
+        let sink = MemorySink(enabledKinds: [.run])
+        let tracer = Tracer(sink: sink, clock: clock)
+        var built = false
+        func metadata() -> TraceMetadata { built = true; return ["x": 1] }
+        tracer.withInterval("skipped", metadata: metadata()) {}
+        tracer.instant("skipped", metadata: metadata())
+        #expect(!built)
+        #expect(sink.recorded.count == 1)
+    }
+
+    @Test func idsAreUniqueAndCarryTheRun() {
+        let tracer = Tracer(sink: sink, clock: clock)
+        let ids = (0..<1_000).map { _ in tracer.makeID() }
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.allSatisfy { $0 & ~0xFFFF_FFFF == tracer.runID && $0 > 0 })
+    }
+
+    @Test func payloadCaptureIsOffByDefaultAndRedactedWhenOn() throws {
+        let off = Tracer(sink: sink, clock: clock)
+        off.capturePayload(.prompt, "my password is hunter2", parentID: 1)
+        #expect(!sink.recorded.contains { $0.kind == .payload })
+
+        let on = Tracer(sink: sink, clock: clock, payloadRedaction: { text in
+            text.split(separator: " ").map { $0 == "hunter2" ? "[REDACTED:password]" : String($0) }
+                .joined(separator: " ")
+        })
+        on.capturePayload(.prompt, "my password is hunter2", parentID: 1)
+        let payload = try #require(sink.recorded.compactMap { event -> PayloadRecord? in
+            if case .payload(let record) = event { record } else { nil }
+        }.first)
+        #expect(payload.text == "my password is [REDACTED:password]")
+        #expect(payload.kind == .prompt)
+    }
+
+    @Test func thirtyTwoTasksEmittingAtOnceLoseNothing() async {
+        let tracer = Tracer(sink: sink, clock: clock)
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<32 {
+                group.addTask {
+                    for index in 0..<500 {
+                        tracer.withInterval("work", metadata: ["task": .int(Int64(task))]) {
+                            tracer.instant("tick", metadata: ["index": .int(Int64(index))])
+                        }
+                    }
+                }
+            }
+        }
+        #expect(sink.intervals.count == 32 * 500)
+        #expect(sink.instants.count == 32 * 500)
+        let parents = Set(sink.intervals.map(\.intervalID))
+        #expect(sink.instants.allSatisfy { parents.contains($0.parentID ?? -1) })
+    }
+
+    @Test func multiplexSendsToEveryEnabledSink() {
+        let everything = MemorySink()
+        let runsOnly = MemorySink(enabledKinds: [.run])
+        let tracer = Tracer(sink: MultiplexSink([everything, runsOnly, NullSink()]), clock: clock)
+        tracer.instant("tick")
+        #expect(everything.recorded.map(\.kind) == [.run, .instant])
+        #expect(runsOnly.recorded.map(\.kind) == [.run])
+    }
+}
+
+@Suite("Metadata")
+struct MetadataTests {
+    @Test func jsonObjectIsSortedAndEscaped() {
+        let metadata: TraceMetadata = ["b": "quote\" and\nnewline", "a": 1, "c": true, "d": 1.5]
+        #expect(metadata.jsonObject == #"{"a":1,"b":"quote\" and\nnewline","c":true,"d":1.5}"#)
+    }
+
+    @Test func controlCharactersAreEscaped() {
+        #expect(jsonString("\u{1}x\u{7F}") == #""\u0001x\u007f""#)
+    }
+}
