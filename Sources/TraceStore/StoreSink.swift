@@ -108,9 +108,12 @@ extension StoreSink {
         private let capacity: Int
         /// Queue length at which a napping writer is woken early.
         private let wakeThreshold: Int
-        private let state = Mutex(State())
+        private let state: Mutex<State>
         private let wake = DispatchSemaphore(value: 0)
 
+        /// Events both queue buffers hold before growing (about 1 MB each): enough for the bursts
+        /// of most programs without the growth and fresh pages on the caller's thread.
+        static let initialReservation = 4_096
         static let napNanoseconds = 10_000_000
         /// Empty naps in a row before the writer sleeps until woken (about one second idle).
         static let napsBeforeSleep = 100
@@ -118,6 +121,9 @@ extension StoreSink {
         init(writer: StoreWriter, capacity: Int) {
             self.capacity = capacity
             wakeThreshold = max(1, min(1024, capacity / 4))
+            var initial = State()
+            initial.queue.reserveCapacity(min(capacity, Self.initialReservation))
+            state = Mutex(initial)
             let thread = Thread { [self] in self.run(writer) }
             thread.name = "SessionTrace.StoreSink"
             thread.start()
@@ -194,6 +200,7 @@ extension StoreSink {
         /// The writer thread: takes the whole queue at a time and writes it.
         private func run(_ writer: StoreWriter) {
             var batch: [TraceEvent] = []
+            batch.reserveCapacity(min(capacity, Self.initialReservation))
             /// Drops not yet written as `dropped` rows, carried over when a commit fails.
             var unwrittenQueueFull: Int64 = 0
             var unwrittenSQLiteErrors: Int64 = 0
