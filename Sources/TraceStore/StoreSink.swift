@@ -262,21 +262,35 @@ extension StoreSink {
             }
         }
 
-        /// Writes `events` and the drop counts in one transaction; returns how many events failed.
+        /// Writes `events` and the drop counts in one transaction; returns how many events were lost.
         ///
         /// Drop counts are zeroed once committed; if the commit fails they stay, with the lost
-        /// events added to `sqliteErrors`, for the next transaction to write.
+        /// events added to `sqliteErrors`, for the next transaction to write. A statement error
+        /// that makes SQLite roll the whole transaction back (a full disk, `RAISE(ROLLBACK)`)
+        /// loses the rows written so far in it; they are counted, and a new transaction begins.
         private func write(
             _ events: ArraySlice<TraceEvent>, with writer: StoreWriter, clock: MonotonicClock,
             queueFull: inout Int64, sqliteErrors: inout Int64
         ) -> Int64 {
+            let carriedErrors = sqliteErrors
             var failed: Int64 = 0
+            var uncommitted: Int64 = 0
             do {
                 try writer.begin()
                 for event in events {
-                    do { try writer.insert(event) } catch { failed += 1 }
+                    do {
+                        try writer.insert(event)
+                        uncommitted += 1
+                    } catch {
+                        failed += 1
+                        if !writer.isInTransaction {
+                            failed += uncommitted
+                            uncommitted = 0
+                            try writer.begin()
+                        }
+                    }
                 }
-                sqliteErrors += failed
+                sqliteErrors = carriedErrors + failed
                 let now = clock.now()
                 if queueFull > 0 {
                     try writer.insertDropped(
@@ -292,9 +306,9 @@ extension StoreSink {
                 return failed
             } catch {
                 writer.rollback()
-                let lost = Int64(events.count) - failed
-                sqliteErrors += lost
-                return failed + lost
+                failed += uncommitted
+                sqliteErrors = carriedErrors + failed
+                return failed
             }
         }
     }
