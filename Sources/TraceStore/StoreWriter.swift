@@ -245,7 +245,8 @@ final class StoreWriter: @unchecked Sendable {
     private static func checkExistingStore(_ database: SQLiteDatabase) throws(StoreError) {
         let path = database.path
         var tables: Set<String> = []
-        let list = try database.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'", persistent: false)
+        let list = try database.prepare(
+            "SELECT name FROM sqlite_schema WHERE type = 'table'", persistent: false)
         try list.forEachRow { row in tables.insert(row.string(0)) }
         if tables.isEmpty { return }
         guard tables.contains("meta") else {

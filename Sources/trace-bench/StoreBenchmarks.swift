@@ -78,7 +78,8 @@ private func measureStoreSink(path: String, events: Int) -> (Double, Double)? {
         for round in 0...max(10, events / burst) {
             let start = clock.now()
             for index in 0..<burst {
-                tracer.record(.request(benchmarkRequest(id: tracer.makeID(), ts: Int64(index))), kind: .request)
+                tracer.record(
+                    .request(benchmarkRequest(id: tracer.makeID(), ts: Int64(index))), kind: .request)
             }
             let end = clock.now()
             sink.flush()

@@ -10,7 +10,8 @@ struct StoreSinkTests {
         let reader = try StoreReader(path: path)
         var result: Int64 = 0
         if let reason {
-            try reader.query("SELECT coalesce(sum(count), 0) FROM dropped WHERE reason = ?", [.text(reason)]) {
+            try reader.query("SELECT coalesce(sum(count), 0) FROM dropped WHERE reason = ?", [.text(reason)])
+            {
                 result = $0.int64(0)
             }
         } else {
@@ -31,9 +32,11 @@ struct StoreSinkTests {
                 group.addTask {
                     for index in 0..<perTask {
                         let id = tracer.makeID()
-                        tracer.record(.request(fullRequest(id: id, sessionID: nil, ts: tracer.now())), kind: .request)
+                        tracer.record(
+                            .request(fullRequest(id: id, sessionID: nil, ts: tracer.now())), kind: .request)
                         if index % 5 == 0 {
-                            tracer.record(.chunk(ChunkRecord(requestID: id, ts: tracer.now(), tokens: 2)), kind: .chunk)
+                            tracer.record(
+                                .chunk(ChunkRecord(requestID: id, ts: tracer.now(), tokens: 2)), kind: .chunk)
                         }
                         tracer.instant("Tick", metadata: ["index": .int(Int64(index))])
                     }
@@ -165,7 +168,9 @@ struct StoreSinkTests {
         let path = directory.path("missing/run.sqlite")
         let error = #expect(throws: StoreError.self) { try StoreSink(path: path) }
         #expect(error == .cannotCreate(path: path, reason: "No such file or directory"))
-        #expect(error?.description == "\(path) cannot be created as a SessionTrace store (No such file or directory)")
+        #expect(
+            error?.description
+                == "\(path) cannot be created as a SessionTrace store (No such file or directory)")
     }
 
     @Test func theSinkRefusesAFileThatIsNotAStoreAndLeavesItAlone() throws {
@@ -209,7 +214,10 @@ struct StoreSinkTests {
         try StoreSink(path: path).close()
         let trigger = try runProgram(
             "/usr/bin/sqlite3",
-            [path, "CREATE TRIGGER refuse BEFORE INSERT ON chunk BEGIN SELECT RAISE(ROLLBACK, 'refused'); END"])
+            [
+                path,
+                "CREATE TRIGGER refuse BEFORE INSERT ON chunk BEGIN SELECT RAISE(ROLLBACK, 'refused'); END",
+            ])
         #expect(trigger.status == 0, "\(trigger.err)")
 
         let sink = try StoreSink(path: path)
