@@ -71,7 +71,8 @@ public final class LlamaServer: Sendable {
 
     /// Ends the server: SIGTERM to the watchdog, which ends llama-server and waits for it.
     ///
-    /// Idempotent; blocks until the watchdog has exited (SIGKILL after 10 seconds).
+    /// Idempotent; blocks until the watchdog has exited. After 10 seconds both get SIGKILL
+    /// through the watchdog's own process group.
     public func stop() {
         let alreadyStopped = stopped.withLock { stopped in
             defer { stopped = true }
@@ -83,11 +84,15 @@ public final class LlamaServer: Sendable {
         var status: Int32 = 0
         while waitpid(processID, &status, WNOHANG) == 0 {
             if ContinuousClock.now > deadline {
-                kill(processID, SIGKILL)
+                kill(-processID, SIGKILL)
                 waitpid(processID, &status, 0)
-                return
+                break
             }
             usleep(20_000)
+        }
+        if !configuration.keepsLog {
+            unlink(logPath)
+            rmdir((logPath as NSString).deletingLastPathComponent)  // once its last log is gone
         }
     }
 
