@@ -10,7 +10,7 @@ import Glibc
 /// Against the real llama.cpp server with SmolLM2-135M-Instruct, temperature 0.
 @Suite("Real llama.cpp server", .serialized, .llamaServer)
 struct RealServerTests {
-    let options = GenerationOptions(temperature: 0, maximumResponseTokens: 24)
+    let options = GenerationOptions(temperature: 0, maximumResponseTokens: 16)
 
     func openAI(_ toolCalling: OpenAICompatibleModel.ToolCalling = .native) throws -> OpenAICompatibleModel {
         OpenAICompatibleModel(
@@ -75,7 +75,7 @@ struct RealServerTests {
             middleware: [recorder])
         let response = try await session.respond(
             to: "What is the weather in Paris?",
-            options: GenerationOptions(temperature: 0, maximumResponseTokens: 60, toolChoice: .requiredOnce))
+            options: GenerationOptions(temperature: 0, maximumResponseTokens: 40, toolChoice: .requiredOnce))
 
         #expect(weather.calls.value.count == 1)
         #expect(!weather.calls.value[0].isEmpty)

@@ -22,7 +22,11 @@ struct EventStreamClient: Sendable {
         request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
         for (name, value) in endpoint.headers { request.setValue(value, forHTTPHeaderField: name) }
         let timeout = endpoint.timeout
-        request.timeoutInterval = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        // FoundationNetworking truncates the interval to whole seconds (0.5 s would time out at
+        // once), so it is rounded up to at least one second. It is an idle timeout: a long
+        // generation that keeps sending does not time out.
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        request.timeoutInterval = max(1, seconds.rounded(.up))
 
         let (stream, continuation) = AsyncThrowingStream<ServerSentEvent, any Error>.makeStream()
         let delegate = EventStreamDelegate(url: url, timeout: timeout, continuation: continuation)

@@ -6,7 +6,7 @@ public struct HTTPEndpoint: Sendable, Hashable {
     public var baseURL: URL
     public var headers: [String: String]
     /// How long the backend waits for the next bytes (to connect, for the first token, between
-    /// chunks) before ``Error/timedOut(url:after:)``.
+    /// chunks) before ``Error/timedOut(url:after:)``; whole seconds, rounded up, at least one.
     public var timeout: Duration
 
     public init(baseURL: URL, headers: [String: String] = [:], timeout: Duration = .seconds(60)) {
