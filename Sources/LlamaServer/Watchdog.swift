@@ -21,7 +21,8 @@ enum Watchdog {
         """
 
     static func spawn(server: String, arguments: [String], logPath: String) throws -> pid_t {
-        let argv = ["/bin/sh", "-c", script, "llama-watchdog", String(getpid()), logPath, server]
+        let argv =
+            ["/bin/sh", "-c", script, "llama-watchdog", String(getpid()), logPath, server]
             + arguments
         var cStrings = argv.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }

@@ -12,7 +12,8 @@ extension LanguageModelSession {
 
         let resolved = profile.body
         guard let baseModel = resolved.model else { throw GenerationError.noModel(profile: resolved.name) }
-        let model = middleware.reduce(baseModel) { model, middleware in middleware.model(model, session: info) }
+        var model = baseModel
+        for middleware in middleware { model = middleware.model(model, session: info) }
         let tools = (resolved.tools ?? []).map(wrapped)
         let toolDefinitions = tools.map(\.definition)
         let history = transcript.entries
@@ -24,7 +25,8 @@ extension LanguageModelSession {
         while true {
             let request = ModelRequest(
                 instructions: resolved.instructions, entries: resolved.transformedHistory(history + entries),
-                tools: toolDefinitions, options: options.overriding(resolved.options), profileName: resolved.name)
+                tools: toolDefinitions, options: options.overriding(resolved.options),
+                profileName: resolved.name)
             var content = ""
             var calls: [ToolCallRequest] = []
             for try await event in model.stream(request) {

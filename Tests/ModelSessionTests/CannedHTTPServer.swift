@@ -26,7 +26,8 @@ final class CannedHTTPServer: Sendable {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let listening = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listenFD, $0, length) == 0 && getsockname(listenFD, $0, &length) == 0 && listen(listenFD, 8) == 0
+                bind(listenFD, $0, length) == 0 && getsockname(listenFD, $0, &length) == 0
+                    && listen(listenFD, 8) == 0
             }
         }
         guard listening else { throw POSIXError(.EADDRINUSE) }
@@ -59,7 +60,8 @@ final class CannedHTTPServer: Sendable {
             request += buffer[0..<count]
             let text = String(decoding: request, as: UTF8.self)
             guard let headerEnd = text.range(of: "\r\n\r\n") else { continue }
-            let length = text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            let length =
+                text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                 .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
             if text.utf8.count - text[..<headerEnd.upperBound].utf8.count >= length { break }
         }

@@ -19,7 +19,9 @@ final class ScriptedModel: LanguageModel {
     func stream(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
         recorded.withLock { $0.append(request) }
         let events = script.withLock { script in
-            script.isEmpty ? [.contentDelta("answer from \(modelName)"), .finished(reason: "stop")] : script.removeFirst()
+            script.isEmpty
+                ? [.contentDelta("answer from \(modelName)"), .finished(reason: "stop")]
+                : script.removeFirst()
         }
         return AsyncThrowingStream { continuation in
             for event in events { continuation.yield(event) }

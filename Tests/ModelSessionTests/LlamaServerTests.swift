@@ -30,7 +30,8 @@ struct LlamaServerTests {
     @Test("a missing model is its own error")
     func missingModel() async throws {
         await #expect(throws: LlamaServer.Error.modelMissing(path: "/nonexistent/model.gguf")) {
-            _ = try await LlamaServer.start(configuration: .init(serverPath: "/bin/true", modelPath: "/nonexistent/model.gguf"))
+            _ = try await LlamaServer.start(
+                configuration: .init(serverPath: "/bin/true", modelPath: "/nonexistent/model.gguf"))
         }
     }
 
@@ -57,7 +58,8 @@ struct LlamaServerTests {
     func startAndStop() async throws {
         let server = try await LlamaServer.start()
         #expect(server.baseURL.host == "127.0.0.1")
-        let (_, response) = try await URLSession.shared.data(from: server.baseURL.appendingPathComponent("health"))
+        let (_, response) = try await URLSession.shared.data(
+            from: server.baseURL.appendingPathComponent("health"))
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
 
         let started = ContinuousClock.now

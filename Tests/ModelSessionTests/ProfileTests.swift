@@ -44,7 +44,8 @@ struct ProfileTests {
         #expect(Profile().instructions == nil)
     }
 
-    @Test("economy mode switches model, caps the response and keeps a rolling window", arguments: [false, true])
+    @Test(
+        "economy mode switches model, caps the response and keeps a rolling window", arguments: [false, true])
     func economyMode(isEnabled: Bool) async throws {
         let large = ScriptedModel("large")
         let small = ScriptedModel("small")
@@ -70,7 +71,8 @@ struct ProfileTests {
         let state = AppState()
         let large = ScriptedModel("large")
         let small = ScriptedModel("small")
-        let session = LanguageModelSession(label: "planner", profile: Planner(state: state, large: large, small: small))
+        let session = LanguageModelSession(
+            label: "planner", profile: Planner(state: state, large: large, small: small))
 
         let first = try await session.respond(to: "plan monday")
         state.economy.value = true
@@ -117,7 +119,9 @@ struct ProfileTests {
     @Test("a profile without a model fails with a typed error")
     func noModel() async throws {
         let session = LanguageModelSession(profile: Profile("empty") { Instructions("x") })
-        await #expect(throws: LanguageModelSession.GenerationError.self) { try await session.respond(to: "hi") }
+        await #expect(throws: LanguageModelSession.GenerationError.self) {
+            try await session.respond(to: "hi")
+        }
         #expect(session.transcript.isEmpty)
     }
 }

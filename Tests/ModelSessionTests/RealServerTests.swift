@@ -19,10 +19,13 @@ struct RealServerTests {
     }
 
     func anthropic() throws -> AnthropicModel {
-        AnthropicModel(baseURL: try LlamaServerTrait.server().baseURL, modelName: "smollm2-135m", timeout: .seconds(30))
+        AnthropicModel(
+            baseURL: try LlamaServerTrait.server().baseURL, modelName: "smollm2-135m", timeout: .seconds(30))
     }
 
-    @Test("respond and stream through the OpenAI-compatible API, usage and timings reported", arguments: ["openai", "anthropic"])
+    @Test(
+        "respond and stream through the OpenAI-compatible API, usage and timings reported",
+        arguments: ["openai", "anthropic"])
     func respondAndStream(api: String) async throws {
         let model: any LanguageModel = api == "openai" ? try openAI() : try anthropic()
         let recorder = RecordingMiddleware()
@@ -46,12 +49,16 @@ struct RealServerTests {
         if api == "openai" { #expect(recorder.serverTimings.count == 2) }
     }
 
-    @Test("the second turn of an appended conversation reuses the cached prefix", arguments: ["openai", "anthropic"])
+    @Test(
+        "the second turn of an appended conversation reuses the cached prefix",
+        arguments: ["openai", "anthropic"])
     func secondTurnHitsCache(api: String) async throws {
         let model: any LanguageModel = api == "openai" ? try openAI() : try anthropic()
         let recorder = RecordingMiddleware()
         let session = LanguageModelSession(
-            model: model, instructions: "You are a travel assistant. Answer in one sentence. " + String(repeating: "Be kind. ", count: 20),
+            model: model,
+            instructions: "You are a travel assistant. Answer in one sentence. "
+                + String(repeating: "Be kind. ", count: 20),
             middleware: [recorder])
         _ = try await session.respond(to: "Suggest a city in Italy.", options: options)
         let second = try await session.respond(to: "And one in Spain?", options: options)
@@ -71,7 +78,8 @@ struct RealServerTests {
         let weather = WeatherTool()
         let recorder = RecordingMiddleware()
         let session = LanguageModelSession(
-            model: try openAI(.structuredOutput), tools: [weather], instructions: "You answer weather questions.",
+            model: try openAI(.structuredOutput), tools: [weather],
+            instructions: "You answer weather questions.",
             middleware: [recorder])
         let response = try await session.respond(
             to: "What is the weather in Paris?",
@@ -95,12 +103,16 @@ struct RealServerTests {
         #expect((recorder.serverTimings.last?.cachedTokens ?? 0) > 0)
     }
 
-    @Test("a closed port is a typed connection-refused error naming the URL", arguments: ["openai", "anthropic"])
+    @Test(
+        "a closed port is a typed connection-refused error naming the URL",
+        arguments: ["openai", "anthropic"])
     func connectionRefused(api: String) async throws {
         let port = try closedPort()
         let base = URL(string: "http://127.0.0.1:\(port)")!
-        let model: any LanguageModel = api == "openai"
-            ? OpenAICompatibleModel(baseURL: base, modelName: "m") : AnthropicModel(baseURL: base, modelName: "m")
+        let model: any LanguageModel =
+            api == "openai"
+            ? OpenAICompatibleModel(baseURL: base, modelName: "m")
+            : AnthropicModel(baseURL: base, modelName: "m")
         let started = ContinuousClock.now
         do {
             for try await _ in model.stream(ModelRequest(entries: [.prompt("hi")])) {}

@@ -20,7 +20,8 @@ struct StreamParsingTests {
 
     @Test("events parse the same in any chunking, CRLF or LF, with comments", arguments: [1, 3, 7, 4096])
     func chunking(size: Int) {
-        let body = ": ping\r\nevent: message_start\r\ndata: {\"a\":1}\r\n\r\ndata: line one\ndata: line two\n\ndata:[DONE]\n\n"
+        let body =
+            ": ping\r\nevent: message_start\r\ndata: {\"a\":1}\r\n\r\ndata: line one\ndata: line two\n\ndata:[DONE]\n\n"
         let (events, pending) = parse(body, chunkSize: size)
         #expect(
             events == [
@@ -106,10 +107,12 @@ struct StreamParsingTests {
     func structuredReply() throws {
         func body(_ reply: String) -> String {
             let escaped = reply.replacingOccurrences(of: "\"", with: "\\\"")
-            return "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\(escaped)\"},\"finish_reason\":\"stop\"}]}\n\n"
+            return
+                "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\(escaped)\"},\"finish_reason\":\"stop\"}]}\n\n"
                 + "data: [DONE]\n\n"
         }
-        let toolEvents = try assemble(body(#"{"tool": "get_weather", "arguments": {"city": "Paris"}}"#), structured: true)
+        let toolEvents = try assemble(
+            body(#"{"tool": "get_weather", "arguments": {"city": "Paris"}}"#), structured: true)
         guard case .toolCall(let call) = toolEvents.first else {
             Issue.record("expected a tool call, got \(toolEvents)")
             return
@@ -117,7 +120,9 @@ struct StreamParsingTests {
         #expect(call.name == "get_weather")
         #expect(call.arguments == #"{"city":"Paris"}"#)
         #expect(toolEvents.last == .finished(reason: "tool_calls"))
-        #expect(try assemble(body(#"{"answer": "It is sunny."}"#), structured: true).first == .contentDelta("It is sunny."))
+        #expect(
+            try assemble(body(#"{"answer": "It is sunny."}"#), structured: true).first
+                == .contentDelta("It is sunny."))
         #expect(try assemble(body(#"{"answ"#), structured: true).first == .contentDelta(#"{"answ"#))
     }
 
@@ -186,7 +191,10 @@ struct StreamParsingTests {
             try assembleAnthropic(body) == [
                 .contentDelta("Checking."),
                 .toolCall(ToolCallRequest(id: "tu_1", name: "get_weather", arguments: #"{"city": "Oslo"}"#)),
-                .usage(TokenUsage(inputTokens: 112, cachedInputTokens: 100, outputTokens: 12, cacheCreationInputTokens: 7)),
+                .usage(
+                    TokenUsage(
+                        inputTokens: 112, cachedInputTokens: 100, outputTokens: 12,
+                        cacheCreationInputTokens: 7)),
                 .finished(reason: "tool_use"),
             ])
     }
@@ -195,13 +203,15 @@ struct StreamParsingTests {
     func anthropicErrors() throws {
         do {
             _ = try assembleAnthropic(
-                "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n")
+                "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"
+            )
             Issue.record("expected serverError")
         } catch HTTPEndpoint.Error.serverError(_, let message) {
             #expect(message == "Overloaded")
         }
         #expect(throws: HTTPEndpoint.Error.self) {
-            try assembleAnthropic("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{}}\n\n")
+            try assembleAnthropic(
+                "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{}}\n\n")
         }
     }
 
@@ -212,10 +222,12 @@ struct StreamParsingTests {
         let request = ModelRequest(
             instructions: "Be brief.",
             entries: [
-                .prompt("Weather?"), .toolCalls([ToolCallRequest(id: "c1", name: "get_weather", arguments: #"{"city":"Oslo"}"#)]),
+                .prompt("Weather?"),
+                .toolCalls([ToolCallRequest(id: "c1", name: "get_weather", arguments: #"{"city":"Oslo"}"#)]),
                 .toolOutput(output),
             ],
-            tools: [WeatherTool().definition], options: GenerationOptions(temperature: 0, maximumResponseTokens: 20))
+            tools: [WeatherTool().definition],
+            options: GenerationOptions(temperature: 0, maximumResponseTokens: 20))
 
         let native = OpenAICompatibleModel(baseURL: base, modelName: "m").requestBody(for: request).rendered
         #expect(native.contains(#""tool_calls":[{"id":"c1","type":"function""#))
@@ -232,7 +244,9 @@ struct StreamParsingTests {
 
         let anthropic = AnthropicModel(baseURL: base, modelName: "m").requestBody(for: request).rendered
         #expect(anthropic.contains(#""system":"Be brief.""#))
-        #expect(anthropic.contains(#"{"type":"tool_use","id":"c1","name":"get_weather","input":{"city":"Oslo"}}"#))
+        #expect(
+            anthropic.contains(#"{"type":"tool_use","id":"c1","name":"get_weather","input":{"city":"Oslo"}}"#)
+        )
         #expect(anthropic.contains(#""input_schema":{"type":"object""#))
         for body in [native, structured, anthropic] {
             #expect((try? JSONSerialization.jsonObject(with: Data(body.utf8))) != nil, "valid JSON: \(body)")

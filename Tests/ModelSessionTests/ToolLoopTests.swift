@@ -7,10 +7,16 @@ struct ToolLoopTests {
     func loopCompletes() async throws {
         let weather = WeatherTool()
         let model = ScriptedModel(script: [
-            [call("get_weather", #"{"city":"Paris"}"#), .usage(TokenUsage(inputTokens: 10, outputTokens: 5)),
-             .finished(reason: "tool_calls")],
-            [.contentDelta("Sunny "), .contentDelta("in Paris."), .usage(TokenUsage(inputTokens: 30, outputTokens: 4)),
-             .finished(reason: "stop")],
+            [
+                call("get_weather", #"{"city":"Paris"}"#),
+                .usage(TokenUsage(inputTokens: 10, outputTokens: 5)),
+                .finished(reason: "tool_calls"),
+            ],
+            [
+                .contentDelta("Sunny "), .contentDelta("in Paris."),
+                .usage(TokenUsage(inputTokens: 30, outputTokens: 4)),
+                .finished(reason: "stop"),
+            ],
         ])
         let session = LanguageModelSession(model: model, tools: [weather], instructions: "Use tools.")
         let response = try await session.respond(to: "Weather in Paris?")
@@ -23,7 +29,9 @@ struct ToolLoopTests {
             session.transcript.entries == [
                 .prompt("Weather in Paris?"),
                 .toolCalls([ToolCallRequest(id: "c1", name: "get_weather", arguments: #"{"city":"Paris"}"#)]),
-                .toolOutput(ToolOutput(callID: "c1", toolName: "get_weather", content: "Sunny, 21 degrees C in Paris.")),
+                .toolOutput(
+                    ToolOutput(
+                        callID: "c1", toolName: "get_weather", content: "Sunny, 21 degrees C in Paris.")),
                 .response("Sunny in Paris."),
             ])
         #expect(Array(session.transcript) == response.transcriptEntries)
@@ -35,7 +43,8 @@ struct ToolLoopTests {
 
     @Test("a model that never stops calling tools hits the round limit")
     func roundLimit() async throws {
-        let looping = Array(repeating: [call("get_weather", #"{"city":"Oslo"}"#), .finished(reason: "tool_calls")], count: 10)
+        let looping = Array(
+            repeating: [call("get_weather", #"{"city":"Oslo"}"#), .finished(reason: "tool_calls")], count: 10)
         let session = LanguageModelSession(
             model: ScriptedModel(script: looping), tools: [WeatherTool()], maximumToolRounds: 3)
         do {
@@ -117,7 +126,9 @@ struct ToolLoopTests {
 
     @Test("streaming yields growing snapshots and collect returns the response")
     func streaming() async throws {
-        let script: [[ModelEvent]] = [[.contentDelta("a"), .contentDelta("b"), .contentDelta("c"), .finished(reason: "stop")]]
+        let script: [[ModelEvent]] = [
+            [.contentDelta("a"), .contentDelta("b"), .contentDelta("c"), .finished(reason: "stop")]
+        ]
         let session = LanguageModelSession(model: ScriptedModel(script: script))
         var snapshots: [String] = []
         for try await snapshot in session.streamResponse(to: "abc") { snapshots.append(snapshot.content) }
@@ -149,7 +160,8 @@ struct ToolLoopTests {
         let output = ToolOutput(callID: "1", toolName: "get_weather", content: "x")
         let afterTool = ModelRequest(
             entries: [.prompt("a"), .toolCalls([]), .toolOutput(output)], tools: tools, options: options)
-        let nextTurn = ModelRequest(entries: afterTool.entries + [.response("r"), .prompt("b")], tools: tools, options: options)
+        let nextTurn = ModelRequest(
+            entries: afterTool.entries + [.response("r"), .prompt("b")], tools: tools, options: options)
         #expect(first.effectiveToolChoice == .required)
         #expect(afterTool.effectiveToolChoice == ToolChoice.none)
         #expect(nextTurn.effectiveToolChoice == .required)

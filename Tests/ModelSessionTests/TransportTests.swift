@@ -6,7 +6,8 @@ import Testing
 @Suite("HTTP transport with canned answers")
 struct TransportTests {
     static let contentEvent = #"data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}"# + "\n\n"
-    static let finishEvent = #"data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"# + "\n\ndata: [DONE]\n\n"
+    static let finishEvent =
+        #"data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"# + "\n\ndata: [DONE]\n\n"
 
     func events(
         from server: CannedHTTPServer, timeout: Duration = .seconds(5)
@@ -37,9 +38,11 @@ struct TransportTests {
         let server = try CannedHTTPServer([
             .send(CannedHTTPServer.eventStreamHeaders + Self.contentEvent + #"data: {"choi"#)
         ])
-        await #expect(throws: HTTPEndpoint.Error.truncatedStream(
-            url: server.baseURL.appendingPathComponent("v1/chat/completions"),
-            reason: "the body ended inside an event")) { try await events(from: server) }
+        await #expect(
+            throws: HTTPEndpoint.Error.truncatedStream(
+                url: server.baseURL.appendingPathComponent("v1/chat/completions"),
+                reason: "the body ended inside an event")
+        ) { try await events(from: server) }
     }
 
     @Test("a body without its final event is a truncated stream")
@@ -56,7 +59,9 @@ struct TransportTests {
 
     @Test("an event that is not JSON is a malformed stream")
     func malformed() async throws {
-        let server = try CannedHTTPServer([.send(CannedHTTPServer.eventStreamHeaders + "data: <html>oops</html>\n\n")])
+        let server = try CannedHTTPServer([
+            .send(CannedHTTPServer.eventStreamHeaders + "data: <html>oops</html>\n\n")
+        ])
         do {
             _ = try await events(from: server)
             Issue.record("expected malformedStream")
@@ -68,7 +73,9 @@ struct TransportTests {
     @Test("a 5xx with a plain body reports status and body")
     func serverErrorStatus() async throws {
         let server = try CannedHTTPServer([
-            .send("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 15\r\nConnection: close\r\n\r\nLoading model\r\n")
+            .send(
+                "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 15\r\nConnection: close\r\n\r\nLoading model\r\n"
+            )
         ])
         do {
             _ = try await events(from: server)

@@ -53,7 +53,10 @@ final class EventStreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let timeout: Duration
     private let continuation: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation
 
-    init(url: URL, timeout: Duration, continuation: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation) {
+    init(
+        url: URL, timeout: Duration,
+        continuation: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation
+    ) {
         self.url = url
         self.timeout = timeout
         self.continuation = continuation
@@ -88,7 +91,8 @@ final class EventStreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
             guard (200..<300).contains(state.status) else {
                 return .failure(
                     .httpStatus(
-                        url: url, status: state.status, message: HTTPEndpoint.Error.message(fromBody: state.errorBody)))
+                        url: url, status: state.status,
+                        message: HTTPEndpoint.Error.message(fromBody: state.errorBody)))
             }
             if state.parser.hasPendingInput {
                 return .failure(.truncatedStream(url: url, reason: "the body ended inside an event"))

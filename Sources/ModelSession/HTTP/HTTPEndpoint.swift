@@ -17,7 +17,8 @@ public struct HTTPEndpoint: Sendable, Hashable {
 
     /// `path` under the API root: `v1/` is added unless the base URL already ends in `/v1`.
     public func url(for path: String) -> URL {
-        let root = baseURL.path.hasSuffix("/v1") || baseURL.path.hasSuffix("/v1/")
+        let root =
+            baseURL.path.hasSuffix("/v1") || baseURL.path.hasSuffix("/v1/")
             ? baseURL : baseURL.appendingPathComponent("v1")
         return root.appendingPathComponent(path)
     }

@@ -33,10 +33,14 @@ enum StructuredToolCalling {
                     "properties",
                     .object([
                         ("tool", .object([("const", .string(tool.name))])),
-                        ("arguments", .rawIfValid(tool.parameters, fallback: .object([("type", .string("object"))]))),
+                        (
+                            "arguments",
+                            .rawIfValid(tool.parameters, fallback: .object([("type", .string("object"))]))
+                        ),
                     ])
                 ),
-                ("required", .array([.string("tool"), .string("arguments")])), ("additionalProperties", .bool(false)),
+                ("required", .array([.string("tool"), .string("arguments")])),
+                ("additionalProperties", .bool(false)),
             ])
         }
         let variants: [JSONValue]
@@ -47,7 +51,13 @@ enum StructuredToolCalling {
         }
         return .object([
             ("type", .string("json_schema")),
-            ("json_schema", .object([("name", .string("reply")), ("strict", .bool(true)), ("schema", .object([("oneOf", .array(variants))]))])),
+            (
+                "json_schema",
+                .object([
+                    ("name", .string("reply")), ("strict", .bool(true)),
+                    ("schema", .object([("oneOf", .array(variants))])),
+                ])
+            ),
         ])
     }
 
