@@ -166,4 +166,33 @@ struct ToolLoopTests {
         #expect(afterTool.effectiveToolChoice == ToolChoice.none)
         #expect(nextTurn.effectiveToolChoice == .required)
     }
+
+    @Test("a second request while one runs is a typed error")
+    func concurrentRequests() async throws {
+        let session = LanguageModelSession(model: SlowModel())
+        async let first = session.respond(to: "slow")
+        try await Task.sleep(for: .milliseconds(50))
+        await #expect(throws: LanguageModelSession.GenerationError.self) {
+            try await session.respond(to: "too soon")
+        }
+        #expect(try await first.content == "done")
+        #expect(session.transcript.count == 2)
+    }
+}
+
+/// Answers after 300 ms.
+struct SlowModel: LanguageModel {
+    let provider = "fake"
+    let modelName = "slow"
+    func stream(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                try? await Task.sleep(for: .milliseconds(300))
+                continuation.yield(.contentDelta("done"))
+                continuation.yield(.finished(reason: "stop"))
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
 }
