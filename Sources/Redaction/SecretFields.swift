@@ -27,7 +27,7 @@ enum SecretFields {
     private static let nonSecretTokenPrefixes: [StaticString] = [
         "max", "num", "input", "output", "prompt", "completion", "total", "cached", "next", "page",
         "continuation", "stop", "eos", "bos", "pad", "unk", "first", "last", "special", "sep",
-        "start", "end", "mask", "cls", "reasoning",
+        "start", "mask", "cls", "reasoning",
     ]
 
     /// Classifies a field name: letters and digits only, ASCII case ignored, so `X-Api-Key`,
@@ -75,9 +75,11 @@ enum SecretFields {
             return .secret(kind: "secret")
         }
         if ends("token") {
+            // `max_tokens`-like counters and `time_to_first_token`-like measures: the word
+            // before "token" says what is counted.
             let stem = key.count - 5
             for prefix in nonSecretTokenPrefixes
-            where stem == prefix.utf8CodeUnitCount && key.has(prefix, at: 0) {
+            where key.has(prefix, at: stem - prefix.utf8CodeUnitCount) {
                 return .ordinary
             }
             return .secret(kind: "token")
@@ -90,7 +92,7 @@ enum SecretFields {
     }
 
     /// Whether a value is a stand-in rather than a secret: `YOUR_API_KEY`, `<token>`, `${TOKEN}`,
-    /// `sk-...`, `xxxx`, `****`, `[REDACTED:...]`, `null`, `true`, a single repeated character.
+    /// `sk-...` (any `..`), `xxxx`, `****`, `[REDACTED:...]`, `null`, `true`, a single repeated character.
     static func isPlaceholder(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
         let n = r.count
         guard n > 0 else { return true }
@@ -107,7 +109,7 @@ enum SecretFields {
         default: break
         }
         if b[r].allSatisfy({ $0 == first }) { return true }
-        for marker: StaticString in ["xxxx", "your", "...", "\u{2026}", "***", "placeholder", "changeme",
+        for marker: StaticString in ["xxxx", "your", "..", "\u{2026}", "***", "placeholder", "changeme",
                                      "change_me", "redacted", "replace"]
         where b.containsIgnoringCase(marker, in: r) {
             return true

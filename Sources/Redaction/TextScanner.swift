@@ -467,7 +467,8 @@ enum TextScanner {
             }
             if isSpace(c) || c == UInt8(ascii: "/") || c == UInt8(ascii: "?") || c == UInt8(ascii: "#")
                 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") || c == UInt8(ascii: "<")
-                || c == UInt8(ascii: ">") || c == UInt8(ascii: "\\") {
+                || c == UInt8(ascii: ">") || c == UInt8(ascii: "\\") || c == UInt8(ascii: "[")
+                || c == UInt8(ascii: "]") {
                 return nil
             }
             if c == UInt8(ascii: ":") && passwordStart == nil { passwordStart = j + 1 }
