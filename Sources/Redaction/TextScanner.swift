@@ -366,6 +366,18 @@ enum TextScanner {
     /// 13–19 digits, either unbroken or in card-shaped groups (4-4-4-4[-3], 4-6-5, 4-6-4) with one
     /// kind of separator, with a known issuer prefix and a valid Luhn digit.
     static func scanCard(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
+        // Most digit runs are short: count before allocating anything.
+        var probe = i, probeDigits = 0
+        while probe < b.count && probeDigits < 13 {
+            if isDigit(b[probe]) {
+                probeDigits += 1
+            } else if !((b[probe] == UInt8(ascii: " ") || b[probe] == UInt8(ascii: "-"))
+                        && probe + 1 < b.count && isDigit(b[probe + 1]) && isDigit(b[probe - 1])) {
+                break
+            }
+            probe += 1
+        }
+        guard probeDigits >= 13 else { return nil }
         var groups: [(end: Int, digits: Int)] = []
         var j = i
         var separator: UInt8 = 0

@@ -1,3 +1,4 @@
+import Foundation
 import Redaction
 import Testing
 
@@ -202,5 +203,81 @@ struct TruePositiveTests {
         let result = Redactor.standard.redact(#"{"log":"line one\nsk-9fKq2LmN3pQr4StU5vWx6YzA7bCd8EfG1hIj\tok"}"#)
         #expect(result.counts == ["openai_key": 1])
         #expect(result.text == #"{"log":"line one\n[REDACTED:openai_key]\tok"}"#)
+    }
+}
+
+@Suite("The same values inside JSON documents")
+struct EmbeddedInJSONTests {
+    static let all = TruePositiveTests.providerKeys + TruePositiveTests.credentials + TruePositiveTests.fields
+        + TruePositiveTests.personal
+
+    @Test("found in a JSON string value, and the document stays valid", arguments: all)
+    func inJSONString(_ sample: Sensitive) throws {
+        let document: [String: Any] = ["event": "payload", "role": "user", "text": sample.text, "tokens": 42]
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
+        let json = String(decoding: data, as: UTF8.self)
+        let result = Redactor.standard.redactJSON(json)
+        #expect(result.counts == [sample.kind: 1], "\(result.text)")
+        let parsed = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [String: Any])
+        let text = try #require(parsed["text"] as? String)
+        #expect(!text.contains(sample.secret))
+        #expect(text.contains("[REDACTED:\(sample.kind)]"))
+        #expect(parsed["tokens"] as? Int == 42)
+        #expect(parsed["event"] as? String == "payload")
+    }
+
+    @Test("found in JSON Lines", arguments: all)
+    func inJSONLines(_ sample: Sensitive) throws {
+        let line = String(decoding: try JSONSerialization.data(withJSONObject: ["m": sample.text]), as: UTF8.self)
+        let result = Redactor.standard.redactJSONLines(#"{"start":1}"# + "\n" + line + "\n")
+        #expect(result.counts == [sample.kind: 1])
+        let lines = result.text.split(separator: "\n")
+        #expect(lines.count == 2)
+        for line in lines { _ = try JSONSerialization.jsonObject(with: Data(line.utf8)) }
+    }
+}
+
+@Suite("Realistic captures")
+struct CaptureTests {
+    @Test func anHTTPRequestDump() {
+        let request = """
+            POST /v1/chat/completions?api-version=2024-02-01&sig=Zk9vYmFyQmF6MTIz HTTP/1.1
+            Host: api.internal:8443
+            Authorization: Bearer eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbmEifQ.c2lnbmF0dXJlLXZhbHVlLWhlcmU
+            Cookie: __Host-session=9f8e7d6c5b4a39281706; theme=dark
+            X-Api-Key: 4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c
+            Content-Type: application/json
+            User-Agent: SessionTrace/0.1 (Linux; Swift 6.3.1)
+
+            {"messages":[{"role":"user","content":"Email ana@example.org the IBAN GB82WEST12345698765432"}]}
+            """
+        let result = Redactor.standard.redact(request)
+        #expect(result.counts == [
+            "signature": 1, "bearer_token": 1, "cookie": 1, "api_key": 1, "email": 1, "iban": 1,
+        ], "\(result.text)")
+        #expect(result.text.contains("Host: api.internal:8443"))
+        #expect(result.text.contains("User-Agent: SessionTrace/0.1 (Linux; Swift 6.3.1)"))
+        #expect(result.text.contains("api-version=2024-02-01&sig=[REDACTED:signature] HTTP/1.1"))
+    }
+
+    @Test func aDotEnvFile() {
+        let env = """
+            # local settings
+            APP_ENV=development
+            PORT=8080
+            OPENAI_API_KEY=\(Samples.openAI)
+            DATABASE_URL=postgres://app:s3cr3tP4ss@localhost:5432/app
+            JWT_SECRET="n0t-so-s3cret-but-still"
+            SENTRY_DSN=https://abc123@o1.ingest.sentry.io/42
+            FEATURE_FLAGS=a,b,c
+            STRIPE_KEY=sk_test_4eC39HqLyjWDarjtT1zdp7dc
+            """
+        let result = Redactor.standard.redact(env)
+        #expect(result.counts == [
+            "openai_key": 1, "url_credential": 1, "secret": 1, "stripe_key": 1,
+        ], "\(result.text)")
+        #expect(result.text.contains("PORT=8080"))
+        #expect(result.text.contains("FEATURE_FLAGS=a,b,c"))
     }
 }
