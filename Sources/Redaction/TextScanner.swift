@@ -503,20 +503,51 @@ enum TextScanner {
            let close = b.firstIndex(of: "-----", from: end + 9) {
             return Finding(start: i, end: close + 5, kind: "private_key")
         }
+        // Cut off before its END line: keep taking lines that look like the body (base64, or
+        // `Proc-Type: 4,ENCRYPTED` headers, or one blank line), so prose after it stays.
         var k = bodyStart
-        while k < b.count {
-            let c = b[k]
-            if isAlnum(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "/") || c == UInt8(ascii: "=")
-                || isSpace(c) || c == UInt8(ascii: ":") || c == UInt8(ascii: "-") || c == UInt8(ascii: ",") {
-                k += 1
-            } else if c == UInt8(ascii: "\\") && k + 1 < b.count
-                        && (b[k + 1] == UInt8(ascii: "n") || b[k + 1] == UInt8(ascii: "r")) {
-                k += 2
+        var lineStart = bodyStart
+        var blankLines = 0
+        while true {
+            var e = lineStart
+            while e < b.count && b[e] != UInt8(ascii: "\n") && b[e] != UInt8(ascii: "\r")
+                    && !(b[e] == UInt8(ascii: "\\") && e + 1 < b.count
+                         && (b[e + 1] == UInt8(ascii: "n") || b[e + 1] == UInt8(ascii: "r"))) {
+                e += 1
+            }
+            let line = lineStart..<e
+            if line.isEmpty {
+                // The line break after the BEGIN line is not a blank line.
+                if lineStart > bodyStart { blankLines += 1 }
+                if blankLines > 1 { break }
+            } else if isPEMBodyLine(b, line) {
+                k = e
             } else {
                 break
             }
+            guard e < b.count else { break }
+            // One line break: `\n`, `\r\n`, or their escaped forms.
+            lineStart = e + (b[e] == UInt8(ascii: "\\") ? 2 : 1)
+            if b.has("\n", at: lineStart) && b[e] == UInt8(ascii: "\r") { lineStart += 1 }
+            if b.has("\\n", at: lineStart) && b.has("\\r", at: e) { lineStart += 2 }
         }
         return Finding(start: i, end: k, kind: "private_key")
+    }
+
+    /// A base64 line of a PEM body, or a `Proc-Type: 4,ENCRYPTED`-style header.
+    static func isPEMBodyLine(_ b: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
+        var header = false
+        for k in line where b[k] == UInt8(ascii: ":") && k + 1 < line.upperBound && b[k + 1] == UInt8(ascii: " ") {
+            header = true
+        }
+        for k in line {
+            let c = b[k]
+            if isAlnum(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "/") || c == UInt8(ascii: "=") { continue }
+            if header && (c == UInt8(ascii: " ") || c == UInt8(ascii: ",") || c == UInt8(ascii: "-")
+                          || c == UInt8(ascii: ":")) { continue }
+            return false
+        }
+        return true
     }
 
     /// `name=value`, `name: value`, `"name": "value"`, `\"name\":\"value\"` where the name says

@@ -199,6 +199,17 @@ struct TruePositiveTests {
         #expect(result.text.contains("&page=2"))
     }
 
+    @Test("a private key cut off before its END line stops at the first line that is not base64",
+          arguments: ["\n", "\r\n", "\\n"])
+    func truncatedPrivateKey(_ newline: String) {
+        let text = ["key:", "-----BEGIN ENCRYPTED PRIVATE KEY-----", "Proc-Type: 4,ENCRYPTED", "",
+                    "MIIFHDBOBgkqhkiG9w0BBQ0wQTApBgkqhkiG9w0BBQwwHAQI", "3+/abc==", "next log line here"]
+            .joined(separator: newline)
+        let result = Redactor.standard.redact(text)
+        #expect(result.text == "key:" + newline + "[REDACTED:private_key]" + newline + "next log line here")
+        #expect(result.counts == ["private_key": 1])
+    }
+
     @Test func findsKeysAfterEscapesInEscapedText() {
         let result = Redactor.standard.redact(#"{"log":"line one\nsk-9fKq2LmN3pQr4StU5vWx6YzA7bCd8EfG1hIj\tok"}"#)
         #expect(result.counts == ["openai_key": 1])
