@@ -150,7 +150,8 @@ struct JSONRedaction {
         }
         if position < input.count && (input[position] | 0x20) == UInt8(ascii: "e") {
             position += 1
-            if position < input.count && (input[position] == UInt8(ascii: "+") || input[position] == UInt8(ascii: "-")) {
+            if position < input.count,
+               input[position] == UInt8(ascii: "+") || input[position] == UInt8(ascii: "-") {
                 position += 1
             }
             let exponent = position
@@ -215,7 +216,8 @@ struct JSONRedaction {
         let config = redactor.config
         var found: [Finding]
         if field != .ordinary,
-           let f = SecretFields.redaction(of: field, in: value, 0..<value.count, config: config, prose: false) {
+           let f = SecretFields.redaction(of: field, in: value, 0..<value.count, config: config,
+                                          prose: false) {
             found = [f]
         } else {
             found = redactor.findings(in: value, text: String(decoding: value, as: UTF8.self))
@@ -297,7 +299,8 @@ struct JSONRedaction {
             case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
             case 0..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 0xF)]])
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30])
+                out.append(contentsOf: [hex[Int(c >> 4)], hex[Int(c & 0xF)]])
             default: out.append(c)
             }
         }

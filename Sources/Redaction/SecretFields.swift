@@ -250,7 +250,9 @@ enum SecretFields {
     ) -> Finding? {
         var r = r
         while r.lowerBound < r.upperBound, isSpace(b[r.lowerBound]) { r = (r.lowerBound + 1)..<r.upperBound }
-        while r.lowerBound < r.upperBound, isSpace(b[r.upperBound - 1]) { r = r.lowerBound..<(r.upperBound - 1) }
+        while r.lowerBound < r.upperBound, isSpace(b[r.upperBound - 1]) {
+            r = r.lowerBound..<(r.upperBound - 1)
+        }
         guard !isPlaceholder(b, r) else { return nil }
         switch field {
         case .ordinary:
@@ -291,7 +293,9 @@ enum SecretFields {
 
     /// The kind a known format gives the value (`openai_key`, `jwt`, `private_key`), if it starts
     /// with one; a field named `api_key` holding `sk-...` reports `openai_key`.
-    static func specificKind(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, config: BuiltInConfig) -> String? {
+    static func specificKind(
+        _ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, config: BuiltInConfig
+    ) -> String? {
         guard !r.isEmpty else { return nil }
         let view = UnsafeBufferPointer(rebasing: b[r])
         if config.privateKey, view.has("-----BEGIN ", at: 0) { return "private_key" }

@@ -178,7 +178,9 @@ enum TextScanner {
         while j < b.count && b[j] == UInt8(ascii: "=") { j += 1 }
         while j > start && b[j - 1] == UInt8(ascii: ".") { j -= 1 }
         let length = j - start
-        guard length >= 8, digit || length >= 20, !SecretFields.isPlaceholder(b, start..<j) else { return nil }
+        guard length >= 8, digit || length >= 20, !SecretFields.isPlaceholder(b, start..<j) else {
+            return nil
+        }
         return Finding(start: start, end: j, kind: "bearer_token")
     }
 
@@ -188,10 +190,13 @@ enum TextScanner {
         guard j < b.count, isBlank(b[j]) else { return nil }
         while j < b.count && isBlank(b[j]) { j += 1 }
         let start = j
-        while j < b.count && (isAlnum(b[j]) || b[j] == UInt8(ascii: "+") || b[j] == UInt8(ascii: "/")) { j += 1 }
+        while j < b.count, isAlnum(b[j]) || b[j] == UInt8(ascii: "+") || b[j] == UInt8(ascii: "/") {
+            j += 1
+        }
         while j < b.count && b[j] == UInt8(ascii: "=") { j += 1 }
         guard j - start >= 8, endsWord(b, j), let decoded = Base64.decode(b[start..<j]),
-              decoded.contains(UInt8(ascii: ":")), decoded.allSatisfy({ $0 >= 0x20 && $0 < 0x7F || $0 >= 0x80 })
+              decoded.contains(UInt8(ascii: ":")),
+              decoded.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 >= 0x80 })
         else { return nil }
         return Finding(start: start, end: j, kind: "basic_auth")
     }
@@ -227,7 +232,9 @@ enum TextScanner {
         return nil
     }
 
-    static func scanPath(_ b: UnsafeBufferPointer<UInt8>, from start: Int, minimum: Int, kind: String) -> Finding? {
+    static func scanPath(
+        _ b: UnsafeBufferPointer<UInt8>, from start: Int, minimum: Int, kind: String
+    ) -> Finding? {
         var j = start
         while j < b.count && (isWordByte(b[j]) || b[j] == UInt8(ascii: "/") || b[j] == UInt8(ascii: "-")) {
             j += 1
@@ -301,8 +308,8 @@ enum TextScanner {
     /// lists of numbers look like them.
     static func scanUSPhone(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
         var j = i
-        if b[j] == UInt8(ascii: "1"), j + 2 < b.count, b[j + 1] == UInt8(ascii: "-") || b[j + 1] == UInt8(ascii: "."),
-           isDigit(b[j + 2]) {
+        if b[j] == UInt8(ascii: "1"), j + 2 < b.count,
+           b[j + 1] == UInt8(ascii: "-") || b[j + 1] == UInt8(ascii: "."), isDigit(b[j + 2]) {
             j += 2
         }
         guard digits(b, j, 3), j + 12 <= b.count else { return nil }
@@ -537,12 +544,15 @@ enum TextScanner {
     /// A base64 line of a PEM body, or a `Proc-Type: 4,ENCRYPTED`-style header.
     static func isPEMBodyLine(_ b: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
         var header = false
-        for k in line where b[k] == UInt8(ascii: ":") && k + 1 < line.upperBound && b[k + 1] == UInt8(ascii: " ") {
+        for k in line where b[k] == UInt8(ascii: ":") && k + 1 < line.upperBound
+            && b[k + 1] == UInt8(ascii: " ") {
             header = true
         }
         for k in line {
             let c = b[k]
-            if isAlnum(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "/") || c == UInt8(ascii: "=") { continue }
+            if isAlnum(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "/") || c == UInt8(ascii: "=") {
+                continue
+            }
             if header && (c == UInt8(ascii: " ") || c == UInt8(ascii: ",") || c == UInt8(ascii: "-")
                           || c == UInt8(ascii: ":")) { continue }
             return false
