@@ -65,7 +65,11 @@ enum TextScanner {
             case UInt8(ascii: "("):
                 if config.phone { finding = scanParenthesizedPhone(b, at: i) }
             case UInt8(ascii: "-"):
-                if config.privateKey { finding = scanPrivateKey(b, at: i) }
+                if config.privateKey && b.has("-----BEGIN ", at: i) {
+                    finding = scanPrivateKey(b, at: i)
+                } else if config.basicAuth {
+                    finding = scanUserOption(b, at: i)
+                }
             default:
                 break
             }
@@ -182,6 +186,27 @@ enum TextScanner {
             return nil
         }
         return Finding(start: start, end: j, kind: "bearer_token")
+    }
+
+    /// `curl -u user:password` and `--user user:password`: the password goes.
+    static func scanUserOption(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
+        guard i > 0, isBlank(b[i - 1]) else { return nil }
+        var j: Int
+        if b.has("-u", at: i) { j = i + 2 } else if b.has("--user", at: i) { j = i + 6 } else { return nil }
+        guard j < b.count, isBlank(b[j]) || b[j] == UInt8(ascii: "=") else { return nil }
+        j += 1
+        var quote: UInt8 = 0
+        if j < b.count && (b[j] == UInt8(ascii: "'") || b[j] == UInt8(ascii: "\"")) { quote = b[j]; j += 1 }
+        var colon: Int?
+        let start = j
+        while j < b.count && (quote == 0 ? !isSpace(b[j]) : b[j] != quote && b[j] != UInt8(ascii: "\n")) {
+            if b[j] == UInt8(ascii: ":") && colon == nil { colon = j }
+            j += 1
+        }
+        guard let colon, colon > start, j > colon + 1, !SecretFields.isPlaceholder(b, (colon + 1)..<j) else {
+            return nil
+        }
+        return Finding(start: colon + 1, end: j, kind: "basic_auth")
     }
 
     /// `Basic <base64>` whose decoding is `user:password`.

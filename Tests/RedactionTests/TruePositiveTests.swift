@@ -87,6 +87,8 @@ struct TruePositiveTests {
         Sensitive("request sent Bearer mF_9.B5f-4.1JqM to the gateway", "bearer_token", "mF_9.B5f-4.1JqM"),
         Sensitive("Authorization: Basic dXNlcjpwYXNzd29yZA==", "basic_auth", "dXNlcjpwYXNzd29yZA=="),
         Sensitive("proxy header Basic YWxhZGRpbjpvcGVuc2VzYW1l rejected", "basic_auth", "YWxhZGRpbjpvcGVuc2VzYW1l"),
+        Sensitive("curl -u admin:Pa55w0rd https://api.internal/health", "basic_auth", "Pa55w0rd"),
+        Sensitive("curl --user 'deploy:s3cr3t pass' https://x", "basic_auth", "s3cr3t pass"),
         Sensitive("connecting to postgres://app:s3cr3tP4ss@db.internal:5432/prod", "url_credential", "s3cr3tP4ss"),
         Sensitive("DATABASE_URL=mysql://root:toor@localhost/shop", "url_credential", "toor"),
         Sensitive("git push https://deploy:hunter2@git.example.com/repo.git", "url_credential", "hunter2"),
