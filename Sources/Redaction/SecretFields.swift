@@ -122,9 +122,19 @@ enum SecretFields {
         func equals(_ s: StaticString) -> Bool { key.count == s.utf8CodeUnitCount && key.has(s, at: 0) }
 
         let parts = NameParts(key)
-        if parts.isEmpty && !ends("token") && !ends("cookie") && !ends("pwd") && !ends("sig")
-            && !equals("pw") && !equals("pass") && extraNames.isEmpty {
-            return .ordinary
+        if parts.isEmpty && extraNames.isEmpty {
+            // Only these names hold secrets without one of the parts: ...token, ...cookie, ...pwd,
+            // ...sig, pw, pass. Their last letters reject most names at once.
+            switch key[key.count - 1] {
+            case UInt8(ascii: "n"), UInt8(ascii: "e"), UInt8(ascii: "d"), UInt8(ascii: "g"), UInt8(ascii: "w"),
+                 UInt8(ascii: "s"):
+                if !ends("token") && !ends("cookie") && !ends("pwd") && !ends("sig") && !equals("pw")
+                    && !equals("pass") {
+                    return .ordinary
+                }
+            default:
+                return .ordinary
+            }
         }
         if equals("cookie") || equals("setcookie") { return .cookie }
         if ends("authorization") { return .authorization }

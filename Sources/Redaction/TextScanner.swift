@@ -1,6 +1,11 @@
 /// Which built-in detectors are on, and their settings, as the scanner reads them.
 struct BuiltInConfig: Sendable {
-    var tokens: [[TokenFormat]] = TokenFormat.table(for: [])
+    var tokens: [[TokenFormat]] = TokenFormat.table(for: []) {
+        didSet { tokenPairs = TokenFormat.pairBits(tokens) }
+    }
+    /// Bit (first byte, second byte) is set when some prefix starts with that pair: one load and
+    /// one test reject almost every word before any prefix is compared.
+    private(set) var tokenPairs = [UInt64](repeating: 0, count: 1024)
     var jwt = false, bearer = false, basicAuth = false, privateKey = false, urlCredential = false
     var fields = false, email = false, phone = false, creditCard = false, iban = false, ssn = false
     var slackWebhook = false, discordWebhook = false
@@ -113,8 +118,13 @@ enum TextScanner {
 
     static func scanWord(_ b: UnsafeBufferPointer<UInt8>, at i: Int, config: BuiltInConfig) -> Finding? {
         let c = b[i]
-        for format in config.tokens[Int(c)] {
-            if let f = scanToken(format, b, at: i) { return f }
+        if i + 1 < b.count {
+            let second = b[i + 1]
+            if config.tokenPairs[Int(c) << 2 | Int(second >> 6)] & (1 << UInt64(second & 63)) != 0 {
+                for format in config.tokens[Int(c)] {
+                    if let f = scanToken(format, b, at: i) { return f }
+                }
+            }
         }
         if config.iban && isUpper(c), let f = scanIBAN(b, at: i) { return f }
         switch c {
