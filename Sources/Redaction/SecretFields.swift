@@ -126,8 +126,8 @@ enum SecretFields {
             // Only these names hold secrets without one of the parts: ...token, ...cookie, ...pwd,
             // ...sig, pw, pass. Their last letters reject most names at once.
             switch key[key.count - 1] {
-            case UInt8(ascii: "n"), UInt8(ascii: "e"), UInt8(ascii: "d"), UInt8(ascii: "g"), UInt8(ascii: "w"),
-                 UInt8(ascii: "s"):
+            case UInt8(ascii: "n"), UInt8(ascii: "e"), UInt8(ascii: "d"), UInt8(ascii: "g"),
+                 UInt8(ascii: "w"), UInt8(ascii: "s"):
                 if !ends("token") && !ends("cookie") && !ends("pwd") && !ends("sig") && !equals("pw")
                     && !equals("pass") {
                     return .ordinary
