@@ -67,11 +67,21 @@ public enum LTTngControl {
         public func stop() {
             guard let pid = startedPID else { return }
             kill(pid, SIGTERM)
-            // Not our child after daemonizing: poll until it is gone, then insist.
+            // Not our child after daemonizing, so no waitpid: poll until it is gone, then insist.
             let deadline = ContinuousClock.now + .seconds(10)
-            while kill(pid, 0) == 0, ContinuousClock.now < deadline { usleep(20_000) }
-            if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+            while isRunning(pid), ContinuousClock.now < deadline { usleep(20_000) }
+            if isRunning(pid) { kill(pid, SIGKILL) }
         }
+    }
+
+    /// Whether `pid` exists and is not a zombie waiting for its parent to reap it.
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return true }
+        // The state follows the parenthesized command name: "1234 (name) Z ...".
+        return !stat[stat.index(after: end)...].hasPrefix(" Z")
     }
 
     /// Returns the running session daemon, starting `lttng-sessiond --daemonize --no-kernel`
@@ -90,10 +100,10 @@ public enum LTTngControl {
         return SessionDaemon(startedPID: result.status == 0 ? pid : nil)
     }
 
-    /// The PID of the running `lttng-sessiond`, if any.
+    /// The PID of the running `lttng-sessiond`, if any; a zombie left by a stopped one is not.
     public static func sessionDaemonPID() throws -> Int32? {
         let result = try run("pgrep", ["-x", "lttng-sessiond"], check: false)
-        return result.stdout.split(separator: "\n").lazy.compactMap { Int32($0) }.first
+        return result.stdout.split(separator: "\n").lazy.compactMap { Int32($0) }.first(where: isRunning)
     }
 
     /// Whether process `pid` is registered with the session daemon (`lttng list -u` shows it).
