@@ -56,12 +56,12 @@ func lttngBenchmarks(events: Int) throws -> [BenchmarkRow] {
 }
 
 /// Median nanoseconds per event of `body(events)` over `repetitions`, after a warm-up.
-func measure(events: Int, repetitions: Int = 7, _ body: (Int) -> Void) -> Double {
+func measure(events: Int, repetitions: Int = 11, _ body: (Int) -> Void) -> Double {
     withoutActuallyEscaping(body) { measureInterleaved(events: events, repetitions: repetitions, [$0])[0] }
 }
 
 /// Like ``measure(events:repetitions:_:)`` for several bodies, run in turn each repetition.
-func measureInterleaved(events: Int, repetitions: Int = 7, _ bodies: [(Int) -> Void]) -> [Double] {
+func measureInterleaved(events: Int, repetitions: Int = 11, _ bodies: [(Int) -> Void]) -> [Double] {
     for body in bodies { body(max(1, events / 10)) }
     var samples = Array(repeating: [Double](), count: bodies.count)
     for _ in 0..<repetitions {
