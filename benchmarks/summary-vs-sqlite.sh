@@ -112,6 +112,7 @@ best() {  # the best wall time of RUNS runs of "$@", in seconds
     echo "$best"
 }
 
+best "$BIN" summary "$STORE" > /dev/null  # warm the page cache
 swift_time=$(best "$BIN" summary "$STORE")
 json_time=$(best "$BIN" summary --json "$STORE")
 sql_time=$(best sqlite3 "$STORE" ".read $WORK/aggregates.sql")
