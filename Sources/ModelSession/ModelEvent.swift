@@ -1,0 +1,14 @@
+/// One thing a model reported while answering a request.
+public enum ModelEvent: Sendable, Hashable {
+    /// Text of the answer, as it arrives.
+    case contentDelta(String)
+    /// A complete tool call, arguments assembled.
+    case toolCall(ToolCallRequest)
+    /// Token counts as the server reported them.
+    case usage(TokenUsage)
+    /// llama.cpp's `timings` object: prompt processing and generation speed, cache reuse.
+    case serverTimings(ServerTimingsReport)
+    /// The last event of a successful stream, with the server's finish reason
+    /// (`stop`, `length`, `tool_calls`, `end_turn`, `max_tokens`, `tool_use`).
+    case finished(reason: String)
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// Assembles chat completion chunks: content deltas pass through, tool call fragments join by
+/// index, usage and llama.cpp's timings arrive at the end, `[DONE]` closes the stream.
+struct OpenAIStreamAssembler: ModelEventAssembler {
+    let url: URL
+    /// Content is the JSON of ``StructuredToolCalling``: kept back and decoded at the end.
+    let expectsStructuredOutput: Bool
+
+    private var toolCalls: [Int: ToolCallRequest] = [:]
+    private var structuredReply = ""
+    private var usage: TokenUsage?
+    private var timings: ServerTimingsReport?
+    private var finishReason: String?
+    private var sawDone = false
+
+    init(url: URL, expectsStructuredOutput: Bool = false) {
+        self.url = url
+        self.expectsStructuredOutput = expectsStructuredOutput
+    }
+
+    mutating func consume(_ event: ServerSentEvent) throws -> [ModelEvent] {
+        if event.data == "[DONE]" {
+            sawDone = true
+            return []
+        }
+        let chunk = try JSONDecoder.decodeEvent(Chunk.self, from: event, url: url)
+        if let error = chunk.error {
+            throw HTTPEndpoint.Error.serverError(url: url, message: error.message ?? event.data)
+        }
+        if let reported = chunk.usage {
+            usage = TokenUsage(
+                inputTokens: reported.promptTokens, cachedInputTokens: reported.promptTokensDetails?.cachedTokens,
+                outputTokens: reported.completionTokens)
+        }
+        if let reported = chunk.timings { timings = reported }
+        var events: [ModelEvent] = []
+        for choice in chunk.choices ?? [] where (choice.index ?? 0) == 0 {
+            if let reason = choice.finishReason { finishReason = reason }
+            if let content = choice.delta?.content, !content.isEmpty {
+                if expectsStructuredOutput { structuredReply += content } else { events.append(.contentDelta(content)) }
+            }
+            for fragment in choice.delta?.toolCalls ?? [] {
+                let index = fragment.index ?? 0
+                var call = toolCalls[index] ?? ToolCallRequest(id: "", name: "", arguments: "")
+                if let id = fragment.id, !id.isEmpty { call.id = id }
+                call.name += fragment.function?.name ?? ""
+                call.arguments += fragment.function?.arguments ?? ""
+                toolCalls[index] = call
+            }
+        }
+        return events
+    }
+
+    mutating func finish() throws -> [ModelEvent] {
+        guard sawDone || finishReason != nil else {
+            throw HTTPEndpoint.Error.truncatedStream(url: url, reason: "no finish_reason and no [DONE]")
+        }
+        var events: [ModelEvent] = []
+        if expectsStructuredOutput {
+            events += StructuredToolCalling.events(fromReply: structuredReply)
+        }
+        for index in toolCalls.keys.sorted() {
+            var call = toolCalls[index]!
+            if call.id.isEmpty { call.id = "call_\(index)" }
+            events.append(.toolCall(call))
+        }
+        if let usage { events.append(.usage(usage)) }
+        if let timings { events.append(.serverTimings(timings)) }
+        let hasToolCall = events.contains { if case .toolCall = $0 { true } else { false } }
+        events.append(.finished(reason: hasToolCall && expectsStructuredOutput ? "tool_calls" : finishReason ?? "stop"))
+        return events
+    }
+
+    private struct Chunk: Decodable {
+        var choices: [Choice]?
+        var usage: Usage?
+        var timings: ServerTimingsReport?
+        var error: ErrorBody?
+    }
+
+    private struct Choice: Decodable {
+        var index: Int?
+        var delta: Delta?
+        var finishReason: String?
+        enum CodingKeys: String, CodingKey { case index, delta, finishReason = "finish_reason" }
+    }
+
+    private struct Delta: Decodable {
+        var content: String?
+        var toolCalls: [ToolCallFragment]?
+        enum CodingKeys: String, CodingKey { case content, toolCalls = "tool_calls" }
+    }
+
+    private struct ToolCallFragment: Decodable {
+        var index: Int?
+        var id: String?
+        var function: FunctionFragment?
+    }
+
+    private struct FunctionFragment: Decodable {
+        var name: String?
+        var arguments: String?
+    }
+
+    private struct Usage: Decodable {
+        var promptTokens: Int?
+        var completionTokens: Int?
+        var promptTokensDetails: PromptTokensDetails?
+        enum CodingKeys: String, CodingKey {
+            case promptTokens = "prompt_tokens", completionTokens = "completion_tokens"
+            case promptTokensDetails = "prompt_tokens_details"
+        }
+    }
+
+    private struct PromptTokensDetails: Decodable {
+        var cachedTokens: Int?
+        enum CodingKeys: String, CodingKey { case cachedTokens = "cached_tokens" }
+    }
+
+    struct ErrorBody: Decodable {
+        var message: String?
+    }
+}

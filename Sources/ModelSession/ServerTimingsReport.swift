@@ -1,0 +1,44 @@
+/// llama.cpp's `timings` object for one request: what the server measured itself.
+public struct ServerTimingsReport: Sendable, Hashable, Codable {
+    /// `prompt_n`: prompt tokens processed for this request (not served from the cache).
+    public var promptTokens: Int
+    /// `cache_n`: prompt tokens reused from the slot's KV cache.
+    public var cachedTokens: Int
+    /// `prompt_ms`.
+    public var promptMilliseconds: Double
+    /// `predicted_n`.
+    public var predictedTokens: Int
+    /// `predicted_ms`.
+    public var predictedMilliseconds: Double
+    /// `predicted_per_second`.
+    public var predictedPerSecond: Double
+
+    public init(
+        promptTokens: Int, cachedTokens: Int, promptMilliseconds: Double, predictedTokens: Int,
+        predictedMilliseconds: Double, predictedPerSecond: Double
+    ) {
+        self.promptTokens = promptTokens
+        self.cachedTokens = cachedTokens
+        self.promptMilliseconds = promptMilliseconds
+        self.predictedTokens = predictedTokens
+        self.predictedMilliseconds = predictedMilliseconds
+        self.predictedPerSecond = predictedPerSecond
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case promptTokens = "prompt_n", cachedTokens = "cache_n", promptMilliseconds = "prompt_ms"
+        case predictedTokens = "predicted_n", predictedMilliseconds = "predicted_ms"
+        case predictedPerSecond = "predicted_per_second"
+    }
+
+    /// Missing fields read as zero: older servers leave out `cache_n`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        promptTokens = try container.decodeIfPresent(Int.self, forKey: .promptTokens) ?? 0
+        cachedTokens = try container.decodeIfPresent(Int.self, forKey: .cachedTokens) ?? 0
+        promptMilliseconds = try container.decodeIfPresent(Double.self, forKey: .promptMilliseconds) ?? 0
+        predictedTokens = try container.decodeIfPresent(Int.self, forKey: .predictedTokens) ?? 0
+        predictedMilliseconds = try container.decodeIfPresent(Double.self, forKey: .predictedMilliseconds) ?? 0
+        predictedPerSecond = try container.decodeIfPresent(Double.self, forKey: .predictedPerSecond) ?? 0
+    }
+}
