@@ -1,0 +1,222 @@
+import CSQLite
+
+/// SQLite's `SQLITE_TRANSIENT`, a C macro Swift cannot see: SQLite copies the bound bytes at once.
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// An open SQLite connection, shared by the store's writer and reader; the thinnest wrapper that
+/// turns result codes into ``StoreError``s naming the store's path.
+///
+/// `@unchecked Sendable`: the reader opens with `SQLITE_OPEN_FULLMUTEX`, so SQLite serializes
+/// calls itself; the writer's connection (`SQLITE_OPEN_NOMUTEX`) is used by one thread at a time,
+/// first the thread that opens it and then only the sink's writer thread.
+final class SQLiteDatabase: @unchecked Sendable {
+    let handle: OpaquePointer
+    /// The path as the user gave it, for error messages.
+    let path: String
+
+    /// Opens `path` with `flags`; fails with SQLite's own message.
+    init(path: String, flags: Int32) throws(StoreError) {
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_close_v2(handle)
+            throw StoreError.cannotOpen(path: path, reason: message)
+        }
+        self.handle = handle
+        self.path = path
+    }
+
+    private var isClosed = false
+
+    deinit {
+        close()
+    }
+
+    /// Closes the connection; statements still alive are finalized when they go (`close_v2`).
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements whose rows, if any, are not needed.
+    func execute(_ sql: String) throws(StoreError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        if code != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_free(message)
+            throw StoreError(path: path, code: code, message: text)
+        }
+    }
+
+    /// Compiles `sql` once, for statements run many times (`SQLITE_PREPARE_PERSISTENT`).
+    func prepare(_ sql: String, persistent: Bool = true) throws(StoreError) -> Statement {
+        var statement: OpaquePointer?
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let code = sqlite3_prepare_v3(handle, sql, -1, flags, &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw error(code)
+        }
+        return Statement(statement, database: self)
+    }
+
+    /// The connection's current error as a ``StoreError``.
+    func error(_ code: Int32) -> StoreError {
+        StoreError(path: path, code: code, message: String(cString: sqlite3_errmsg(handle)))
+    }
+}
+
+/// One prepared statement; reused after `reset`, so each row costs its binds and one step.
+final class Statement {
+    let handle: OpaquePointer
+    let database: SQLiteDatabase
+
+    init(_ handle: OpaquePointer, database: SQLiteDatabase) {
+        self.handle = handle
+        self.database = database
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    @inline(__always)
+    func bind(_ index: Int32, _ value: Int64) {
+        sqlite3_bind_int64(handle, index, value)
+    }
+
+    @inline(__always)
+    func bind(_ index: Int32, _ value: Int64?) {
+        if let value { sqlite3_bind_int64(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    @inline(__always)
+    func bind(_ index: Int32, _ value: Double) {
+        sqlite3_bind_double(handle, index, value)
+    }
+
+    @inline(__always)
+    func bind(_ index: Int32, _ value: String) {
+        var value = value
+        value.withUTF8 { bytes in
+            // A non-nil pointer even for "", so the column holds '' and not NULL.
+            let base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
+            _ = sqlite3_bind_text(handle, index, base, Int32(bytes.count), sqliteTransient)
+        }
+    }
+
+    @inline(__always)
+    func bind(_ index: Int32, _ value: String?) {
+        if let value { bind(index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    func bind(_ index: Int32, _ value: StoreValue) {
+        switch value {
+        case .null: sqlite3_bind_null(handle, index)
+        case .integer(let value): bind(index, value)
+        case .real(let value): bind(index, value)
+        case .text(let value): bind(index, value)
+        }
+    }
+
+    /// Steps a statement that returns no rows, then resets it for the next use.
+    @inline(__always)
+    func run() throws(StoreError) {
+        let code = sqlite3_step(handle)
+        sqlite3_reset(handle)
+        if code != SQLITE_DONE && code != SQLITE_ROW { throw database.error(code) }
+    }
+
+    /// Steps through every row, handing each to `body`; resets the statement afterwards.
+    func forEachRow(_ body: (Row) throws(StoreError) -> Void) throws(StoreError) {
+        defer { sqlite3_reset(handle) }
+        let row = Row(statement: handle)
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_ROW {
+                try body(row)
+            } else if code == SQLITE_DONE {
+                return
+            } else {
+                throw database.error(code)
+            }
+        }
+    }
+}
+
+/// A value bound to a `?` parameter of ``StoreReader/query(_:_:_:)``.
+public enum StoreValue: Sendable, Hashable, ExpressibleByIntegerLiteral, ExpressibleByStringLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByNilLiteral
+{
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(stringLiteral value: String) { self = .text(value) }
+    public init(floatLiteral value: Double) { self = .real(value) }
+    public init(nilLiteral: ()) { self = .null }
+}
+
+/// The current row of a query, read by column index (0-based, in `SELECT` order).
+///
+/// Valid only inside the closure it is handed to: a row is a view on SQLite's cursor, not a copy,
+/// so reading a million rows allocates nothing beyond the values taken out of them.
+public struct Row {
+    @usableFromInline let statement: OpaquePointer
+
+    init(statement: OpaquePointer) {
+        self.statement = statement
+    }
+
+    /// The number of columns in the result.
+    @inlinable public var columnCount: Int { Int(sqlite3_column_count(statement)) }
+
+    /// The name of column `index`, as the query spells it.
+    public func columnName(_ index: Int) -> String {
+        String(cString: sqlite3_column_name(statement, Int32(index)))
+    }
+
+    @inlinable public func isNull(_ index: Int) -> Bool {
+        sqlite3_column_type(statement, Int32(index)) == SQLITE_NULL
+    }
+
+    /// Column `index` as an integer; NULL reads as 0, as in SQLite.
+    @inlinable public func int64(_ index: Int) -> Int64 {
+        sqlite3_column_int64(statement, Int32(index))
+    }
+
+    /// Column `index` as an integer, or nil where it is NULL.
+    @inlinable public func optionalInt64(_ index: Int) -> Int64? {
+        isNull(index) ? nil : sqlite3_column_int64(statement, Int32(index))
+    }
+
+    /// Column `index` as a double; NULL reads as 0, as in SQLite.
+    @inlinable public func double(_ index: Int) -> Double {
+        sqlite3_column_double(statement, Int32(index))
+    }
+
+    /// Column `index` as a double, or nil where it is NULL.
+    @inlinable public func optionalDouble(_ index: Int) -> Double? {
+        isNull(index) ? nil : sqlite3_column_double(statement, Int32(index))
+    }
+
+    /// Column `index` as text; NULL reads as the empty string.
+    @inlinable public func string(_ index: Int) -> String {
+        optionalString(index) ?? ""
+    }
+
+    /// Column `index` as text, or nil where it is NULL.
+    @inlinable public func optionalString(_ index: Int) -> String? {
+        let column = Int32(index)
+        guard let bytes = sqlite3_column_text(statement, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+}
+
+@available(*, unavailable, message: "a Row is a view on a cursor that lives only inside its closure")
+extension Row: Sendable {}

@@ -1,0 +1,69 @@
+import Foundation
+import SessionTrace
+import Synchronization
+import Testing
+
+@testable import TraceStore
+
+/// A fresh directory under the system's temporary directory, removed when the value goes away.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("TraceStoreTests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func path(_ name: String) -> String {
+        url.appendingPathComponent(name).path
+    }
+}
+
+/// A clock that advances 1 µs per reading, so times in a test are distinct and predictable.
+final class SteppingClock: TraceClock {
+    private let ticks = Atomic<Int64>(1_000_000)
+    func now() -> Int64 { ticks.wrappingAdd(1_000, ordering: .relaxed).newValue }
+    func wallClockNow() -> Int64 { 1_750_000_000_000_000_000 }
+}
+
+/// Runs a program and returns its exit status, standard output and standard error.
+func runProgram(_ path: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+}
+
+/// Every file in `directory`, by name, so a test can see that nothing appeared beside a store.
+func fileNames(in directory: TemporaryDirectory) throws -> Set<String> {
+    Set(try FileManager.default.contentsOfDirectory(atPath: directory.url.path))
+}
+
+func fileBytes(_ path: String) throws -> Data {
+    try Data(contentsOf: URL(fileURLWithPath: path))
+}
+
+/// A request with every field set, so a round trip compares every column.
+func fullRequest(id: Int64, sessionID: Int64?, ts: Int64) -> RequestRecord {
+    RequestRecord(
+        requestID: id, sessionID: sessionID, parentID: sessionID, ts: ts, dur: 900_000_000,
+        timeToFirstToken: 120_000_000, profile: "economy", provider: "llama.cpp", model: "smollm2-135m",
+        inputTokens: 512, cachedInputTokens: 384, outputTokens: 79, promptBytes: 2_048, transcriptEntries: 6,
+        reusedPrefixEntries: 4, finishReason: "stop", error: nil,
+        serverTimings: ServerTimings(
+            promptTokens: 128, cachedTokens: 384, promptDuration: 40_000_000, predictedTokens: 79,
+            predictedDuration: 760_000_000))
+}
