@@ -30,8 +30,9 @@ final class SessionRecorder: Sendable {
     var lastRequestID: Int64? { state.withLock { $0.lastRequestID } }
 
     /// Compares `request` with the previous request of the session: records a handoff for every
-    /// change of profile, model, instructions or tool set, and returns the reused prefix length.
-    func beginRequest(_ request: ModelRequest, model: any LanguageModel, requestID: Int64) -> Int64 {
+    /// change of profile, model, instructions or tool set, at the request's start, and returns the
+    /// reused prefix length.
+    func beginRequest(_ request: ModelRequest, model: any LanguageModel, requestID: Int64, at start: Int64) -> Int64 {
         let signature = RequestSignature(request: request, model: model)
         let (reused, changes) = state.withLock { state -> (Int64, [(String, String, String)]) in
             let reused: Int64
@@ -49,10 +50,9 @@ final class SessionRecorder: Sendable {
             return (reused, changes)
         }
         if !changes.isEmpty, tracer.isEnabled(.handoff) {
-            let now = tracer.now()
             for (kind, from, to) in changes {
                 tracer.sink.record(
-                    .handoff(HandoffRecord(handoffID: tracer.makeID(), sessionID: sessionID, ts: now, kind: kind,
+                    .handoff(HandoffRecord(handoffID: tracer.makeID(), sessionID: sessionID, ts: start, kind: kind,
                                            from: from, to: to)))
             }
         }

@@ -36,7 +36,7 @@ public struct TracedModel: LanguageModel {
         context.requestID = requestID
         let parentID = context.parentID
         context.parentID = requestID
-        let reused = recorder.beginRequest(request, model: base, requestID: requestID)
+        let reused = recorder.beginRequest(request, model: base, requestID: requestID, at: start)
         var observation = RequestObservation(
             record: RequestRecord(
                 requestID: requestID, sessionID: recorder.sessionID, parentID: parentID, ts: start, dur: 0,

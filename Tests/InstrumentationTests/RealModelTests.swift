@@ -94,7 +94,7 @@ struct RealModelTests {
                 middleware: [TracingMiddleware(tracer: tracer)])
             _ = try await session.respond(
                 to: "What do my notes say about the launch?",
-                options: GenerationOptions(temperature: 0, maximumResponseTokens: 60, toolChoice: .requiredOnce))
+                options: GenerationOptions(temperature: 0, maximumResponseTokens: 64, toolChoice: .requiredOnce))
         }
         let requests = try reader.requests(runID: runID).sorted { $0.ts < $1.ts }
         let calls = try reader.toolCalls(runID: runID)
