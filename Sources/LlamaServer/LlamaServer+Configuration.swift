@@ -14,11 +14,15 @@ extension LlamaServer {
         public var startupTimeout: Duration
         /// Appended last, so they override the defaults above.
         public var extraArguments: [String]
+        /// Keeps the server's log file after ``LlamaServer/stop()``; set
+        /// `SESSIONTRACE_KEEP_LLAMA_LOG=1` to keep it by default.
+        public var keepsLog: Bool
 
         public init(
             serverPath: String? = nil, modelPath: String? = nil, contextSize: Int = 4096,
             threads: Int = 2, cacheReuseChunk: Int = 256, startupTimeout: Duration = .seconds(60),
-            extraArguments: [String] = []
+            extraArguments: [String] = [],
+            keepsLog: Bool = ProcessInfo.processInfo.environment["SESSIONTRACE_KEEP_LLAMA_LOG"] == "1"
         ) {
             self.serverPath = serverPath
             self.modelPath = modelPath
@@ -27,6 +31,7 @@ extension LlamaServer {
             self.cacheReuseChunk = cacheReuseChunk
             self.startupTimeout = startupTimeout
             self.extraArguments = extraArguments
+            self.keepsLog = keepsLog
         }
 
         /// One slot keeps its KV cache between requests, so an appended conversation reuses its

@@ -6,7 +6,7 @@ import Glibc
 
 extension LlamaServer {
     /// Why the server could not be started; each case says what to do or shows the log tail.
-    public enum Error: Swift.Error, CustomStringConvertible, Sendable {
+    public enum Error: Swift.Error, CustomStringConvertible, Sendable, Hashable {
         case binaryMissing(path: String)
         case modelMissing(path: String)
         /// Neither the environment nor `scripts/model-server.sh paths` named the files.

@@ -28,7 +28,9 @@ public final class LlamaServer: Sendable {
     public let logPath: String
     public let configuration: Configuration
 
-    private let stopped = Mutex(false)
+    /// `exited` once the watchdog was reaped: its id may belong to another process by then.
+    private enum Phase { case running, exited, stopped }
+    private let phase = Mutex(Phase.running)
 
     private init(baseURL: URL, port: Int, processID: pid_t, logPath: String, configuration: Configuration) {
         self.baseURL = baseURL
@@ -49,6 +51,7 @@ public final class LlamaServer: Sendable {
         let logDirectory = try makeTemporaryDirectory()
         var lastError: Error?
         // A port picked free can be taken before the server binds it; a few tries cover that race.
+        // The server's log is read before stop() removes it, so the error keeps its tail.
         for attempt in 1...3 {
             let port = try FreePort.pick()
             let logPath = "\(logDirectory)/llama-server-\(port)-\(attempt).log"
@@ -62,7 +65,9 @@ public final class LlamaServer: Sendable {
                 return server
             } catch let error as Error {
                 server.stop()
-                guard case .exitedEarly = error else { throw error }
+                guard case .exitedEarly(_, let logTail) = error, logTail.contains("couldn't bind") else {
+                    throw error
+                }
                 lastError = error
             }
         }
@@ -71,19 +76,27 @@ public final class LlamaServer: Sendable {
 
     /// Ends the server: SIGTERM to the watchdog, which ends llama-server and waits for it.
     ///
-    /// Idempotent; blocks until the watchdog has exited (SIGKILL after 10 seconds).
+    /// Idempotent; blocks until the watchdog has exited. After 10 seconds both get SIGKILL
+    /// through the watchdog's own process group.
     public func stop() {
-        let alreadyStopped = stopped.withLock { stopped in
-            defer { stopped = true }
-            return stopped
+        let previous = phase.withLock { phase in
+            defer { phase = .stopped }
+            return phase
         }
-        guard !alreadyStopped else { return }
+        if previous == .running { terminateWatchdog() }
+        if previous != .stopped && !configuration.keepsLog {
+            unlink(logPath)
+            rmdir((logPath as NSString).deletingLastPathComponent)  // once its last log is gone
+        }
+    }
+
+    private func terminateWatchdog() {
         kill(processID, SIGTERM)
         let deadline = ContinuousClock.now + .seconds(10)
         var status: Int32 = 0
         while waitpid(processID, &status, WNOHANG) == 0 {
             if ContinuousClock.now > deadline {
-                kill(processID, SIGKILL)
+                kill(-processID, SIGKILL)
                 waitpid(processID, &status, 0)
                 return
             }
@@ -104,7 +117,7 @@ public final class LlamaServer: Sendable {
         while ContinuousClock.now < deadline {
             var status: Int32 = 0
             if waitpid(processID, &status, WNOHANG) == processID {
-                stopped.withLock { $0 = true }
+                phase.withLock { $0 = .exited }
                 throw Error.exitedEarly(status: status, logTail: logTail())
             }
             var request = URLRequest(url: healthURL)

@@ -29,7 +29,9 @@ struct ServerPaths {
     static func fromModelServerScript() throws -> ServerPaths {
         guard let root = packageRoot() else {
             throw LlamaServer.Error.pathsUnknown(
-                reason: "no package root with scripts/model-server.sh above \(#filePath) or the current directory")
+                reason:
+                    "no package root with scripts/model-server.sh above \(#filePath) or the current directory"
+            )
         }
         let script = root + "/scripts/model-server.sh"
         let process = Process()

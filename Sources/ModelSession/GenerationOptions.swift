@@ -5,7 +5,9 @@ public struct GenerationOptions: Sendable, Hashable {
     /// Whether the model must, may or must not call a tool; nil is ``ToolChoice/automatic``.
     public var toolChoice: ToolChoice?
 
-    public init(temperature: Double? = nil, maximumResponseTokens: Int? = nil, toolChoice: ToolChoice? = nil) {
+    public init(
+        temperature: Double? = nil, maximumResponseTokens: Int? = nil, toolChoice: ToolChoice? = nil
+    ) {
         self.temperature = temperature
         self.maximumResponseTokens = maximumResponseTokens
         self.toolChoice = toolChoice

@@ -36,11 +36,13 @@ public indirect enum JSONSchema: Sendable, Hashable {
         }
         switch self {
         case .string(let description, let choices):
-            return typed("string", description, choices.map { [("enum", .array($0.map(JSONValue.string)))] } ?? [])
+            return typed(
+                "string", description, choices.map { [("enum", .array($0.map(JSONValue.string)))] } ?? [])
         case .integer(let description): return typed("integer", description)
         case .number(let description): return typed("number", description)
         case .boolean(let description): return typed("boolean", description)
-        case .array(let items, let description): return typed("array", description, [("items", items.jsonValue)])
+        case .array(let items, let description):
+            return typed("array", description, [("items", items.jsonValue)])
         case .object(let properties, let description):
             return typed(
                 "object", description,

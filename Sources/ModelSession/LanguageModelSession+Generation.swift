@@ -2,17 +2,33 @@ extension LanguageModelSession {
     /// One prompt: resolve the profile, ask the model, run tools, ask again, until it answers.
     ///
     /// The transcript gains the prompt and everything after it only when the answer is complete,
-    /// so a failed request leaves no half exchange behind.
+    /// so a failed request leaves no half exchange behind. `onResponse` callbacks run after the
+    /// session is free again, so they may start the next request.
     func generate(
         prompt: String, options: GenerationOptions, onSnapshot: @Sendable (ResponseStream.Snapshot) -> Void
     ) async throws -> Response {
         try beginResponding()
-        var committed: [Transcript.Entry]?
-        defer { finishResponding(appending: committed) }
-
         let resolved = profile.body
+        let response: Response
+        do {
+            response = try await generate(
+                prompt: prompt, resolved: resolved, options: options, onSnapshot: onSnapshot)
+        } catch {
+            finishResponding(appending: nil)
+            throw error
+        }
+        finishResponding(appending: response.transcriptEntries)
+        resolved.runResponseHandlers(response)
+        return response
+    }
+
+    private func generate(
+        prompt: String, resolved: Profile, options: GenerationOptions,
+        onSnapshot: @Sendable (ResponseStream.Snapshot) -> Void
+    ) async throws -> Response {
         guard let baseModel = resolved.model else { throw GenerationError.noModel(profile: resolved.name) }
-        let model = middleware.reduce(baseModel) { model, middleware in middleware.model(model, session: info) }
+        var model = baseModel
+        for middleware in middleware { model = middleware.model(model, session: info) }
         let tools = (resolved.tools ?? []).map(wrapped)
         let toolDefinitions = tools.map(\.definition)
         let history = transcript.entries
@@ -24,7 +40,8 @@ extension LanguageModelSession {
         while true {
             let request = ModelRequest(
                 instructions: resolved.instructions, entries: resolved.transformedHistory(history + entries),
-                tools: toolDefinitions, options: options.overriding(resolved.options), profileName: resolved.name)
+                tools: toolDefinitions, options: options.overriding(resolved.options),
+                profileName: resolved.name)
             var content = ""
             var calls: [ToolCallRequest] = []
             for try await event in model.stream(request) {
@@ -40,12 +57,9 @@ extension LanguageModelSession {
             }
             if calls.isEmpty {
                 entries.append(.response(content))
-                let response = Response(
+                return Response(
                     content: content, transcriptEntries: entries, profileName: resolved.name, usage: usage,
                     finishReason: finishReason, toolRounds: rounds)
-                committed = entries
-                resolved.runResponseHandlers(response)
-                return response
             }
             rounds += 1
             guard rounds <= maximumToolRounds else {

@@ -24,7 +24,8 @@ extension LanguageModelSession {
                 return "profile \"\(profile)\" exceeded \(limit) tool rounds; last calls: "
                     + lastCalls.joined(separator: ", ")
             case .unknownTool(let name, let available):
-                return "the model called unknown tool \"\(name)\"; offered: " + available.joined(separator: ", ")
+                return "the model called unknown tool \"\(name)\"; offered: "
+                    + available.joined(separator: ", ")
             case .toolArgumentsInvalid(let tool, let arguments, let reason):
                 return "arguments for tool \"\(tool)\" do not decode: \(reason); arguments: \(arguments)"
             case .toolCallFailed(let tool, let callID, let underlying):

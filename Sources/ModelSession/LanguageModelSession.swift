@@ -27,11 +27,13 @@ public final class LanguageModelSession: Sendable {
 
     /// A session with one fixed model, tools and instructions (the profile named "default").
     public convenience init(
-        model: any LanguageModel, label: String = "session", tools: [any Tool] = [], instructions: String? = nil,
+        model: any LanguageModel, label: String = "session", tools: [any Tool] = [],
+        instructions: String? = nil,
         middleware: [any SessionMiddleware] = [], maximumToolRounds: Int = 5
     ) {
         let profile = Profile(name: "default", instructions: instructions).model(model).tools(tools)
-        self.init(label: label, profile: profile, middleware: middleware, maximumToolRounds: maximumToolRounds)
+        self.init(
+            label: label, profile: profile, middleware: middleware, maximumToolRounds: maximumToolRounds)
     }
 
     /// A profile-driven session; a ``DynamicProfile``'s body is evaluated before every request.
@@ -61,12 +63,16 @@ public final class LanguageModelSession: Sendable {
     public var isResponding: Bool { state.withLock { $0.isResponding } }
 
     /// Answers a prompt, running tools the model asks for.
-    public func respond(to prompt: String, options: GenerationOptions = GenerationOptions()) async throws -> Response {
+    public func respond(
+        to prompt: String, options: GenerationOptions = GenerationOptions()
+    ) async throws -> Response {
         try await generate(prompt: prompt, options: options) { _ in }
     }
 
     /// Streams snapshots of the answer as it grows; iterate it, or `collect()` the response.
-    public func streamResponse(to prompt: String, options: GenerationOptions = GenerationOptions()) -> ResponseStream {
+    public func streamResponse(
+        to prompt: String, options: GenerationOptions = GenerationOptions()
+    ) -> ResponseStream {
         ResponseStream { [self] onSnapshot in
             try await generate(prompt: prompt, options: options, onSnapshot: onSnapshot)
         }

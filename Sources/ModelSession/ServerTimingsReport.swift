@@ -26,8 +26,11 @@ public struct ServerTimingsReport: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case promptTokens = "prompt_n", cachedTokens = "cache_n", promptMilliseconds = "prompt_ms"
-        case predictedTokens = "predicted_n", predictedMilliseconds = "predicted_ms"
+        case promptTokens = "prompt_n"
+        case cachedTokens = "cache_n"
+        case promptMilliseconds = "prompt_ms"
+        case predictedTokens = "predicted_n"
+        case predictedMilliseconds = "predicted_ms"
         case predictedPerSecond = "predicted_per_second"
     }
 
@@ -38,7 +41,8 @@ public struct ServerTimingsReport: Sendable, Hashable, Codable {
         cachedTokens = try container.decodeIfPresent(Int.self, forKey: .cachedTokens) ?? 0
         promptMilliseconds = try container.decodeIfPresent(Double.self, forKey: .promptMilliseconds) ?? 0
         predictedTokens = try container.decodeIfPresent(Int.self, forKey: .predictedTokens) ?? 0
-        predictedMilliseconds = try container.decodeIfPresent(Double.self, forKey: .predictedMilliseconds) ?? 0
+        predictedMilliseconds =
+            try container.decodeIfPresent(Double.self, forKey: .predictedMilliseconds) ?? 0
         predictedPerSecond = try container.decodeIfPresent(Double.self, forKey: .predictedPerSecond) ?? 0
     }
 }

@@ -33,7 +33,8 @@ extension Tool {
         let text = argumentsJSON.trimmingCharacters(in: .whitespacesAndNewlines)
         let arguments: Arguments
         do {
-            arguments = try JSONDecoder().decode(Arguments.self, from: Data((text.isEmpty ? "{}" : text).utf8))
+            arguments = try JSONDecoder().decode(
+                Arguments.self, from: Data((text.isEmpty ? "{}" : text).utf8))
         } catch {
             throw LanguageModelSession.GenerationError.toolArgumentsInvalid(
                 tool: name, arguments: argumentsJSON, reason: "\(error)")

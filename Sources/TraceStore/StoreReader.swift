@@ -40,7 +40,8 @@ public struct StoreReader: Sendable {
             let any = try Self.tableCount(database, named: nil)
             throw .notAStore(
                 path: path,
-                reason: any == 0 ? "an empty SQLite database" : "a SQLite database without SessionTrace's meta table")
+                reason: any == 0
+                    ? "an empty SQLite database" : "a SQLite database without SessionTrace's meta table")
         }
         schemaVersion = try Self.schemaVersion(database)
         guard schemaVersion <= StoreSchema.version else {
@@ -52,7 +53,9 @@ public struct StoreReader: Sendable {
     ///
     /// For analyses that aggregate in SQL; `arguments` bind to `?` parameters in order.
     /// The connection is read-only: a statement that writes fails.
-    public func query(_ sql: String, _ arguments: [StoreValue] = [], _ body: (Row) -> Void) throws(StoreError) {
+    public func query(
+        _ sql: String, _ arguments: [StoreValue] = [], _ body: (Row) -> Void
+    ) throws(StoreError) {
         let statement = try database.prepare(sql, persistent: false)
         for (offset, argument) in arguments.enumerated() {
             statement.bind(Int32(offset + 1), argument)
@@ -77,7 +80,8 @@ public struct StoreReader: Sendable {
 
     /// Sessions, by start time; of run `runID` only if given.
     public func sessions(runID: Int64? = nil) throws(StoreError) -> [SessionRecord] {
-        try select("SELECT session_id, ts, dur, label FROM session", runID: runID, order: "session_id") { row in
+        let sql = "SELECT session_id, ts, dur, label FROM session"
+        return try select(sql, runID: runID, order: "session_id") { row in
             SessionRecord(sessionID: row.int64(0), ts: row.int64(1), dur: row.int64(2), label: row.string(3))
         }
     }
@@ -134,8 +138,8 @@ public struct StoreReader: Sendable {
             runID: runID, order: "handoff_id"
         ) { row in
             HandoffRecord(
-                handoffID: row.int64(0), sessionID: row.optionalInt64(1), ts: row.int64(2), kind: row.string(3),
-                from: row.string(4), to: row.string(5))
+                handoffID: row.int64(0), sessionID: row.optionalInt64(1), ts: row.int64(2),
+                kind: row.string(3), from: row.string(4), to: row.string(5))
         }
     }
 
@@ -154,10 +158,12 @@ public struct StoreReader: Sendable {
 
     /// Instants, by time; of run `runID` only if given.
     public func instants(runID: Int64? = nil) throws(StoreError) -> [InstantRecord] {
-        try select("SELECT instant_id, parent_id, ts, name, metadata FROM instant", runID: runID, order: "instant_id") {
-            row in
+        try select(
+            "SELECT instant_id, parent_id, ts, name, metadata FROM instant", runID: runID, order: "instant_id"
+        ) { row in
             InstantRecord(
-                instantID: row.int64(0), parentID: row.optionalInt64(1), ts: row.int64(2), name: row.string(3),
+                instantID: row.int64(0), parentID: row.optionalInt64(1), ts: row.int64(2),
+                name: row.string(3),
                 metadata: TraceMetadata(jsonObject: row.string(4)) ?? [:])
         }
     }
@@ -171,8 +177,9 @@ public struct StoreReader: Sendable {
 
     /// Captured (redacted) payloads, by time; of run `runID` only if given.
     public func payloads(runID: Int64? = nil) throws(StoreError) -> [PayloadRecord] {
-        try select("SELECT payload_id, parent_id, ts, kind, text FROM payload", runID: runID, order: "payload_id") {
-            row in
+        try select(
+            "SELECT payload_id, parent_id, ts, kind, text FROM payload", runID: runID, order: "payload_id"
+        ) { row in
             PayloadRecord(
                 payloadID: row.int64(0), parentID: row.optionalInt64(1), ts: row.int64(2),
                 kind: PayloadRecord.Kind(rawValue: row.string(3)) ?? .prompt, text: row.string(4))
@@ -217,7 +224,9 @@ public struct StoreReader: Sendable {
         return version
     }
 
-    private static func tableCount(_ database: SQLiteDatabase, named name: String?) throws(StoreError) -> Int64 {
+    private static func tableCount(_ database: SQLiteDatabase, named name: String?) throws(StoreError)
+        -> Int64
+    {
         let statement = try database.prepare(
             "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND (?1 IS NULL OR name = ?1)",
             persistent: false)

@@ -108,9 +108,12 @@ extension StoreSink {
         private let capacity: Int
         /// Queue length at which a napping writer is woken early.
         private let wakeThreshold: Int
-        private let state = Mutex(State())
+        private let state: Mutex<State>
         private let wake = DispatchSemaphore(value: 0)
 
+        /// Events both queue buffers hold before growing (about 1 MB each): enough for the bursts
+        /// of most programs without the growth and fresh pages on the caller's thread.
+        static let initialReservation = 4_096
         static let napNanoseconds = 10_000_000
         /// Empty naps in a row before the writer sleeps until woken (about one second idle).
         static let napsBeforeSleep = 100
@@ -118,6 +121,9 @@ extension StoreSink {
         init(writer: StoreWriter, capacity: Int) {
             self.capacity = capacity
             wakeThreshold = max(1, min(1024, capacity / 4))
+            var initial = State()
+            initial.queue.reserveCapacity(min(capacity, Self.initialReservation))
+            state = Mutex(initial)
             let thread = Thread { [self] in self.run(writer) }
             thread.name = "SessionTrace.StoreSink"
             thread.start()
@@ -194,6 +200,7 @@ extension StoreSink {
         /// The writer thread: takes the whole queue at a time and writes it.
         private func run(_ writer: StoreWriter) {
             var batch: [TraceEvent] = []
+            batch.reserveCapacity(min(capacity, Self.initialReservation))
             /// Drops not yet written as `dropped` rows, carried over when a commit fails.
             var unwrittenQueueFull: Int64 = 0
             var unwrittenSQLiteErrors: Int64 = 0
@@ -255,21 +262,35 @@ extension StoreSink {
             }
         }
 
-        /// Writes `events` and the drop counts in one transaction; returns how many events failed.
+        /// Writes `events` and the drop counts in one transaction; returns how many events were lost.
         ///
         /// Drop counts are zeroed once committed; if the commit fails they stay, with the lost
-        /// events added to `sqliteErrors`, for the next transaction to write.
+        /// events added to `sqliteErrors`, for the next transaction to write. A statement error
+        /// that makes SQLite roll the whole transaction back (a full disk, `RAISE(ROLLBACK)`)
+        /// loses the rows written so far in it; they are counted, and a new transaction begins.
         private func write(
             _ events: ArraySlice<TraceEvent>, with writer: StoreWriter, clock: MonotonicClock,
             queueFull: inout Int64, sqliteErrors: inout Int64
         ) -> Int64 {
+            let carriedErrors = sqliteErrors
             var failed: Int64 = 0
+            var uncommitted: Int64 = 0
             do {
                 try writer.begin()
                 for event in events {
-                    do { try writer.insert(event) } catch { failed += 1 }
+                    do {
+                        try writer.insert(event)
+                        uncommitted += 1
+                    } catch {
+                        failed += 1
+                        if !writer.isInTransaction {
+                            failed += uncommitted
+                            uncommitted = 0
+                            try writer.begin()
+                        }
+                    }
                 }
-                sqliteErrors += failed
+                sqliteErrors = carriedErrors + failed
                 let now = clock.now()
                 if queueFull > 0 {
                     try writer.insertDropped(
@@ -285,9 +306,9 @@ extension StoreSink {
                 return failed
             } catch {
                 writer.rollback()
-                let lost = Int64(events.count) - failed
-                sqliteErrors += lost
-                return failed + lost
+                failed += uncommitted
+                sqliteErrors = carriedErrors + failed
+                return failed
             }
         }
     }

@@ -16,7 +16,6 @@ final class StoreWriter: @unchecked Sendable {
     private var statements: Statements?
     /// The run of the latest `run` record written; stamped on every row as `run_id`.
     private(set) var currentRunID: Int64?
-    private var inTransaction = false
 
     private struct Statements {
         let run, session, request, toolCall, handoff, interval, instant, chunk, payload, dropped: Statement
@@ -66,20 +65,22 @@ final class StoreWriter: @unchecked Sendable {
     func begin() throws(StoreError) {
         guard let statements else { throw closedError }
         try statements.begin.run()
-        inTransaction = true
     }
 
     func commit() throws(StoreError) {
         guard let statements else { throw closedError }
         try statements.commit.run()
-        inTransaction = false
+    }
+
+    /// Whether a transaction is open; false after SQLite rolled one back on an error.
+    var isInTransaction: Bool {
+        statements != nil && sqlite3_get_autocommit(database.handle) == 0
     }
 
     /// Abandons the open transaction, if any; used after a failed commit.
     func rollback() {
-        guard let statements, inTransaction || sqlite3_get_autocommit(database.handle) == 0 else { return }
+        guard let statements, isInTransaction else { return }
         try? statements.rollback.run()
-        inTransaction = false
     }
 
     /// Writes one event as one row.
@@ -244,7 +245,8 @@ final class StoreWriter: @unchecked Sendable {
     private static func checkExistingStore(_ database: SQLiteDatabase) throws(StoreError) {
         let path = database.path
         var tables: Set<String> = []
-        let list = try database.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'", persistent: false)
+        let list = try database.prepare(
+            "SELECT name FROM sqlite_schema WHERE type = 'table'", persistent: false)
         try list.forEachRow { row in tables.insert(row.string(0)) }
         if tables.isEmpty { return }
         guard tables.contains("meta") else {

@@ -17,13 +17,15 @@ struct StoreReaderTests {
         tracer.withInterval("PlanDay", metadata: ["requestLength": 42]) {
             for index in 0..<requests {
                 let id = tracer.makeID()
-                let request = fullRequest(id: id, sessionID: index % 2 == 0 ? sessionID : nil, ts: tracer.now())
+                let request = fullRequest(
+                    id: id, sessionID: index % 2 == 0 ? sessionID : nil, ts: tracer.now())
                 tracer.record(.request(request), kind: .request)
                 tracer.record(.chunk(ChunkRecord(requestID: id, ts: tracer.now(), tokens: 3)), kind: .chunk)
                 tracer.record(
                     .toolCall(
                         ToolCallRecord(
-                            toolCallID: tracer.makeID(), requestID: id, sessionID: sessionID, ts: tracer.now(),
+                            toolCallID: tracer.makeID(), requestID: id, sessionID: sessionID,
+                            ts: tracer.now(),
                             dur: 2_000_000, name: "searchCalendar", argumentsFingerprint: "9f86d081",
                             argumentsBytes: 40, outputBytes: 300)), kind: .toolCall)
             }
@@ -34,9 +36,11 @@ struct StoreReaderTests {
                     handoffID: tracer.makeID(), sessionID: sessionID, ts: tracer.now(), kind: "profile",
                     from: "economy", to: "quality")), kind: .handoff)
         tracer.record(
-            .session(SessionRecord(sessionID: sessionID, ts: 0, dur: tracer.now(), label: "planner")), kind: .session)
-        tracer.record(.dropped(DroppedRecord(ts: tracer.now(), sink: "lttng", reason: "buffer_full", count: 2)),
-                      kind: .dropped)
+            .session(SessionRecord(sessionID: sessionID, ts: 0, dur: tracer.now(), label: "planner")),
+            kind: .session)
+        tracer.record(
+            .dropped(DroppedRecord(ts: tracer.now(), sink: "lttng", reason: "buffer_full", count: 2)),
+            kind: .dropped)
         sink.close()
         return path
     }
@@ -76,7 +80,8 @@ struct StoreReaderTests {
     @Test func aTextFileIsNotAStore() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("run.sqlite")
-        try String(repeating: "not a database at all\n", count: 20).write(toFile: path, atomically: true, encoding: .utf8)
+        try String(repeating: "not a database at all\n", count: 20).write(
+            toFile: path, atomically: true, encoding: .utf8)
         let before = try fileBytes(path)
         let error = #expect(throws: StoreError.self) { try StoreReader(path: path) }
         #expect(error == .notAStore(path: path, reason: "file is not a database"))
@@ -98,11 +103,13 @@ struct StoreReaderTests {
     @Test func anotherSQLiteDatabaseIsNotAStore() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("other.sqlite")
-        let result = try runProgram("/usr/bin/sqlite3", [path, "CREATE TABLE slice(ts INTEGER); INSERT INTO slice VALUES (1);"])
+        let result = try runProgram(
+            "/usr/bin/sqlite3", [path, "CREATE TABLE slice(ts INTEGER); INSERT INTO slice VALUES (1);"])
         #expect(result.status == 0)
         let before = try fileBytes(path)
         let error = #expect(throws: StoreError.self) { try StoreReader(path: path) }
-        #expect(error == .notAStore(path: path, reason: "a SQLite database without SessionTrace's meta table"))
+        #expect(
+            error == .notAStore(path: path, reason: "a SQLite database without SessionTrace's meta table"))
         #expect(try fileBytes(path) == before)
     }
 
@@ -133,7 +140,9 @@ struct StoreReaderTests {
 
         let error = #expect(throws: StoreError.self) { try StoreReader(path: path) }
         #expect(error == .newerSchema(path: path, found: 99, supported: 1))
-        #expect(error?.description == "\(path) has schema version 99, newer than this tool's 1; upgrade SessionTrace")
+        #expect(
+            error?.description
+                == "\(path) has schema version 99, newer than this tool's 1; upgrade SessionTrace")
         #expect(try fileBytes(path) == before)
 
         let sinkError = #expect(throws: StoreError.self) { try StoreSink(path: path) }
@@ -163,14 +172,16 @@ struct StoreReaderTests {
         #expect(try fileNames(in: directory) == ["run.sqlite"])
 
         var version = ""
-        let meta = try runProgram("/usr/bin/sqlite3", [path, "SELECT value FROM meta WHERE key = 'schema_version'"])
+        let meta = try runProgram(
+            "/usr/bin/sqlite3", [path, "SELECT value FROM meta WHERE key = 'schema_version'"])
         version = meta.out.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(version == "1")
     }
 
     @Test func metadataJSONReadsBackWhatItWrites() {
         let metadata: TraceMetadata = [
-            "s": "a\"b\\c\n\t\u{7F}\u{0}é🚀", "i": -9_223_372_036_854_775_808, "d": 1.5e-7, "t": true, "f": false,
+            "s": "a\"b\\c\n\t\u{7F}\u{0}é🚀", "i": -9_223_372_036_854_775_808, "d": 1.5e-7, "t": true,
+            "f": false,
             "w": 3.0,
         ]
         #expect(TraceMetadata(jsonObject: metadata.jsonObject) == metadata)

@@ -20,9 +20,11 @@ struct StoreRoundTripTests {
 
         let sessionID = tracer.makeID()
         let requestID = tracer.makeID()
-        tracer.record(.request(fullRequest(id: requestID, sessionID: sessionID, ts: tracer.now())), kind: .request)
+        tracer.record(
+            .request(fullRequest(id: requestID, sessionID: sessionID, ts: tracer.now())), kind: .request)
         // Optional fields left nil must come back nil, not 0 or "".
-        tracer.record(.request(RequestRecord(requestID: tracer.makeID(), ts: tracer.now(), dur: 5)), kind: .request)
+        tracer.record(
+            .request(RequestRecord(requestID: tracer.makeID(), ts: tracer.now(), dur: 5)), kind: .request)
         tracer.record(
             .request(
                 RequestRecord(
@@ -32,7 +34,8 @@ struct StoreRoundTripTests {
             .toolCall(
                 ToolCallRecord(
                     toolCallID: tracer.makeID(), requestID: requestID, sessionID: sessionID, ts: tracer.now(),
-                    dur: 3_000_000, name: "searchCalendar", callID: "call_1", argumentsFingerprint: "9f86d081",
+                    dur: 3_000_000, name: "searchCalendar", callID: "call_1",
+                    argumentsFingerprint: "9f86d081",
                     argumentsBytes: 57, outputBytes: 1_024, outcome: "error", error: "timeout")),
             kind: .toolCall)
         tracer.record(
@@ -47,8 +50,10 @@ struct StoreRoundTripTests {
                     handoffID: tracer.makeID(), sessionID: sessionID, ts: tracer.now(), kind: "profile",
                     from: "economy", to: "quality")), kind: .handoff)
         tracer.record(
-            .handoff(HandoffRecord(handoffID: tracer.makeID(), sessionID: nil, ts: tracer.now(), kind: "model",
-                                   from: "", to: "smollm2")), kind: .handoff)
+            .handoff(
+                HandoffRecord(
+                    handoffID: tracer.makeID(), sessionID: nil, ts: tracer.now(), kind: "model",
+                    from: "", to: "smollm2")), kind: .handoff)
         tracer.withInterval(
             "PlanDay",
             metadata: [
@@ -66,8 +71,9 @@ struct StoreRoundTripTests {
         for kind in PayloadRecord.Kind.allCases {
             tracer.capturePayload(kind, "the secret plan for \(kind.rawValue)", parentID: requestID)
         }
-        tracer.record(.dropped(DroppedRecord(ts: tracer.now(), sink: "lttng", reason: "buffer_full", count: 12)),
-                      kind: .dropped)
+        tracer.record(
+            .dropped(DroppedRecord(ts: tracer.now(), sink: "lttng", reason: "buffer_full", count: 12)),
+            kind: .dropped)
         await tracer.withSession("planner") {
             tracer.instant("InSession")
         }
@@ -77,17 +83,25 @@ struct StoreRoundTripTests {
         let reader = try StoreReader(path: path)
         #expect(reader.schemaVersion == 1)
         #expect(try reader.runs() == events.compactMap { if case .run(let r) = $0 { r } else { nil } })
-        #expect(try reader.sessions() == events.compactMap { if case .session(let r) = $0 { r } else { nil } })
-        #expect(try reader.requests() == events.compactMap { if case .request(let r) = $0 { r } else { nil } })
-        #expect(try reader.toolCalls() == events.compactMap { if case .toolCall(let r) = $0 { r } else { nil } })
-        #expect(try reader.handoffs() == events.compactMap { if case .handoff(let r) = $0 { r } else { nil } })
+        #expect(
+            try reader.sessions() == events.compactMap { if case .session(let r) = $0 { r } else { nil } })
+        #expect(
+            try reader.requests() == events.compactMap { if case .request(let r) = $0 { r } else { nil } })
+        #expect(
+            try reader.toolCalls() == events.compactMap { if case .toolCall(let r) = $0 { r } else { nil } })
+        #expect(
+            try reader.handoffs() == events.compactMap { if case .handoff(let r) = $0 { r } else { nil } })
         // Intervals end inner-first; the store orders them by start time.
         #expect(
             try reader.intervals()
-                == events.compactMap { if case .interval(let r) = $0 { r } else { nil } }.sorted { $0.ts < $1.ts })
-        #expect(try reader.instants() == events.compactMap { if case .instant(let r) = $0 { r } else { nil } })
+                == events.compactMap { if case .interval(let r) = $0 { r } else { nil } }.sorted {
+                    $0.ts < $1.ts
+                })
+        #expect(
+            try reader.instants() == events.compactMap { if case .instant(let r) = $0 { r } else { nil } })
         #expect(try reader.chunks() == events.compactMap { if case .chunk(let r) = $0 { r } else { nil } })
-        #expect(try reader.payloads() == events.compactMap { if case .payload(let r) = $0 { r } else { nil } })
+        #expect(
+            try reader.payloads() == events.compactMap { if case .payload(let r) = $0 { r } else { nil } })
         #expect(try reader.dropped() == events.compactMap { if case .dropped(let r) = $0 { r } else { nil } })
 
         // Spot checks that the comparisons above compared something.
@@ -97,7 +111,9 @@ struct StoreRoundTripTests {
         #expect(runs.first?.label == "round-trip")
         #expect(try reader.requests().count == 3)
         #expect(try reader.intervals().count == 2)
-        #expect(try reader.payloads().allSatisfy { $0.text.contains("[redacted]") && !$0.text.contains("secret") })
+        #expect(
+            try reader.payloads().allSatisfy { $0.text.contains("[redacted]") && !$0.text.contains("secret") }
+        )
         #expect(try reader.intervals().first { $0.name == "Inner" }?.error?.contains("PlannerFailed") == true)
     }
 
@@ -156,7 +172,8 @@ struct StoreRoundTripTests {
 
         let reader = try StoreReader(path: path)
         var rows: [(Double?, Double?)] = []
-        try reader.query("SELECT tokens_per_second, cache_hit_ratio FROM request_stat ORDER BY request_id") { row in
+        let sql = "SELECT tokens_per_second, cache_hit_ratio FROM request_stat ORDER BY request_id"
+        try reader.query(sql) { row in
             rows.append((row.optionalDouble(0), row.optionalDouble(1)))
         }
         #expect(rows.count == 2)
@@ -171,15 +188,19 @@ struct StoreRoundTripTests {
         let path = directory.path("run.sqlite")
         let sink = try StoreSink(path: path)
         for id in 1...10 {
-            sink.record(.request(RequestRecord(requestID: Int64(id), ts: Int64(id), dur: 1, model: id % 2 == 0 ? "a" : "b")))
+            sink.record(
+                .request(
+                    RequestRecord(requestID: Int64(id), ts: Int64(id), dur: 1, model: id % 2 == 0 ? "a" : "b")
+                ))
         }
         sink.close()
 
         let reader = try StoreReader(path: path)
         var names: [String] = []
         var counts: [Int64] = []
-        try reader.query("SELECT model, count(*) AS n FROM request WHERE model = ? AND ts > ? GROUP BY model", ["a", 4]) {
-            row in
+        try reader.query(
+            "SELECT model, count(*) AS n FROM request WHERE model = ? AND ts > ? GROUP BY model", ["a", 4]
+        ) { row in
             names = (0..<row.columnCount).map(row.columnName)
             counts.append(row.int64(1))
         }

@@ -10,7 +10,8 @@ struct StoreSinkTests {
         let reader = try StoreReader(path: path)
         var result: Int64 = 0
         if let reason {
-            try reader.query("SELECT coalesce(sum(count), 0) FROM dropped WHERE reason = ?", [.text(reason)]) {
+            try reader.query("SELECT coalesce(sum(count), 0) FROM dropped WHERE reason = ?", [.text(reason)])
+            {
                 result = $0.int64(0)
             }
         } else {
@@ -31,9 +32,11 @@ struct StoreSinkTests {
                 group.addTask {
                     for index in 0..<perTask {
                         let id = tracer.makeID()
-                        tracer.record(.request(fullRequest(id: id, sessionID: nil, ts: tracer.now())), kind: .request)
+                        tracer.record(
+                            .request(fullRequest(id: id, sessionID: nil, ts: tracer.now())), kind: .request)
                         if index % 5 == 0 {
-                            tracer.record(.chunk(ChunkRecord(requestID: id, ts: tracer.now(), tokens: 2)), kind: .chunk)
+                            tracer.record(
+                                .chunk(ChunkRecord(requestID: id, ts: tracer.now(), tokens: 2)), kind: .chunk)
                         }
                         tracer.instant("Tick", metadata: ["index": .int(Int64(index))])
                     }
@@ -165,7 +168,9 @@ struct StoreSinkTests {
         let path = directory.path("missing/run.sqlite")
         let error = #expect(throws: StoreError.self) { try StoreSink(path: path) }
         #expect(error == .cannotCreate(path: path, reason: "No such file or directory"))
-        #expect(error?.description == "\(path) cannot be created as a SessionTrace store (No such file or directory)")
+        #expect(
+            error?.description
+                == "\(path) cannot be created as a SessionTrace store (No such file or directory)")
     }
 
     @Test func theSinkRefusesAFileThatIsNotAStoreAndLeavesItAlone() throws {
@@ -177,5 +182,58 @@ struct StoreSinkTests {
         #expect(error == .notAStore(path: path, reason: "file is not a database"))
         #expect(try fileBytes(path) == before)
         #expect(try fileNames(in: directory) == ["notes.txt"])
+    }
+
+    /// A store whose chunk inserts fail (a trigger added with the sqlite3 CLI): the failures are
+    /// counted and stored as `sqlite_error`, and nothing else is disturbed.
+    @Test func sqliteErrorsOnTheWriterThreadAreCountedAndStored() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("run.sqlite")
+        try StoreSink(path: path).close()
+        let trigger = try runProgram(
+            "/usr/bin/sqlite3",
+            [path, "CREATE TRIGGER refuse BEFORE INSERT ON chunk BEGIN SELECT RAISE(ABORT, 'refused'); END"])
+        #expect(trigger.status == 0, "\(trigger.err)")
+
+        let sink = try StoreSink(path: path)
+        for id in 1...10 as ClosedRange<Int64> {
+            sink.record(.chunk(ChunkRecord(requestID: id, ts: id, tokens: 1)))
+            sink.record(.request(RequestRecord(requestID: id, ts: id, dur: 1)))
+        }
+        sink.close()
+        #expect(sink.droppedCounts == ["sqlite_error": 10])
+        #expect(try count("request", in: path) == 10)
+        #expect(try count("chunk", in: path) == 0)
+        #expect(try count("dropped", in: path, reason: "sqlite_error") == 10)
+    }
+
+    /// An error that rolls the whole transaction back loses the rows before it too; they are counted.
+    @Test func aTransactionSQLiteRollsBackIsCountedWhole() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("run.sqlite")
+        try StoreSink(path: path).close()
+        let trigger = try runProgram(
+            "/usr/bin/sqlite3",
+            [
+                path,
+                "CREATE TRIGGER refuse BEFORE INSERT ON chunk BEGIN SELECT RAISE(ROLLBACK, 'refused'); END",
+            ])
+        #expect(trigger.status == 0, "\(trigger.err)")
+
+        let sink = try StoreSink(path: path)
+        let emitted: Int64 = 1_000
+        for id in 1...emitted {
+            if id % 100 == 0 {
+                sink.record(.chunk(ChunkRecord(requestID: id, ts: id, tokens: 1)))
+            } else {
+                sink.record(.request(RequestRecord(requestID: id, ts: id, dur: 1)))
+            }
+        }
+        sink.close()
+        let stored = try count("request", in: path)
+        let dropped = try count("dropped", in: path, reason: "sqlite_error")
+        #expect(dropped >= 10)
+        #expect(stored + dropped == emitted)
+        #expect(sink.droppedCounts == ["sqlite_error": dropped])
     }
 }

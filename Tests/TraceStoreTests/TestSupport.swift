@@ -44,7 +44,10 @@ func runProgram(_ path: String, _ arguments: [String]) throws -> (status: Int32,
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     let errData = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    return (
+        process.terminationStatus, String(decoding: outData, as: UTF8.self),
+        String(decoding: errData, as: UTF8.self)
+    )
 }
 
 /// Every file in `directory`, by name, so a test can see that nothing appeared beside a store.

@@ -22,7 +22,11 @@ struct EventStreamClient: Sendable {
         request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
         for (name, value) in endpoint.headers { request.setValue(value, forHTTPHeaderField: name) }
         let timeout = endpoint.timeout
-        request.timeoutInterval = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        // FoundationNetworking truncates the interval to whole seconds (0.5 s would time out at
+        // once), so it is rounded up to at least one second. It is an idle timeout: a long
+        // generation that keeps sending does not time out.
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        request.timeoutInterval = max(1, seconds.rounded(.up))
 
         let (stream, continuation) = AsyncThrowingStream<ServerSentEvent, any Error>.makeStream()
         let delegate = EventStreamDelegate(url: url, timeout: timeout, continuation: continuation)
@@ -49,7 +53,10 @@ final class EventStreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let timeout: Duration
     private let continuation: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation
 
-    init(url: URL, timeout: Duration, continuation: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation) {
+    init(
+        url: URL, timeout: Duration,
+        continuation: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation
+    ) {
         self.url = url
         self.timeout = timeout
         self.continuation = continuation
@@ -84,7 +91,8 @@ final class EventStreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
             guard (200..<300).contains(state.status) else {
                 return .failure(
                     .httpStatus(
-                        url: url, status: state.status, message: HTTPEndpoint.Error.message(fromBody: state.errorBody)))
+                        url: url, status: state.status,
+                        message: HTTPEndpoint.Error.message(fromBody: state.errorBody)))
             }
             if state.parser.hasPendingInput {
                 return .failure(.truncatedStream(url: url, reason: "the body ended inside an event"))

@@ -31,7 +31,8 @@ extension HTTPEndpoint {
             switch self {
             case .connectionRefused(let url): return "connection refused by \(url)"
             case .timedOut(let url, let after): return "no answer from \(url) within \(after)"
-            case .httpStatus(let url, let status, let message): return "HTTP \(status) from \(url): \(message)"
+            case .httpStatus(let url, let status, let message):
+                return "HTTP \(status) from \(url): \(message)"
             case .serverError(let url, let message): return "error in the stream from \(url): \(message)"
             case .malformedStream(let url, let reason, let data):
                 return "malformed stream from \(url): \(reason); data: \(data)"

@@ -6,7 +6,7 @@ public struct HTTPEndpoint: Sendable, Hashable {
     public var baseURL: URL
     public var headers: [String: String]
     /// How long the backend waits for the next bytes (to connect, for the first token, between
-    /// chunks) before ``Error/timedOut(url:after:)``.
+    /// chunks) before ``Error/timedOut(url:after:)``; whole seconds, rounded up, at least one.
     public var timeout: Duration
 
     public init(baseURL: URL, headers: [String: String] = [:], timeout: Duration = .seconds(60)) {
@@ -17,7 +17,8 @@ public struct HTTPEndpoint: Sendable, Hashable {
 
     /// `path` under the API root: `v1/` is added unless the base URL already ends in `/v1`.
     public func url(for path: String) -> URL {
-        let root = baseURL.path.hasSuffix("/v1") || baseURL.path.hasSuffix("/v1/")
+        let root =
+            baseURL.path.hasSuffix("/v1") || baseURL.path.hasSuffix("/v1/")
             ? baseURL : baseURL.appendingPathComponent("v1")
         return root.appendingPathComponent(path)
     }

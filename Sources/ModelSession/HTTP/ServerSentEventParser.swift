@@ -13,7 +13,9 @@ struct ServerSentEventParser {
         for byte in chunk {
             if byte == UInt8(ascii: "\n") {
                 if partialLine.last == UInt8(ascii: "\r") { partialLine.removeLast() }
-                if let event = processLine(String(decoding: partialLine, as: UTF8.self)) { events.append(event) }
+                if let event = processLine(String(decoding: partialLine, as: UTF8.self)) {
+                    events.append(event)
+                }
                 partialLine.removeAll(keepingCapacity: true)
             } else {
                 partialLine.append(byte)

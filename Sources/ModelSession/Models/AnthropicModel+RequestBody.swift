@@ -19,14 +19,23 @@ extension AnthropicModel {
         if let instructions = request.instructions, !instructions.isEmpty {
             body.append(("system", .string(instructions)))
         }
-        if let temperature = request.options.temperature { body.append(("temperature", .double(temperature))) }
+        if let temperature = request.options.temperature {
+            body.append(("temperature", .double(temperature)))
+        }
         body.append(
-            ("messages", .array(messages.map { .object([("role", .string($0.role)), ("content", .array($0.blocks))]) })))
+            (
+                "messages",
+                .array(
+                    messages.map { .object([("role", .string($0.role)), ("content", .array($0.blocks))]) })
+            ))
         if !request.tools.isEmpty {
             let tools = request.tools.map { tool in
                 JSONValue.object([
                     ("name", .string(tool.name)), ("description", .string(tool.description)),
-                    ("input_schema", .rawIfValid(tool.parameters, fallback: .object([("type", .string("object"))]))),
+                    (
+                        "input_schema",
+                        .rawIfValid(tool.parameters, fallback: .object([("type", .string("object"))]))
+                    ),
                 ])
             }
             body.append(("tools", .array(tools)))
@@ -38,7 +47,9 @@ extension AnthropicModel {
     }
 
     static func block(for entry: Transcript.Entry) -> (role: String, blocks: [JSONValue]) {
-        func text(_ text: String) -> JSONValue { .object([("type", .string("text")), ("text", .string(text))]) }
+        func text(_ text: String) -> JSONValue {
+            .object([("type", .string("text")), ("text", .string(text))])
+        }
         switch entry {
         case .prompt(let prompt): return ("user", [text(prompt)])
         case .response(let response): return ("assistant", [text(response)])
@@ -48,7 +59,10 @@ extension AnthropicModel {
                 calls.map { call in
                     .object([
                         ("type", .string("tool_use")), ("id", .string(call.id)), ("name", .string(call.name)),
-                        ("input", .rawIfValid(call.arguments.isEmpty ? "{}" : call.arguments, fallback: .object([]))),
+                        (
+                            "input",
+                            .rawIfValid(call.arguments.isEmpty ? "{}" : call.arguments, fallback: .object([]))
+                        ),
                     ])
                 }
             )

@@ -15,17 +15,20 @@ public struct AnthropicModel: LanguageModel {
 
     public init(
         baseURL: URL, modelName: String, apiKey: String? = nil, provider: String = "anthropic",
-        apiVersion: String = "2023-06-01", defaultMaximumResponseTokens: Int = 1024, timeout: Duration = .seconds(60)
+        apiVersion: String = "2023-06-01", defaultMaximumResponseTokens: Int = 1024,
+        timeout: Duration = .seconds(60)
     ) {
         var headers = ["anthropic-version": apiVersion]
         if let apiKey { headers["x-api-key"] = apiKey }
         self.init(
-            endpoint: HTTPEndpoint(baseURL: baseURL, headers: headers, timeout: timeout), modelName: modelName,
+            endpoint: HTTPEndpoint(baseURL: baseURL, headers: headers, timeout: timeout),
+            modelName: modelName,
             provider: provider, defaultMaximumResponseTokens: defaultMaximumResponseTokens)
     }
 
     public init(
-        endpoint: HTTPEndpoint, modelName: String, provider: String = "anthropic", defaultMaximumResponseTokens: Int = 1024
+        endpoint: HTTPEndpoint, modelName: String, provider: String = "anthropic",
+        defaultMaximumResponseTokens: Int = 1024
     ) {
         self.endpoint = endpoint
         self.modelName = modelName
@@ -36,6 +39,7 @@ public struct AnthropicModel: LanguageModel {
     public func stream(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
         let body = Data(requestBody(for: request).rendered.utf8)
         let assembler = AnthropicStreamAssembler(url: endpoint.url(for: "messages"))
-        return EventStreamClient(endpoint: endpoint).modelEvents(path: "messages", body: body, assembler: assembler)
+        return EventStreamClient(endpoint: endpoint).modelEvents(
+            path: "messages", body: body, assembler: assembler)
     }
 }

@@ -15,7 +15,8 @@ struct AnthropicStreamAssembler: ModelEventAssembler {
 
     mutating func consume(_ event: ServerSentEvent) throws -> [ModelEvent] {
         if event.event == "error" {
-            throw HTTPEndpoint.Error.serverError(url: url, message: HTTPEndpoint.Error.message(fromBody: Data(event.data.utf8)))
+            throw HTTPEndpoint.Error.serverError(
+                url: url, message: HTTPEndpoint.Error.message(fromBody: Data(event.data.utf8)))
         }
         let payload = try JSONDecoder.decodeEvent(Event.self, from: event, url: url)
         switch payload.type ?? event.event ?? "" {
@@ -28,7 +29,9 @@ struct AnthropicStreamAssembler: ModelEventAssembler {
             }
         case "content_block_delta":
             guard let delta = payload.delta else { break }
-            if delta.type == "text_delta", let text = delta.text, !text.isEmpty { return [.contentDelta(text)] }
+            if delta.type == "text_delta", let text = delta.text, !text.isEmpty {
+                return [.contentDelta(text)]
+            }
             if delta.type == "input_json_delta", let index = payload.index {
                 toolBlocks[index]?.arguments += delta.partialJSON ?? ""
             }
@@ -80,7 +83,8 @@ struct AnthropicStreamAssembler: ModelEventAssembler {
         var usage: Usage?
         var error: OpenAIStreamAssembler.ErrorBody?
         enum CodingKeys: String, CodingKey {
-            case type, index, message, delta, usage, error, contentBlock = "content_block"
+            case type, index, message, delta, usage, error
+            case contentBlock = "content_block"
         }
     }
 
@@ -101,7 +105,9 @@ struct AnthropicStreamAssembler: ModelEventAssembler {
         var partialJSON: String?
         var stopReason: String?
         enum CodingKeys: String, CodingKey {
-            case type, text, partialJSON = "partial_json", stopReason = "stop_reason"
+            case type, text
+            case partialJSON = "partial_json"
+            case stopReason = "stop_reason"
         }
     }
 
@@ -111,7 +117,8 @@ struct AnthropicStreamAssembler: ModelEventAssembler {
         var cacheReadInputTokens: Int?
         var cacheCreationInputTokens: Int?
         enum CodingKeys: String, CodingKey {
-            case inputTokens = "input_tokens", outputTokens = "output_tokens"
+            case inputTokens = "input_tokens"
+            case outputTokens = "output_tokens"
             case cacheReadInputTokens = "cache_read_input_tokens"
             case cacheCreationInputTokens = "cache_creation_input_tokens"
         }

@@ -8,15 +8,20 @@ extension OpenAICompatibleModel {
         if structured {
             system += (system.isEmpty ? "" : "\n\n") + StructuredToolCalling.instructions(for: request.tools)
         }
-        if !system.isEmpty { messages.append(.object([("role", .string("system")), ("content", .string(system))])) }
+        if !system.isEmpty {
+            messages.append(.object([("role", .string("system")), ("content", .string(system))]))
+        }
         for entry in request.entries {
-            messages.append(structured ? StructuredToolCalling.message(for: entry) : Self.nativeMessage(for: entry))
+            messages.append(
+                structured ? StructuredToolCalling.message(for: entry) : Self.nativeMessage(for: entry))
         }
 
         var body: [(String, JSONValue)] = [("model", .string(modelName)), ("messages", .array(messages))]
         body.append(("stream", .bool(true)))
         body.append(("stream_options", .object([("include_usage", .bool(true))])))
-        if let temperature = request.options.temperature { body.append(("temperature", .double(temperature))) }
+        if let temperature = request.options.temperature {
+            body.append(("temperature", .double(temperature)))
+        }
         if let tokens = request.options.maximumResponseTokens { body.append(("max_tokens", .int(tokens))) }
         let choice = request.effectiveToolChoice
         if structured {
@@ -38,7 +43,10 @@ extension OpenAICompatibleModel {
                 "function",
                 .object([
                     ("name", .string(tool.name)), ("description", .string(tool.description)),
-                    ("parameters", .rawIfValid(tool.parameters, fallback: .object([("type", .string("object"))]))),
+                    (
+                        "parameters",
+                        .rawIfValid(tool.parameters, fallback: .object([("type", .string("object"))]))
+                    ),
                 ])
             ),
         ])
@@ -54,13 +62,19 @@ extension OpenAICompatibleModel {
             let toolCalls = calls.map { call in
                 JSONValue.object([
                     ("id", .string(call.id)), ("type", .string("function")),
-                    ("function", .object([("name", .string(call.name)), ("arguments", .string(call.arguments))])),
+                    (
+                        "function",
+                        .object([("name", .string(call.name)), ("arguments", .string(call.arguments))])
+                    ),
                 ])
             }
-            return .object([("role", .string("assistant")), ("content", .null), ("tool_calls", .array(toolCalls))])
+            return .object([
+                ("role", .string("assistant")), ("content", .null), ("tool_calls", .array(toolCalls)),
+            ])
         case .toolOutput(let output):
             return .object([
-                ("role", .string("tool")), ("tool_call_id", .string(output.callID)), ("content", .string(output.content)),
+                ("role", .string("tool")), ("tool_call_id", .string(output.callID)),
+                ("content", .string(output.content)),
             ])
         }
     }

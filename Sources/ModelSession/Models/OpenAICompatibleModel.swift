@@ -34,11 +34,15 @@ public struct OpenAICompatibleModel: LanguageModel {
         var headers: [String: String] = [:]
         if let apiKey { headers["Authorization"] = "Bearer \(apiKey)" }
         self.init(
-            endpoint: HTTPEndpoint(baseURL: baseURL, headers: headers, timeout: timeout), modelName: modelName,
+            endpoint: HTTPEndpoint(baseURL: baseURL, headers: headers, timeout: timeout),
+            modelName: modelName,
             provider: provider, toolCalling: toolCalling)
     }
 
-    public init(endpoint: HTTPEndpoint, modelName: String, provider: String = "openai", toolCalling: ToolCalling = .native) {
+    public init(
+        endpoint: HTTPEndpoint, modelName: String, provider: String = "openai",
+        toolCalling: ToolCalling = .native
+    ) {
         self.endpoint = endpoint
         self.modelName = modelName
         self.provider = provider

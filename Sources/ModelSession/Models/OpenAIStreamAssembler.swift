@@ -30,7 +30,8 @@ struct OpenAIStreamAssembler: ModelEventAssembler {
         }
         if let reported = chunk.usage {
             usage = TokenUsage(
-                inputTokens: reported.promptTokens, cachedInputTokens: reported.promptTokensDetails?.cachedTokens,
+                inputTokens: reported.promptTokens,
+                cachedInputTokens: reported.promptTokensDetails?.cachedTokens,
                 outputTokens: reported.completionTokens)
         }
         if let reported = chunk.timings { timings = reported }
@@ -38,7 +39,11 @@ struct OpenAIStreamAssembler: ModelEventAssembler {
         for choice in chunk.choices ?? [] where (choice.index ?? 0) == 0 {
             if let reason = choice.finishReason { finishReason = reason }
             if let content = choice.delta?.content, !content.isEmpty {
-                if expectsStructuredOutput { structuredReply += content } else { events.append(.contentDelta(content)) }
+                if expectsStructuredOutput {
+                    structuredReply += content
+                } else {
+                    events.append(.contentDelta(content))
+                }
             }
             for fragment in choice.delta?.toolCalls ?? [] {
                 let index = fragment.index ?? 0
@@ -68,7 +73,8 @@ struct OpenAIStreamAssembler: ModelEventAssembler {
         if let usage { events.append(.usage(usage)) }
         if let timings { events.append(.serverTimings(timings)) }
         let hasToolCall = events.contains { if case .toolCall = $0 { true } else { false } }
-        events.append(.finished(reason: hasToolCall && expectsStructuredOutput ? "tool_calls" : finishReason ?? "stop"))
+        events.append(
+            .finished(reason: hasToolCall && expectsStructuredOutput ? "tool_calls" : finishReason ?? "stop"))
         return events
     }
 
@@ -83,13 +89,19 @@ struct OpenAIStreamAssembler: ModelEventAssembler {
         var index: Int?
         var delta: Delta?
         var finishReason: String?
-        enum CodingKeys: String, CodingKey { case index, delta, finishReason = "finish_reason" }
+        enum CodingKeys: String, CodingKey {
+            case index, delta
+            case finishReason = "finish_reason"
+        }
     }
 
     private struct Delta: Decodable {
         var content: String?
         var toolCalls: [ToolCallFragment]?
-        enum CodingKeys: String, CodingKey { case content, toolCalls = "tool_calls" }
+        enum CodingKeys: String, CodingKey {
+            case content
+            case toolCalls = "tool_calls"
+        }
     }
 
     private struct ToolCallFragment: Decodable {
@@ -108,7 +120,8 @@ struct OpenAIStreamAssembler: ModelEventAssembler {
         var completionTokens: Int?
         var promptTokensDetails: PromptTokensDetails?
         enum CodingKeys: String, CodingKey {
-            case promptTokens = "prompt_tokens", completionTokens = "completion_tokens"
+            case promptTokens = "prompt_tokens"
+            case completionTokens = "completion_tokens"
             case promptTokensDetails = "prompt_tokens_details"
         }
     }

@@ -2,6 +2,14 @@ import Foundation
 
 /// Tool calls carried in schema-constrained JSON, for models whose chat template has no tools.
 ///
+/// Why, measured against llama.cpp's server with SmolLM2-135M-Instruct: the server renders
+/// `tools` only through the model's chat template, and SmolLM2's has none, so `tools` is
+/// silently dropped and even `tool_choice: "required"` yields plain text; a `response_format`
+/// or grammar together with `tools` is refused ("Cannot specify grammar with tools"). Without
+/// `tools`, `response_format` with a JSON schema constrains the reply reliably. Given the tool's
+/// output, the 135M model asks for the same tool again, so callers use
+/// ``ToolChoice/requiredOnce``: that round is sent without a schema and streams plain text.
+///
 /// The system prompt lists the tools; `response_format` constrains the reply to
 /// `{"tool": name, "arguments": {...}}` (one variant per tool, arguments by its schema) or
 /// `{"answer": text}`. Past tool calls replay as the assistant's JSON, tool outputs as user
@@ -33,10 +41,14 @@ enum StructuredToolCalling {
                     "properties",
                     .object([
                         ("tool", .object([("const", .string(tool.name))])),
-                        ("arguments", .rawIfValid(tool.parameters, fallback: .object([("type", .string("object"))]))),
+                        (
+                            "arguments",
+                            .rawIfValid(tool.parameters, fallback: .object([("type", .string("object"))]))
+                        ),
                     ])
                 ),
-                ("required", .array([.string("tool"), .string("arguments")])), ("additionalProperties", .bool(false)),
+                ("required", .array([.string("tool"), .string("arguments")])),
+                ("additionalProperties", .bool(false)),
             ])
         }
         let variants: [JSONValue]
@@ -47,7 +59,13 @@ enum StructuredToolCalling {
         }
         return .object([
             ("type", .string("json_schema")),
-            ("json_schema", .object([("name", .string("reply")), ("strict", .bool(true)), ("schema", .object([("oneOf", .array(variants))]))])),
+            (
+                "json_schema",
+                .object([
+                    ("name", .string("reply")), ("strict", .bool(true)),
+                    ("schema", .object([("oneOf", .array(variants))])),
+                ])
+            ),
         ])
     }
 

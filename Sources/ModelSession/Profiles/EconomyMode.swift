@@ -13,7 +13,10 @@ public struct EconomyMode: ProfileModifier {
     /// How many of the latest prompts (with their responses and tool exchanges) the model sees.
     public var promptWindow: Int
 
-    public init(isEnabled: Bool, model: (any LanguageModel)? = nil, maximumResponseTokens: Int = 128, promptWindow: Int = 2) {
+    public init(
+        isEnabled: Bool, model: (any LanguageModel)? = nil, maximumResponseTokens: Int = 128,
+        promptWindow: Int = 2
+    ) {
         self.isEnabled = isEnabled
         self.model = model
         self.maximumResponseTokens = maximumResponseTokens
@@ -33,7 +36,8 @@ public struct EconomyMode: ProfileModifier {
 extension Profile {
     /// See ``EconomyMode``.
     public func economyMode(
-        isEnabled: Bool, model: (any LanguageModel)? = nil, maximumResponseTokens: Int = 128, promptWindow: Int = 2
+        isEnabled: Bool, model: (any LanguageModel)? = nil, maximumResponseTokens: Int = 128,
+        promptWindow: Int = 2
     ) -> Profile {
         modifier(
             EconomyMode(

@@ -1,0 +1,184 @@
+import CSQLite
+import Foundation
+import SessionTrace
+import TraceStore
+
+/// The SQLite store's costs: on the caller's thread, and to disk against plain SQLite.
+///
+/// - `emit.store`: ns per request record on the caller's thread, through `Tracer(sink: StoreSink)`.
+/// - `store.ingest`: request records per second from the first emit until `flush()` returns.
+/// - `c.sqlite.insert`: the same rows through one prepared INSERT in plain SQLite calls, into the
+///   same schema and pragmas, committed every `StoreSink.maximumTransactionSize` rows; the
+///   reference `store.ingest` is judged against.
+///
+/// Each figure is the best of three runs: the machine is shared, and the best run is the one
+/// least disturbed by others.
+func storeBenchmarks(events: Int) -> [BenchmarkRow] {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("trace-bench-store-\(UUID().uuidString)", isDirectory: true)
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+
+    var bestEmit = Double.infinity
+    var bestIngest = 0.0
+    var bestReference = 0.0
+    for attempt in 0..<3 {
+        let storePath = directory.appendingPathComponent("store-\(attempt).sqlite").path
+        if let (emitNanoseconds, ingestRate) = measureStoreSink(path: storePath, events: events) {
+            bestEmit = min(bestEmit, emitNanoseconds)
+            bestIngest = max(bestIngest, ingestRate)
+        }
+        let referencePath = directory.appendingPathComponent("reference-\(attempt).sqlite").path
+        if let rate = measurePlainSQLite(path: referencePath, events: events) {
+            bestReference = max(bestReference, rate)
+        }
+    }
+    return [
+        BenchmarkRow(metric: "emit.store", value: bestEmit, unit: "ns/event"),
+        BenchmarkRow(
+            metric: "store.ingest", value: bestIngest, unit: "events/s", reference: "c.sqlite.insert",
+            referenceValue: bestReference),
+        BenchmarkRow(metric: "c.sqlite.insert", value: bestReference, unit: "events/s"),
+    ]
+}
+
+/// The request every benchmark writes; strings short enough to be stored inline, as model and
+/// profile names usually are.
+@inline(__always)
+private func benchmarkRequest(id: Int64, ts: Int64) -> RequestRecord {
+    RequestRecord(
+        requestID: id, sessionID: 7, parentID: 7, ts: ts, dur: 900_000_000, timeToFirstToken: 120_000_000,
+        profile: "economy", provider: "llama.cpp", model: "smollm2-135m", inputTokens: 512,
+        cachedInputTokens: 384, outputTokens: 79, promptBytes: 2_048, transcriptEntries: 6,
+        reusedPrefixEntries: 4, finishReason: "stop",
+        serverTimings: ServerTimings(
+            promptTokens: 128, cachedTokens: 384, promptDuration: 40_000_000, predictedTokens: 79,
+            predictedDuration: 760_000_000))
+}
+
+/// Emits `events` requests through a tracer into fresh stores; returns ns per emit on the caller's
+/// thread and events per second until flushed.
+///
+/// The caller's cost is the median over bursts of 8,192 events with a flush (untimed) between
+/// them, as a traced program emits: the writer thread drains each burst while it is being emitted,
+/// and the queue's memory is reused. Emitting all events at once into an ever-growing queue would
+/// time the kernel handing out fresh pages instead (about half the cost); the median keeps out
+/// bursts during which other programs on the machine had the core.
+///
+/// Ingest is timed from the first emit until `flush()` returns, with a queue that holds every
+/// event, so the figure is the writer's pace and not the drop path's.
+private func measureStoreSink(path: String, events: Int) -> (Double, Double)? {
+    let clock = MonotonicClock()
+    let burst = 8_192
+    var perBurst: [Double] = []
+    do {
+        guard let sink = try? StoreSink(path: path + "-emit") else { return nil }
+        let tracer = Tracer(sink: sink, label: "trace-bench")
+        // The first burst warms the queue's buffers up; it is not timed.
+        for round in 0...max(10, events / burst) {
+            let start = clock.now()
+            for index in 0..<burst {
+                tracer.record(
+                    .request(benchmarkRequest(id: tracer.makeID(), ts: Int64(index))), kind: .request)
+            }
+            let end = clock.now()
+            sink.flush()
+            if round > 0 { perBurst.append(Double(end - start) / Double(burst)) }
+        }
+        reportDropped(sink)
+        sink.close()
+    }
+    perBurst.sort()
+    let median = perBurst[perBurst.count / 2]
+
+    guard let sink = try? StoreSink(path: path, capacity: max(65_536, events)) else { return nil }
+    let tracer = Tracer(sink: sink, label: "trace-bench")
+    sink.flush()
+    let start = clock.now()
+    for index in 0..<events {
+        tracer.record(.request(benchmarkRequest(id: tracer.makeID(), ts: Int64(index))), kind: .request)
+    }
+    sink.flush()
+    let flushed = clock.now()
+    reportDropped(sink)
+    sink.close()
+    return (median, Double(events) / (Double(flushed - start) / 1e9))
+}
+
+private func reportDropped(_ sink: StoreSink) {
+    let lost = sink.droppedCounts.values.reduce(0, +)
+    if lost > 0 { print("store benchmark: \(lost) events dropped, so its figures flatter the store") }
+}
+
+/// The reference: the same rows, one prepared INSERT, plain SQLite calls.
+private func measurePlainSQLite(path: String, events: Int) -> Double? {
+    // The schema comes from the store itself, so both sides write the same tables and indexes.
+    guard let schemaOnly = try? StoreSink(path: path) else { return nil }
+    schemaOnly.close()
+
+    var database: OpaquePointer?
+    guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
+        let database
+    else { return nil }
+    defer { sqlite3_close_v2(database) }
+    sqlite3_exec(database, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL", nil, nil, nil)
+    let sql = """
+        INSERT OR REPLACE INTO request (request_id, run_id, session_id, parent_id, ts, dur, ttft, profile,
+            provider, model, input_tokens, cached_input_tokens, output_tokens, prompt_bytes,
+            transcript_entries, reused_prefix_entries, finish_reason, error, server_prompt_tokens,
+            server_cached_tokens, server_prompt_dur, server_predicted_tokens, server_predicted_dur)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
+            ?20, ?21, ?22, ?23)
+        """
+    var insert: OpaquePointer?
+    guard sqlite3_prepare_v2(database, sql, -1, &insert, nil) == SQLITE_OK, let insert else { return nil }
+    defer { sqlite3_finalize(insert) }
+    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    func bindText(_ index: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { _ = sqlite3_bind_text(insert, index, $0.baseAddress, Int32($0.count), transient) }
+    }
+    func bindOptional(_ index: Int32, _ value: Int64?) {
+        if let value { sqlite3_bind_int64(insert, index, value) } else { sqlite3_bind_null(insert, index) }
+    }
+
+    let runID: Int64 = 1 << 32
+    let batch = StoreSink.maximumTransactionSize
+    let clock = MonotonicClock()
+    let start = clock.now()
+    sqlite3_exec(database, "BEGIN", nil, nil, nil)
+    for index in 0..<events {
+        if index > 0 && index % batch == 0 {
+            sqlite3_exec(database, "COMMIT; BEGIN", nil, nil, nil)
+        }
+        let record = benchmarkRequest(id: runID | Int64(index + 1), ts: Int64(index))
+        sqlite3_bind_int64(insert, 1, record.requestID)
+        sqlite3_bind_int64(insert, 2, runID)
+        bindOptional(3, record.sessionID)
+        bindOptional(4, record.parentID)
+        sqlite3_bind_int64(insert, 5, record.ts)
+        sqlite3_bind_int64(insert, 6, record.dur)
+        bindOptional(7, record.timeToFirstToken)
+        bindText(8, record.profile)
+        bindText(9, record.provider)
+        bindText(10, record.model)
+        bindOptional(11, record.inputTokens)
+        bindOptional(12, record.cachedInputTokens)
+        bindOptional(13, record.outputTokens)
+        sqlite3_bind_int64(insert, 14, record.promptBytes)
+        sqlite3_bind_int64(insert, 15, record.transcriptEntries)
+        sqlite3_bind_int64(insert, 16, record.reusedPrefixEntries)
+        if let reason = record.finishReason { bindText(17, reason) } else { sqlite3_bind_null(insert, 17) }
+        if let error = record.error { bindText(18, error) } else { sqlite3_bind_null(insert, 18) }
+        bindOptional(19, record.serverTimings?.promptTokens)
+        bindOptional(20, record.serverTimings?.cachedTokens)
+        bindOptional(21, record.serverTimings?.promptDuration)
+        bindOptional(22, record.serverTimings?.predictedTokens)
+        bindOptional(23, record.serverTimings?.predictedDuration)
+        guard sqlite3_step(insert) == SQLITE_DONE else { return nil }
+        sqlite3_reset(insert)
+    }
+    sqlite3_exec(database, "COMMIT", nil, nil, nil)
+    let end = clock.now()
+    return Double(events) / (Double(end - start) / 1e9)
+}

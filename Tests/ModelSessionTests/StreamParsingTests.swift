@@ -1,0 +1,255 @@
+import Foundation
+import Testing
+
+@testable import ModelSession
+
+@Suite("Server-sent events and stream assembly")
+struct StreamParsingTests {
+    let url = URL(string: "http://127.0.0.1:9/v1/chat/completions")!
+
+    /// Feeds `body` to a parser in chunks of `size` bytes, so lines split across chunks.
+    func parse(_ body: String, chunkSize size: Int) -> (events: [ServerSentEvent], pending: Bool) {
+        var parser = ServerSentEventParser()
+        var events: [ServerSentEvent] = []
+        let bytes = Array(body.utf8)
+        for start in stride(from: 0, to: bytes.count, by: size) {
+            events += parser.consume(Data(bytes[start..<min(start + size, bytes.count)]))
+        }
+        return (events, parser.hasPendingInput)
+    }
+
+    @Test("events parse the same in any chunking, CRLF or LF, with comments", arguments: [1, 3, 7, 4096])
+    func chunking(size: Int) {
+        let body =
+            ": ping\r\nevent: message_start\r\ndata: {\"a\":1}\r\n\r\ndata: line one\ndata: line two\n\ndata:[DONE]\n\n"
+        let (events, pending) = parse(body, chunkSize: size)
+        #expect(
+            events == [
+                ServerSentEvent(event: "message_start", data: #"{"a":1}"#),
+                ServerSentEvent(event: nil, data: "line one\nline two"),
+                ServerSentEvent(event: nil, data: "[DONE]"),
+            ])
+        #expect(!pending)
+    }
+
+    @Test("a body cut inside an event leaves pending input")
+    func truncatedBody() {
+        #expect(parse("data: {\"choices\":[{\"del", chunkSize: 5).pending)
+        #expect(parse("data: {}\n", chunkSize: 5).pending)
+    }
+
+    func assemble(_ body: String, structured: Bool = false) throws -> [ModelEvent] {
+        var assembler = OpenAIStreamAssembler(url: url, expectsStructuredOutput: structured)
+        var events: [ModelEvent] = []
+        for event in parse(body, chunkSize: 11).events { events += try assembler.consume(event) }
+        return events + (try assembler.finish())
+    }
+
+    @Test("llama.cpp chat chunks: content, usage with cached tokens, timings, finish reason")
+    func openAIContentUsageTimings() throws {
+        let body = """
+            data: {"choices":[{"finish_reason":null,"index":0,"delta":{"role":"assistant","content":null}}]}
+
+            data: {"choices":[{"finish_reason":null,"index":0,"delta":{"content":"Par"}}]}
+
+            data: {"choices":[{"finish_reason":null,"index":0,"delta":{"content":"is"}}]}
+
+            data: {"choices":[{"finish_reason":"stop","index":0,"delta":{}}]}
+
+            data: {"choices":[],"usage":{"completion_tokens":2,"prompt_tokens":25,"total_tokens":27,\
+            "prompt_tokens_details":{"cached_tokens":20}},"timings":{"cache_n":20,"prompt_n":5,"prompt_ms":11.5,\
+            "prompt_per_token_ms":2.3,"prompt_per_second":434.7,"predicted_n":2,"predicted_ms":19.5,\
+            "predicted_per_token_ms":9.75,"predicted_per_second":102.5}}
+
+            data: [DONE]
+
+
+            """
+        #expect(
+            try assemble(body) == [
+                .contentDelta("Par"), .contentDelta("is"),
+                .usage(TokenUsage(inputTokens: 25, cachedInputTokens: 20, outputTokens: 2)),
+                .serverTimings(
+                    ServerTimingsReport(
+                        promptTokens: 5, cachedTokens: 20, promptMilliseconds: 11.5, predictedTokens: 2,
+                        predictedMilliseconds: 19.5, predictedPerSecond: 102.5)),
+                .finished(reason: "stop"),
+            ])
+    }
+
+    @Test("tool call fragments assemble by index")
+    func openAIToolCallDeltas() throws {
+        let body = """
+            data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","type":"function",\
+            "function":{"name":"get_weather","arguments":""}}]}}]}
+
+            data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\\"city\\":"}}]}}]}
+
+            data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_b","function":{"name":"time","arguments":"{}"}}]}}]}
+
+            data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\\"Oslo\\"}"}}]}}]}
+
+            data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}
+
+            data: [DONE]
+
+
+            """
+        #expect(
+            try assemble(body) == [
+                .toolCall(ToolCallRequest(id: "call_a", name: "get_weather", arguments: #"{"city":"Oslo"}"#)),
+                .toolCall(ToolCallRequest(id: "call_b", name: "time", arguments: "{}")),
+                .finished(reason: "tool_calls"),
+            ])
+    }
+
+    @Test("structured output turns the JSON reply into a tool call or an answer")
+    func structuredReply() throws {
+        func body(_ reply: String) -> String {
+            let escaped = reply.replacingOccurrences(of: "\"", with: "\\\"")
+            return
+                "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\(escaped)\"},\"finish_reason\":\"stop\"}]}\n\n"
+                + "data: [DONE]\n\n"
+        }
+        let toolEvents = try assemble(
+            body(#"{"tool": "get_weather", "arguments": {"city": "Paris"}}"#), structured: true)
+        guard case .toolCall(let call) = toolEvents.first else {
+            Issue.record("expected a tool call, got \(toolEvents)")
+            return
+        }
+        #expect(call.name == "get_weather")
+        #expect(call.arguments == #"{"city":"Paris"}"#)
+        #expect(toolEvents.last == .finished(reason: "tool_calls"))
+        #expect(
+            try assemble(body(#"{"answer": "It is sunny."}"#), structured: true).first
+                == .contentDelta("It is sunny."))
+        #expect(try assemble(body(#"{"answ"#), structured: true).first == .contentDelta(#"{"answ"#))
+    }
+
+    @Test("malformed JSON, an error object and a missing end are typed errors")
+    func openAIErrors() throws {
+        #expect(throws: HTTPEndpoint.Error.self) { try assemble("data: {not json\n\n") }
+        do {
+            _ = try assemble(#"data: {"error":{"code":500,"message":"slot unavailable"}}"# + "\n\n")
+            Issue.record("expected serverError")
+        } catch HTTPEndpoint.Error.serverError(let errorURL, let message) {
+            #expect(errorURL == url)
+            #expect(message == "slot unavailable")
+        }
+        do {
+            _ = try assemble(#"data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}"# + "\n\n")
+            Issue.record("expected truncatedStream")
+        } catch HTTPEndpoint.Error.truncatedStream(let errorURL, _) {
+            #expect(errorURL == url)
+        }
+    }
+
+    func assembleAnthropic(_ body: String) throws -> [ModelEvent] {
+        var assembler = AnthropicStreamAssembler(url: url)
+        var events: [ModelEvent] = []
+        for event in parse(body, chunkSize: 13).events { events += try assembler.consume(event) }
+        return events + (try assembler.finish())
+    }
+
+    @Test("Anthropic events: text, tool_use input, cache usage, stop reason")
+    func anthropicEvents() throws {
+        let body = """
+            event: message_start
+            data: {"type":"message_start","message":{"id":"m","usage":{"input_tokens":5,"cache_read_input_tokens":100,\
+            "cache_creation_input_tokens":7,"output_tokens":0}}}
+
+            event: content_block_start
+            data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Checking."}}
+
+            event: ping
+            data: {"type":"ping"}
+
+            event: content_block_stop
+            data: {"type":"content_block_stop","index":0}
+
+            event: content_block_start
+            data: {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"tu_1","name":"get_weather"}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\\"city\\": \\"Oslo\\"}"}}
+
+            event: content_block_stop
+            data: {"type":"content_block_stop","index":1}
+
+            event: message_delta
+            data: {"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":12}}
+
+            event: message_stop
+            data: {"type":"message_stop"}
+
+
+            """
+        #expect(
+            try assembleAnthropic(body) == [
+                .contentDelta("Checking."),
+                .toolCall(ToolCallRequest(id: "tu_1", name: "get_weather", arguments: #"{"city": "Oslo"}"#)),
+                .usage(
+                    TokenUsage(
+                        inputTokens: 112, cachedInputTokens: 100, outputTokens: 12,
+                        cacheCreationInputTokens: 7)),
+                .finished(reason: "tool_use"),
+            ])
+    }
+
+    @Test("Anthropic error event and missing message_stop are typed errors")
+    func anthropicErrors() throws {
+        do {
+            _ = try assembleAnthropic(
+                "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"
+            )
+            Issue.record("expected serverError")
+        } catch HTTPEndpoint.Error.serverError(_, let message) {
+            #expect(message == "Overloaded")
+        }
+        #expect(throws: HTTPEndpoint.Error.self) {
+            try assembleAnthropic(
+                "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{}}\n\n")
+        }
+    }
+
+    @Test("request bodies: native tools, structured tools, Anthropic blocks with merged roles")
+    func requestBodies() throws {
+        let base = URL(string: "http://127.0.0.1:9")!
+        let output = ToolOutput(callID: "c1", toolName: "get_weather", content: "Sunny")
+        let request = ModelRequest(
+            instructions: "Be brief.",
+            entries: [
+                .prompt("Weather?"),
+                .toolCalls([ToolCallRequest(id: "c1", name: "get_weather", arguments: #"{"city":"Oslo"}"#)]),
+                .toolOutput(output),
+            ],
+            tools: [WeatherTool().definition],
+            options: GenerationOptions(temperature: 0, maximumResponseTokens: 20))
+
+        let native = OpenAICompatibleModel(baseURL: base, modelName: "m").requestBody(for: request).rendered
+        #expect(native.contains(#""tool_calls":[{"id":"c1","type":"function""#))
+        #expect(native.contains(#""role":"tool","tool_call_id":"c1","content":"Sunny""#))
+        #expect(native.contains(#""tool_choice":"auto""#))
+        #expect(native.contains(#""stream_options":{"include_usage":true}"#))
+
+        let structured = OpenAICompatibleModel(baseURL: base, modelName: "m", toolCalling: .structuredOutput)
+            .requestBody(for: request).rendered
+        #expect(!structured.contains(#""tools""#))
+        #expect(structured.contains(#""response_format":{"type":"json_schema""#))
+        #expect(structured.contains(#"{\"tool\":\"get_weather\",\"arguments\":{\"city\":\"Oslo\"}}"#))
+        #expect(structured.contains("Tool get_weather returned: Sunny"))
+
+        let anthropic = AnthropicModel(baseURL: base, modelName: "m").requestBody(for: request).rendered
+        #expect(anthropic.contains(#""system":"Be brief.""#))
+        #expect(
+            anthropic.contains(#"{"type":"tool_use","id":"c1","name":"get_weather","input":{"city":"Oslo"}}"#)
+        )
+        #expect(anthropic.contains(#""input_schema":{"type":"object""#))
+        for body in [native, structured, anthropic] {
+            #expect((try? JSONSerialization.jsonObject(with: Data(body.utf8))) != nil, "valid JSON: \(body)")
+        }
+    }
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The test command: installs what the tests need on a fresh machine, then runs every test.
+# Tests start what they use themselves (lttng-sessiond, the llama.cpp server) and stop it by PID.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh
+scripts/model-server.sh build
+swift build --build-tests 2>&1 | tee /tmp/sessiontrace-build.log | grep -E "warning:|error:" && {
+    echo "test.sh: the build has warnings or errors (see above)"; exit 1; } || true
+swift test "$@"
