@@ -90,42 +90,60 @@ public struct Redactor: Sendable {
     /// Redacts a JSON document inside string values only, so the result is valid JSON with the
     /// same keys, numbers and layout. A string under a secret-named key (`password`,
     /// `client_secret`, `api_key`...) is replaced whole; other strings are scanned as text
-    /// (including JSON nested in strings). A number that is a valid card number becomes the
-    /// string `"[REDACTED:credit_card]"`. Text that is not JSON is redacted as text.
+    /// (including JSON nested in strings). A number under a secret-named key, or one that is a
+    /// valid card number, becomes a marker string (`"[REDACTED:credit_card]"`): still valid JSON,
+    /// and no secret survives for being typed as a number. Text that is not JSON is redacted as
+    /// text.
     public func redactJSON(_ json: String) -> RedactionResult {
+        var counts: [String: Int] = [:]
         var input = json
-        let outcome: (String, [String: Int])? = input.withUTF8 { b in
-            var parser = JSONRedaction(input: b, redactor: self)
-            guard (try? parser.document()) != nil else { return nil }
-            if parser.changed == false { return (json, [:]) }
-            return (String(decoding: parser.output, as: UTF8.self), parser.counts)
-        }
-        guard let outcome else { return redact(json) }
-        return RedactionResult(text: outcome.0, counts: outcome.1)
+        let output: [UInt8]? = input.withUTF8 { redactDocument($0, counts: &counts) }
+        guard let output else { return RedactionResult(text: json) }
+        return RedactionResult(text: String(decoding: output, as: UTF8.self), counts: counts)
     }
 
     /// Redacts JSON Lines: each line as a JSON document (a line that is not JSON is redacted as
     /// text). Line breaks, including `\r\n`, are kept.
     public func redactJSONLines(_ text: String) -> RedactionResult {
         var counts: [String: Int] = [:]
-        var lines: [Substring] = []
-        var changed = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            guard !line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) else {
-                lines.append(line)
-                continue
+        var input = text
+        let output: [UInt8]? = input.withUTF8 { b in
+            var out: [UInt8] = []
+            var copiedUpTo = 0
+            var lineStart = 0
+            while lineStart < b.count {
+                var lineEnd = lineStart
+                while lineEnd < b.count && b[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+                let line = UnsafeBufferPointer(rebasing: b[lineStart..<lineEnd])
+                if !line.allSatisfy(isSpace), let redacted = redactDocument(line, counts: &counts) {
+                    if out.isEmpty { out.reserveCapacity(b.count + 1024) }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: b[copiedUpTo..<lineStart]))
+                    out.append(contentsOf: redacted)
+                    copiedUpTo = lineEnd
+                }
+                lineStart = lineEnd + 1
             }
-            let result = redactJSON(String(line))
-            if result.didRedact {
-                changed = true
-                for (kind, count) in result.counts { counts[kind, default: 0] += count }
-                lines.append(Substring(result.text))
-            } else {
-                lines.append(line)
-            }
+            guard copiedUpTo > 0 else { return nil }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[copiedUpTo..<b.count]))
+            return out
         }
-        guard changed else { return RedactionResult(text: text) }
-        return RedactionResult(text: lines.joined(separator: "\n"), counts: counts)
+        guard let output else { return RedactionResult(text: text) }
+        return RedactionResult(text: String(decoding: output, as: UTF8.self), counts: counts)
+    }
+
+    /// One JSON document redacted structurally, or as text when it is not JSON; nil when nothing
+    /// changed.
+    func redactDocument(_ b: UnsafeBufferPointer<UInt8>, counts: inout [String: Int]) -> [UInt8]? {
+        var parser = JSONRedaction(input: b, redactor: self)
+        if (try? parser.document()) != nil {
+            guard parser.changed else { return nil }
+            for (kind, count) in parser.counts { counts[kind, default: 0] += count }
+            return parser.output
+        }
+        let found = findings(in: b, text: String(decoding: b, as: UTF8.self))
+        guard !found.isEmpty else { return nil }
+        for f in found { counts[f.kind, default: 0] += 1 }
+        return Self.spliceBytes(b, found)
     }
 
     /// Redacts one named value, as when a field of a structured record is exported: the name
@@ -192,6 +210,10 @@ public struct Redactor: Sendable {
 
     /// `b` with each finding replaced by `[REDACTED:<kind>]`.
     static func splice(_ b: UnsafeBufferPointer<UInt8>, _ found: [Finding]) -> String {
+        String(decoding: spliceBytes(b, found), as: UTF8.self)
+    }
+
+    static func spliceBytes(_ b: UnsafeBufferPointer<UInt8>, _ found: [Finding]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(b.count + found.count * 24)
         var position = 0
@@ -201,7 +223,7 @@ public struct Redactor: Sendable {
             position = f.end
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: b[position..<b.count]))
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     static func appendMarker(_ kind: String, to out: inout [UInt8]) {

@@ -27,7 +27,7 @@ enum SecretFields {
     private static let nonSecretTokenPrefixes: [StaticString] = [
         "max", "num", "input", "output", "prompt", "completion", "total", "cached", "next", "page",
         "continuation", "stop", "eos", "bos", "pad", "unk", "first", "last", "special", "sep",
-        "start", "end", "mask", "cls", "reasoning",
+        "start", "mask", "cls", "reasoning",
     ]
 
     /// Classifies a field name: letters and digits only, ASCII case ignored, so `X-Api-Key`,
@@ -53,31 +53,109 @@ enum SecretFields {
         return name.withUTF8 { classify($0, extraNames: extraNames) }
     }
 
+    /// Substrings of a normalized name that matter, found in one pass over the name.
+    private struct NameParts: OptionSet {
+        let rawValue: UInt32
+        static let password = NameParts(rawValue: 1 << 0)
+        static let secretAccessKey = NameParts(rawValue: 1 << 1)
+        static let aws = NameParts(rawValue: 1 << 2)
+        static let secret = NameParts(rawValue: 1 << 3)
+        static let privateKey = NameParts(rawValue: 1 << 4)
+        static let signature = NameParts(rawValue: 1 << 5)
+        static let apiKey = NameParts(rawValue: 1 << 6)
+        static let strongKey = NameParts(rawValue: 1 << 7)  // credential, accesskey, authkey...
+        static let key = NameParts(rawValue: 1 << 8)
+        static let auth = NameParts(rawValue: 1 << 9)
+        static let weak = NameParts(rawValue: 1 << 10)  // hmac, salt, nonce
+
+        init(rawValue: UInt32) { self.rawValue = rawValue }
+
+        init(_ key: UnsafeBufferPointer<UInt8>) {
+            var parts: NameParts = []
+            for i in 0..<key.count {
+                switch key[i] {
+                case UInt8(ascii: "p"):
+                    if key.has("passw", at: i) || key.has("passphrase", at: i) { parts.insert(.password) }
+                    if key.has("privatekey", at: i) { parts.insert(.privateKey) }
+                case UInt8(ascii: "s"):
+                    if key.has("secret", at: i) {
+                        parts.insert(.secret)
+                        if key.has("secretaccesskey", at: i) { parts.insert(.secretAccessKey) }
+                    }
+                    if key.has("signature", at: i) { parts.insert(.signature) }
+                    if key.has("signingkey", at: i) { parts.insert(.strongKey) }
+                    if key.has("salt", at: i) { parts.insert(.weak) }
+                case UInt8(ascii: "a"):
+                    if key.has("api", at: i) && (key.has("key", at: i + 3) || key.has("token", at: i + 3)) {
+                        parts.insert(.apiKey)
+                    }
+                    if key.has("aws", at: i) { parts.insert(.aws) }
+                    if key.has("auth", at: i) {
+                        parts.insert(.auth)
+                        if key.has("key", at: i + 4) { parts.insert(.strongKey) }
+                    }
+                    if key.has("accesskey", at: i) { parts.insert(.strongKey) }
+                case UInt8(ascii: "c"):
+                    if key.has("credential", at: i) { parts.insert(.strongKey) }
+                case UInt8(ascii: "m"):
+                    if key.has("masterkey", at: i) { parts.insert(.strongKey) }
+                case UInt8(ascii: "e"):
+                    if key.has("encryptionkey", at: i) { parts.insert(.strongKey) }
+                case UInt8(ascii: "k"):
+                    if key.has("key", at: i) { parts.insert(.key) }
+                case UInt8(ascii: "h"):
+                    if key.has("hmac", at: i) { parts.insert(.weak) }
+                case UInt8(ascii: "n"):
+                    if key.has("nonce", at: i) { parts.insert(.weak) }
+                default:
+                    break
+                }
+            }
+            self = parts
+        }
+    }
+
     private static func classifyNormalized(
         _ key: UnsafeBufferPointer<UInt8>, extraNames: Set<String>
     ) -> FieldClass {
-        func has(_ s: StaticString) -> Bool { key.firstIndex(of: s, from: 0) != nil }
         func ends(_ s: StaticString) -> Bool { key.has(s, at: key.count - s.utf8CodeUnitCount) }
         func equals(_ s: StaticString) -> Bool { key.count == s.utf8CodeUnitCount && key.has(s, at: 0) }
 
+        let parts = NameParts(key)
+        if parts.isEmpty && extraNames.isEmpty {
+            // Only these names hold secrets without one of the parts: ...token, ...cookie, ...pwd,
+            // ...sig, pw, pass. Their last letters reject most names at once.
+            switch key[key.count - 1] {
+            case UInt8(ascii: "n"), UInt8(ascii: "e"), UInt8(ascii: "d"), UInt8(ascii: "g"),
+                 UInt8(ascii: "w"), UInt8(ascii: "s"):
+                if !ends("token") && !ends("cookie") && !ends("pwd") && !ends("sig") && !equals("pw")
+                    && !equals("pass") {
+                    return .ordinary
+                }
+            default:
+                return .ordinary
+            }
+        }
         if equals("cookie") || equals("setcookie") { return .cookie }
         if ends("authorization") { return .authorization }
-        if has("password") || has("passwd") || has("passphrase") || equals("pwd") || equals("pass")
-            || equals("pw") || ends("pwd") {
+        if parts.contains(.password) || equals("pass") || equals("pw") || ends("pwd") {
             return .secret(kind: "password")
         }
-        if has("secretaccesskey") || (has("aws") && has("secret")) { return .secret(kind: "aws_secret_key") }
-        if has("privatekey") { return .secret(kind: "private_key") }
-        if has("signature") || equals("sig") || ends("sig") { return .secret(kind: "signature") }
-        if has("apikey") || has("apitoken") { return .secret(kind: "api_key") }
-        if has("secret") || has("credential") || has("accesskey") || has("authkey")
-            || has("masterkey") || has("encryptionkey") || has("signingkey") || equals("auth") {
+        if parts.contains(.secretAccessKey) || parts.isSuperset(of: [.aws, .secret]) {
+            return .secret(kind: "aws_secret_key")
+        }
+        if parts.contains(.privateKey) { return .secret(kind: "private_key") }
+        if parts.contains(.signature) || ends("sig") { return .secret(kind: "signature") }
+        if parts.contains(.apiKey) { return .secret(kind: "api_key") }
+        if parts.contains(.secret) || parts.contains(.strongKey) || equals("auth") {
             return .secret(kind: "secret")
         }
         if ends("token") {
+            // `max_tokens`-like counters and `time_to_first_token`-like measures: the word
+            // before "token" says what is counted.
             let stem = key.count - 5
             for prefix in nonSecretTokenPrefixes
-            where stem == prefix.utf8CodeUnitCount && key.has(prefix, at: 0) {
+            where key.has(prefix, at: stem - prefix.utf8CodeUnitCount) {
                 return .ordinary
             }
             return .secret(kind: "token")
@@ -85,12 +163,12 @@ enum SecretFields {
         if !extraNames.isEmpty, extraNames.contains(String(decoding: key, as: UTF8.self)) {
             return .secret(kind: "secret")
         }
-        if has("key") || has("auth") || has("hmac") || has("salt") || has("nonce") { return .entropyGated }
+        if !parts.isDisjoint(with: [.key, .auth, .weak]) { return .entropyGated }
         return .ordinary
     }
 
     /// Whether a value is a stand-in rather than a secret: `YOUR_API_KEY`, `<token>`, `${TOKEN}`,
-    /// `sk-...`, `xxxx`, `****`, `[REDACTED:...]`, `null`, `true`, a single repeated character.
+    /// `sk-...` (any `..`), `xxxx`, `****`, `[REDACTED:...]`, `null`, `true`, a single repeated character.
     static func isPlaceholder(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
         let n = r.count
         guard n > 0 else { return true }
@@ -107,16 +185,42 @@ enum SecretFields {
         default: break
         }
         if b[r].allSatisfy({ $0 == first }) { return true }
-        for marker: StaticString in ["xxxx", "your", "...", "\u{2026}", "***", "placeholder", "changeme",
-                                     "change_me", "redacted", "replace"]
-        where b.containsIgnoringCase(marker, in: r) {
-            return true
-        }
+        if hasPlaceholderMarker(b, r) { return true }
         if n <= 9 {
             for word: StaticString in ["null", "none", "nil", "true", "false", "undefined", "n/a", "empty",
                                        "unset", "hidden", "masked"]
             where n == word.utf8CodeUnitCount && b.hasIgnoringCase(word, at: r.lowerBound) {
                 return true
+            }
+        }
+        return false
+    }
+
+    /// `xxxx`, `your`, `..`, `…`, `***`, `placeholder`, `changeme`, `change_me`, `redacted`,
+    /// `replace` anywhere, ASCII case ignored; one pass with a switch on each byte.
+    private static func hasPlaceholderMarker(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
+        for i in r {
+            switch lower(b[i]) {
+            case UInt8(ascii: "x"):
+                if b.hasIgnoringCase("xxxx", at: i) && i + 4 <= r.upperBound { return true }
+            case UInt8(ascii: "y"):
+                if b.hasIgnoringCase("your", at: i) && i + 4 <= r.upperBound { return true }
+            case UInt8(ascii: "."):
+                if i + 1 < r.upperBound && b[i + 1] == UInt8(ascii: ".") { return true }
+            case UInt8(ascii: "*"):
+                if b.has("***", at: i) && i + 3 <= r.upperBound { return true }
+            case 0xE2:
+                if b.has("\u{2026}", at: i) { return true }
+            case UInt8(ascii: "p"):
+                if b.hasIgnoringCase("placeholder", at: i) && i + 11 <= r.upperBound { return true }
+            case UInt8(ascii: "c"):
+                if (b.hasIgnoringCase("changeme", at: i) && i + 8 <= r.upperBound)
+                    || (b.hasIgnoringCase("change_me", at: i) && i + 9 <= r.upperBound) { return true }
+            case UInt8(ascii: "r"):
+                if (b.hasIgnoringCase("redacted", at: i) && i + 8 <= r.upperBound)
+                    || (b.hasIgnoringCase("replace", at: i) && i + 7 <= r.upperBound) { return true }
+            default:
+                break
             }
         }
         return false
@@ -156,7 +260,9 @@ enum SecretFields {
     ) -> Finding? {
         var r = r
         while r.lowerBound < r.upperBound, isSpace(b[r.lowerBound]) { r = (r.lowerBound + 1)..<r.upperBound }
-        while r.lowerBound < r.upperBound, isSpace(b[r.upperBound - 1]) { r = r.lowerBound..<(r.upperBound - 1) }
+        while r.lowerBound < r.upperBound, isSpace(b[r.upperBound - 1]) {
+            r = r.lowerBound..<(r.upperBound - 1)
+        }
         guard !isPlaceholder(b, r) else { return nil }
         switch field {
         case .ordinary:
@@ -197,7 +303,9 @@ enum SecretFields {
 
     /// The kind a known format gives the value (`openai_key`, `jwt`, `private_key`), if it starts
     /// with one; a field named `api_key` holding `sk-...` reports `openai_key`.
-    static func specificKind(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, config: BuiltInConfig) -> String? {
+    static func specificKind(
+        _ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, config: BuiltInConfig
+    ) -> String? {
         guard !r.isEmpty else { return nil }
         let view = UnsafeBufferPointer(rebasing: b[r])
         if config.privateKey, view.has("-----BEGIN ", at: 0) { return "private_key" }
