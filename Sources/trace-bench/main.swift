@@ -1,1 +1,52 @@
-print("")
+// trace-bench: what emitting a trace event costs, measured against references in the same run.
+//
+//     swift run -c release trace-bench [--json] [--events N]
+//
+// Prints a table by default; with --json, an array of rows
+// {"metric","value","unit","reference","reference_value"} for CI to compare with a baseline.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes one line to standard error.
+func printError(_ message: String) {
+    var line = message + "\n"
+    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
+
+let usage = "usage: trace-bench [--json] [--events N]"
+var json = false
+var events = 1_000_000
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--json":
+        json = true
+    case "--events":
+        guard let value = arguments.popFirst().flatMap({ Int($0) }), value > 0 else {
+            printError("trace-bench: --events needs a positive number\n\(usage)")
+            exit(2)
+        }
+        events = value
+    case "-h", "--help":
+        print(usage)
+        exit(0)
+    default:
+        printError("trace-bench: unknown argument \(argument)\n\(usage)")
+        exit(2)
+    }
+}
+
+var rows: [BenchmarkRow] = []
+var failed = false
+do {
+    rows += try lttngBenchmarks(events: events)
+} catch {
+    printError("trace-bench: LTTng benchmarks failed: \(error)")
+    failed = true
+}
+// Further suites append their rows here, e.g. `rows += storeBenchmarks(events: events)`.
+
+print(json ? BenchmarkRow.json(rows) : BenchmarkRow.table(rows))
+exit(failed ? 1 : 0)

@@ -1,1 +1,103 @@
-void st_placeholder(void);
+/*
+ * CLTTngUST: plain C functions over the `session_trace` LTTng-UST tracepoint provider.
+ *
+ * Swift sees only these functions and never the LTTng macros. One `st_emit_<kind>` per event
+ * kind of the SessionTrace vocabulary, and one `st_<kind>_enabled()` that answers, with one
+ * relaxed load and no call, whether an LTTng session currently wants that tracepoint: check it
+ * first, so a disabled event costs about a nanosecond and nothing is formatted.
+ *
+ * Absent optionals: pass -1 for an absent integer and "" for an absent string (see
+ * session_trace_tp.h). Strings must be NUL-terminated UTF-8; they are copied before return.
+ */
+#ifndef CLTTNGUST_H
+#define CLTTNGUST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * The `state` word of each tracepoint, which LTTng-UST sets while a session enables it.
+ * Exported by address so the checks below need no call into the probe library.
+ */
+extern const int *const st_tracepoint_state_run;
+extern const int *const st_tracepoint_state_session;
+extern const int *const st_tracepoint_state_request;
+extern const int *const st_tracepoint_state_tool_call;
+extern const int *const st_tracepoint_state_handoff;
+extern const int *const st_tracepoint_state_interval;
+extern const int *const st_tracepoint_state_instant;
+extern const int *const st_tracepoint_state_chunk;
+extern const int *const st_tracepoint_state_payload;
+extern const int *const st_tracepoint_state_dropped;
+
+#define ST_ENABLED_CHECK(kind)                                                              \
+    static inline bool st_##kind##_enabled(void) {                                          \
+        return __builtin_expect(                                                            \
+            __atomic_load_n(st_tracepoint_state_##kind, __ATOMIC_RELAXED) != 0, 0);         \
+    }
+ST_ENABLED_CHECK(run)
+ST_ENABLED_CHECK(session)
+ST_ENABLED_CHECK(request)
+ST_ENABLED_CHECK(tool_call)
+ST_ENABLED_CHECK(handoff)
+ST_ENABLED_CHECK(interval)
+ST_ENABLED_CHECK(instant)
+ST_ENABLED_CHECK(chunk)
+ST_ENABLED_CHECK(payload)
+ST_ENABLED_CHECK(dropped)
+#undef ST_ENABLED_CHECK
+
+void st_emit_run(int64_t run_id, int64_t ts, int64_t wall_clock_start, const char *host,
+                 const char *command_line, const char *git_revision, const char *label,
+                 const char *tool_version);
+
+void st_emit_session(int64_t session_id, int64_t ts, int64_t dur, const char *label);
+
+/* The server_* fields are -1 when the server reported no timings. */
+void st_emit_request(int64_t request_id, int64_t session_id, int64_t parent_id, int64_t ts,
+                     int64_t dur, int64_t ttft, const char *profile, const char *provider,
+                     const char *model, int64_t input_tokens, int64_t cached_input_tokens,
+                     int64_t output_tokens, int64_t prompt_bytes, int64_t transcript_entries,
+                     int64_t reused_prefix_entries, const char *finish_reason, const char *error,
+                     int64_t server_prompt_tokens, int64_t server_cached_tokens,
+                     int64_t server_prompt_dur, int64_t server_predicted_tokens,
+                     int64_t server_predicted_dur);
+
+void st_emit_tool_call(int64_t tool_call_id, int64_t request_id, int64_t session_id, int64_t ts,
+                       int64_t dur, const char *name, const char *call_id,
+                       const char *arguments_fingerprint, int64_t arguments_bytes,
+                       int64_t output_bytes, const char *outcome, const char *error);
+
+void st_emit_handoff(int64_t handoff_id, int64_t session_id, int64_t ts, const char *kind,
+                     const char *from, const char *to);
+
+/* `metadata` is one compact JSON object, "{}" when there is none. */
+void st_emit_interval(int64_t interval_id, int64_t parent_id, int64_t session_id, int64_t ts,
+                      int64_t dur, const char *name, const char *metadata, const char *error);
+
+void st_emit_instant(int64_t instant_id, int64_t parent_id, int64_t ts, const char *name,
+                     const char *metadata);
+
+void st_emit_chunk(int64_t request_id, int64_t ts, int64_t tokens);
+
+void st_emit_payload(int64_t payload_id, int64_t parent_id, int64_t ts, const char *kind,
+                     const char *text);
+
+void st_emit_dropped(int64_t ts, const char *sink, const char *reason, int64_t count);
+
+/*
+ * For trace-bench only: `n` raw `lttng_ust_tracepoint(session_trace, instant, ...)` calls in
+ * C, with the fields `Tracer.instant("bench")` writes (a fresh id, no parent, a monotonic
+ * `ts`, name "bench", metadata "{}"): the floor the Swift path is judged against.
+ */
+void st_reference_instant_loop(int64_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLTTNGUST_H */

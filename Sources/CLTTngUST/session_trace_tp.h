@@ -1,0 +1,207 @@
+/*
+ * The LTTng-UST tracepoint provider `session_trace`: one tracepoint per event kind of the
+ * SessionTrace vocabulary (Sources/SessionTrace/TraceRecords.swift).
+ *
+ * Private to CLTTngUST: Swift calls the plain functions of include/CLTTngUST.h and never sees
+ * these macros. Field names are the snake_case names of the record properties, so a trace read
+ * with babeltrace2 lines up with the SQLite store's columns.
+ *
+ * Absent optionals: an absent integer (`Int64?` nil) is written as -1, an absent string
+ * (`String?` nil) as "". Every id, time and count of the vocabulary is non-negative, so -1 is
+ * never a real value; "" is never a real finish reason, error, label, revision or call id.
+ *
+ * Times are nanoseconds on the tracer's clock (`ts`) or durations (`dur`, `ttft`,
+ * `server_prompt_dur`, `server_predicted_dur`); LTTng's own event timestamp is kept as well.
+ */
+
+#undef LTTNG_UST_TRACEPOINT_PROVIDER
+#define LTTNG_UST_TRACEPOINT_PROVIDER session_trace
+
+/*
+ * LTTng's headers include this file again by this name. SwiftPM puts only include/ on the
+ * search path, so the name steps out of it; that keeps the header private without a
+ * headerSearchPath setting in Package.swift.
+ */
+#undef LTTNG_UST_TRACEPOINT_INCLUDE
+#define LTTNG_UST_TRACEPOINT_INCLUDE "../session_trace_tp.h"
+
+/*
+ * A tracepoint takes at most ten arguments; `request` and `tool_call` have more fields, so
+ * they take one pointer to these structs. Outside the multi-read guard: defined once.
+ */
+#ifndef SESSION_TRACE_TP_ARGS_H
+#define SESSION_TRACE_TP_ARGS_H
+#include <stdint.h>
+
+struct st_request_args {
+    int64_t request_id, session_id, parent_id, ts, dur, ttft;
+    const char *profile, *provider, *model;
+    int64_t input_tokens, cached_input_tokens, output_tokens;
+    int64_t prompt_bytes, transcript_entries, reused_prefix_entries;
+    const char *finish_reason, *error;
+    int64_t server_prompt_tokens, server_cached_tokens, server_prompt_dur;
+    int64_t server_predicted_tokens, server_predicted_dur;
+};
+
+struct st_tool_call_args {
+    int64_t tool_call_id, request_id, session_id, ts, dur;
+    const char *name, *call_id, *arguments_fingerprint;
+    int64_t arguments_bytes, output_bytes;
+    const char *outcome, *error;
+};
+#endif
+
+#if !defined(SESSION_TRACE_TP_H) || defined(LTTNG_UST_TRACEPOINT_HEADER_MULTI_READ)
+#define SESSION_TRACE_TP_H
+
+#include <lttng/tracepoint.h>
+
+LTTNG_UST_TRACEPOINT_EVENT(session_trace, run,
+    LTTNG_UST_TP_ARGS(int64_t, run_id, int64_t, ts, int64_t, wall_clock_start,
+        const char *, host, const char *, command_line, const char *, git_revision,
+        const char *, label, const char *, tool_version),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(int64_t, run_id, run_id)
+        lttng_ust_field_integer(int64_t, ts, ts)
+        lttng_ust_field_integer(int64_t, wall_clock_start, wall_clock_start)
+        lttng_ust_field_string(host, host)
+        lttng_ust_field_string(command_line, command_line)
+        lttng_ust_field_string(git_revision, git_revision)
+        lttng_ust_field_string(label, label)
+        lttng_ust_field_string(tool_version, tool_version)
+    )
+)
+
+LTTNG_UST_TRACEPOINT_EVENT(session_trace, session,
+    LTTNG_UST_TP_ARGS(int64_t, session_id, int64_t, ts, int64_t, dur, const char *, label),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(int64_t, session_id, session_id)
+        lttng_ust_field_integer(int64_t, ts, ts)
+        lttng_ust_field_integer(int64_t, dur, dur)
+        lttng_ust_field_string(label, label)
+    )
+)
+
+LTTNG_UST_TRACEPOINT_EVENT(session_trace, request,
+    LTTNG_UST_TP_ARGS(const struct st_request_args *, r),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(int64_t, request_id, r->request_id)
+        lttng_ust_field_integer(int64_t, session_id, r->session_id)
+        lttng_ust_field_integer(int64_t, parent_id, r->parent_id)
+        lttng_ust_field_integer(int64_t, ts, r->ts)
+        lttng_ust_field_integer(int64_t, dur, r->dur)
+        lttng_ust_field_integer(int64_t, ttft, r->ttft)
+        lttng_ust_field_string(profile, r->profile)
+        lttng_ust_field_string(provider, r->provider)
+        lttng_ust_field_string(model, r->model)
+        lttng_ust_field_integer(int64_t, input_tokens, r->input_tokens)
+        lttng_ust_field_integer(int64_t, cached_input_tokens, r->cached_input_tokens)
+        lttng_ust_field_integer(int64_t, output_tokens, r->output_tokens)
+        lttng_ust_field_integer(int64_t, prompt_bytes, r->prompt_bytes)
+        lttng_ust_field_integer(int64_t, transcript_entries, r->transcript_entries)
+        lttng_ust_field_integer(int64_t, reused_prefix_entries, r->reused_prefix_entries)
+        lttng_ust_field_string(finish_reason, r->finish_reason)
+        lttng_ust_field_string(error, r->error)
+        lttng_ust_field_integer(int64_t, server_prompt_tokens, r->server_prompt_tokens)
+        lttng_ust_field_integer(int64_t, server_cached_tokens, r->server_cached_tokens)
+        lttng_ust_field_integer(int64_t, server_prompt_dur, r->server_prompt_dur)
+        lttng_ust_field_integer(int64_t, server_predicted_tokens, r->server_predicted_tokens)
+        lttng_ust_field_integer(int64_t, server_predicted_dur, r->server_predicted_dur)
+    )
+)
+
+LTTNG_UST_TRACEPOINT_EVENT(session_trace, tool_call,
+    LTTNG_UST_TP_ARGS(const struct st_tool_call_args *, t),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(int64_t, tool_call_id, t->tool_call_id)
+        lttng_ust_field_integer(int64_t, request_id, t->request_id)
+        lttng_ust_field_integer(int64_t, session_id, t->session_id)
+        lttng_ust_field_integer(int64_t, ts, t->ts)
+        lttng_ust_field_integer(int64_t, dur, t->dur)
+        lttng_ust_field_string(name, t->name)
+        lttng_ust_field_string(call_id, t->call_id)
+        lttng_ust_field_string(arguments_fingerprint, t->arguments_fingerprint)
+        lttng_ust_field_integer(int64_t, arguments_bytes, t->arguments_bytes)
+        lttng_ust_field_integer(int64_t, output_bytes, t->output_bytes)
+        lttng_ust_field_string(outcome, t->outcome)
+        lttng_ust_field_string(error, t->error)
+    )
+)
+
+LTTNG_UST_TRACEPOINT_EVENT(session_trace, handoff,
+    LTTNG_UST_TP_ARGS(int64_t, handoff_id, int64_t, session_id, int64_t, ts,
+        const char *, kind, const char *, from, const char *, to),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(int64_t, handoff_id, handoff_id)
+        lttng_ust_field_integer(int64_t, session_id, session_id)
+        lttng_ust_field_integer(int64_t, ts, ts)
+        lttng_ust_field_string(kind, kind)
+        lttng_ust_field_string(from, from)
+        lttng_ust_field_string(to, to)
+    )
+)
+
+/* `metadata` is the record's metadata as one compact JSON object with sorted keys. */
+LTTNG_UST_TRACEPOINT_EVENT(session_trace, interval,
+    LTTNG_UST_TP_ARGS(int64_t, interval_id, int64_t, parent_id, int64_t, session_id,
+        int64_t, ts, int64_t, dur, const char *, name, const char *, metadata,
+        const char *, error),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(int64_t, interval_id, interval_id)
+        lttng_ust_field_integer(int64_t, parent_id, parent_id)
+        lttng_ust_field_integer(int64_t, session_id, session_id)
+        lttng_ust_field_integer(int64_t, ts, ts)
+        lttng_ust_field_integer(int64_t, dur, dur)
+        lttng_ust_field_string(name, name)
+        lttng_ust_field_string(metadata, metadata)
+        lttng_ust_field_string(error, error)
+    )
+)
+
+LTTNG_UST_TRACEPOINT_EVENT(session_trace, instant,
+    LTTNG_UST_TP_ARGS(int64_t, instant_id, int64_t, parent_id, int64_t, ts,
+        const char *, name, const char *, metadata),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(int64_t, instant_id, instant_id)
+        lttng_ust_field_integer(int64_t, parent_id, parent_id)
+        lttng_ust_field_integer(int64_t, ts, ts)
+        lttng_ust_field_string(name, name)
+        lttng_ust_field_string(metadata, metadata)
+    )
+)
+
+LTTNG_UST_TRACEPOINT_EVENT(session_trace, chunk,
+    LTTNG_UST_TP_ARGS(int64_t, request_id, int64_t, ts, int64_t, tokens),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(int64_t, request_id, request_id)
+        lttng_ust_field_integer(int64_t, ts, ts)
+        lttng_ust_field_integer(int64_t, tokens, tokens)
+    )
+)
+
+/* `kind` is `prompt`, `response`, `tool_arguments` or `tool_output`; `text` is redacted. */
+LTTNG_UST_TRACEPOINT_EVENT(session_trace, payload,
+    LTTNG_UST_TP_ARGS(int64_t, payload_id, int64_t, parent_id, int64_t, ts,
+        const char *, kind, const char *, text),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(int64_t, payload_id, payload_id)
+        lttng_ust_field_integer(int64_t, parent_id, parent_id)
+        lttng_ust_field_integer(int64_t, ts, ts)
+        lttng_ust_field_string(kind, kind)
+        lttng_ust_field_string(text, text)
+    )
+)
+
+LTTNG_UST_TRACEPOINT_EVENT(session_trace, dropped,
+    LTTNG_UST_TP_ARGS(int64_t, ts, const char *, sink, const char *, reason, int64_t, count),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(int64_t, ts, ts)
+        lttng_ust_field_string(sink, sink)
+        lttng_ust_field_string(reason, reason)
+        lttng_ust_field_integer(int64_t, count, count)
+    )
+)
+
+#endif /* SESSION_TRACE_TP_H */
+
+#include <lttng/tracepoint-event.h>

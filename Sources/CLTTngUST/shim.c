@@ -1,1 +1,0 @@
-void st_placeholder(void) {}

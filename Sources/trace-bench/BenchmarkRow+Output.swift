@@ -1,0 +1,49 @@
+import SessionTrace
+
+extension BenchmarkRow {
+    /// The rows as a JSON array of `{"metric","value","unit","reference","reference_value"}`.
+    static func json(_ rows: [BenchmarkRow]) -> String {
+        let objects = rows.map { row in
+            let reference = row.reference.map(jsonString) ?? "null"
+            let referenceValue = row.referenceValue.map { jsonNumber($0) } ?? "null"
+            return "  {\"metric\": \(jsonString(row.metric)), \"value\": \(jsonNumber(row.value)), "
+                + "\"unit\": \(jsonString(row.unit)), \"reference\": \(reference), "
+                + "\"reference_value\": \(referenceValue)}"
+        }
+        return "[\n" + objects.joined(separator: ",\n") + "\n]"
+    }
+
+    /// The rows as an aligned table, with each value's ratio to its reference.
+    static func table(_ rows: [BenchmarkRow]) -> String {
+        let header = ["metric", "value", "unit", "reference", "ref value", "ratio"]
+        let cells = rows.map { row in
+            [
+                row.metric, formatted(row.value), row.unit, row.reference ?? "-",
+                row.referenceValue.map(formatted) ?? "-",
+                row.referenceValue.map { $0 > 0 ? formatted(row.value / $0) + "x" : "-" } ?? "-",
+            ]
+        }
+        let widths = header.indices.map { column in
+            ([header] + cells).map { $0[column].count }.max() ?? 0
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                // Numbers right-aligned, words left-aligned.
+                return [1, 4, 5].contains(column) ? pad + cell : cell + pad
+            }.joined(separator: "  ")
+        }
+        return ([line(header)] + cells.map(line)).joined(separator: "\n")
+    }
+
+    private static func formatted(_ value: Double) -> String {
+        let hundredths = (value * 100).rounded()
+        let whole = Int(hundredths / 100)
+        let fraction = Int(abs(hundredths).truncatingRemainder(dividingBy: 100))
+        return "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
+    private static func jsonNumber(_ value: Double) -> String {
+        value.isFinite ? String(value) : "null"
+    }
+}
