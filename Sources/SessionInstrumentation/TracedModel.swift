@@ -103,7 +103,7 @@ struct RequestObservation {
             if recordChunks, tracer.isEnabled(.chunk) {
                 tracer.sink.record(.chunk(ChunkRecord(requestID: record.requestID, ts: now, tokens: 1)))
             }
-        case .toolCall:
+        case .outputStarted, .toolCall:
             if record.timeToFirstToken == nil { record.timeToFirstToken = now - record.ts }
         case .usage(let usage):
             record.inputTokens = usage.inputTokens.map(Int64.init) ?? record.inputTokens

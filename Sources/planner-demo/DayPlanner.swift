@@ -43,7 +43,7 @@ struct DayPlanner {
             let answer = try await tracer.withInterval("GatherContext", metadata: ["topic": .string(topic)]) {
                 try await session.respond(
                     to: "What do my notes say about \(topic)?",
-                    options: GenerationOptions(temperature: 0, maximumResponseTokens: 96, toolChoice: .requiredOnce))
+                    options: GenerationOptions(temperature: 0, maximumResponseTokens: 160, toolChoice: .requiredOnce))
             }
             found.append(answer.content)
         }

@@ -12,7 +12,7 @@ struct SearchNotesTool: Tool {
 
     var name: String { "search_notes" }
     var description: String { "Searches the user's notes and tasks for a topic; returns matching notes." }
-    var parameters: JSONSchema { .object([.init("query", .string(description: "words to look for"))]) }
+    var parameters: JSONSchema { .object([.init("query", .string(description: "words to look for", maxLength: 40))]) }
 
     func call(arguments: Arguments) async throws -> String {
         guard budget.spend() else { return "The search budget for this run is used up; plan with what you have." }

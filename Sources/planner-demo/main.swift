@@ -24,11 +24,17 @@ do {
     fail("\(error); see planner-demo --help", status: 2)
 }
 
+var lttngDaemon: LTTngControl.SessionDaemon?
 var lttng: LTTngControl.Session?
 if let directory = arguments.lttngDirectory {
     do {
-        lttng = try LTTngControl.startSession(name: "planner-demo-\(getpid())", outputDirectory: directory)
+        lttngDaemon = try LTTngControl.ensureSessionDaemon()
+        let session = try LTTngControl.Session.create(
+            name: "planner_demo_\(getpid())", outputDirectory: URL(fileURLWithPath: directory).path)
+        try session.start()
+        lttng = session
     } catch {
+        lttngDaemon?.stop()
         fail("could not start an LTTng session: \(error)", status: 2)
     }
 }
@@ -79,12 +85,15 @@ store.close()
 server?.stop()
 if let session = lttng {
     do {
-        try LTTngControl.stopSession(session)
-        print("LTTng trace: \(session.outputDirectory)")
+        try session.stop()
+        try session.destroy()
+        let events = try LTTngControl.readTrace(at: session.outputDirectory).count
+        print("lttng: \(session.outputDirectory) (\(events) session_trace events)")
     } catch {
         FileHandle.standardError.write(Data("planner-demo: could not stop the LTTng session: \(error)\n".utf8))
     }
 }
+lttngDaemon?.stop()
 do {
     try DemoReport(storePath: arguments.storePath, runID: tracer.runID).print()
 } catch {

@@ -140,7 +140,7 @@ struct NotesSearch: Tool {
     struct Arguments: Codable, Sendable { var query: String }
     var name: String { "search_notes" }
     var description: String { "Searches the user's notes for a topic." }
-    var parameters: JSONSchema { .object([.init("query", .string())]) }
+    var parameters: JSONSchema { .object([.init("query", .string(description: "words to look for", maxLength: 40))]) }
     func call(arguments: Arguments) async throws -> String {
         "Task: launch prep. Finish the launch checklist by 11:00."
     }
