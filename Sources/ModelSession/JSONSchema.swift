@@ -5,7 +5,8 @@
 ///                    .init("days", .integer(), isOptional: true)])
 /// ```
 public indirect enum JSONSchema: Sendable, Hashable {
-    case string(description: String? = nil, choices: [String]? = nil)
+    /// A string; `maxLength` also bounds what schema-constrained output may generate.
+    case string(description: String? = nil, choices: [String]? = nil, maxLength: Int? = nil)
     case integer(description: String? = nil)
     case number(description: String? = nil)
     case boolean(description: String? = nil)
@@ -35,9 +36,11 @@ public indirect enum JSONSchema: Sendable, Hashable {
             return .object(members + extra)
         }
         switch self {
-        case .string(let description, let choices):
-            return typed(
-                "string", description, choices.map { [("enum", .array($0.map(JSONValue.string)))] } ?? [])
+        case .string(let description, let choices, let maxLength):
+            var extra: [(String, JSONValue)] = []
+            if let choices { extra.append(("enum", .array(choices.map(JSONValue.string)))) }
+            if let maxLength { extra.append(("maxLength", .int(maxLength))) }
+            return typed("string", description, extra)
         case .integer(let description): return typed("integer", description)
         case .number(let description): return typed("number", description)
         case .boolean(let description): return typed("boolean", description)

@@ -1,5 +1,9 @@
 /// One thing a model reported while answering a request.
 public enum ModelEvent: Sendable, Hashable {
+    /// The first output token of any kind arrived: answer text, tool-call arguments or
+    /// structured JSON. Sent once, before anything it starts, so that time to first token is
+    /// measurable even when output is assembled before it is reported.
+    case outputStarted
     /// Text of the answer, as it arrives.
     case contentDelta(String)
     /// A complete tool call, arguments assembled.

@@ -67,7 +67,7 @@ struct StreamParsingTests {
             """
         #expect(
             try assemble(body) == [
-                .contentDelta("Par"), .contentDelta("is"),
+                .outputStarted, .contentDelta("Par"), .contentDelta("is"),
                 .usage(TokenUsage(inputTokens: 25, cachedInputTokens: 20, outputTokens: 2)),
                 .serverTimings(
                     ServerTimingsReport(
@@ -97,6 +97,7 @@ struct StreamParsingTests {
             """
         #expect(
             try assemble(body) == [
+                .outputStarted,
                 .toolCall(ToolCallRequest(id: "call_a", name: "get_weather", arguments: #"{"city":"Oslo"}"#)),
                 .toolCall(ToolCallRequest(id: "call_b", name: "time", arguments: "{}")),
                 .finished(reason: "tool_calls"),
@@ -113,7 +114,8 @@ struct StreamParsingTests {
         }
         let toolEvents = try assemble(
             body(#"{"tool": "get_weather", "arguments": {"city": "Paris"}}"#), structured: true)
-        guard case .toolCall(let call) = toolEvents.first else {
+        #expect(toolEvents.first == .outputStarted)
+        guard case .toolCall(let call) = toolEvents.dropFirst().first else {
             Issue.record("expected a tool call, got \(toolEvents)")
             return
         }
@@ -121,9 +123,9 @@ struct StreamParsingTests {
         #expect(call.arguments == #"{"city":"Paris"}"#)
         #expect(toolEvents.last == .finished(reason: "tool_calls"))
         #expect(
-            try assemble(body(#"{"answer": "It is sunny."}"#), structured: true).first
-                == .contentDelta("It is sunny."))
-        #expect(try assemble(body(#"{"answ"#), structured: true).first == .contentDelta(#"{"answ"#))
+            try assemble(body(#"{"answer": "It is sunny."}"#), structured: true).prefix(2)
+                == [.outputStarted, .contentDelta("It is sunny.")])
+        #expect(try assemble(body(#"{"answ"#), structured: true).dropFirst().first == .contentDelta(#"{"answ"#))
     }
 
     @Test("malformed JSON, an error object and a missing end are typed errors")
@@ -189,7 +191,7 @@ struct StreamParsingTests {
             """
         #expect(
             try assembleAnthropic(body) == [
-                .contentDelta("Checking."),
+                .outputStarted, .contentDelta("Checking."),
                 .toolCall(ToolCallRequest(id: "tu_1", name: "get_weather", arguments: #"{"city": "Oslo"}"#)),
                 .usage(
                     TokenUsage(

@@ -10,6 +10,7 @@ struct AnthropicStreamAssembler: ModelEventAssembler {
     private var sawUsage = false
     private var stopReason: String?
     private var sawMessageStop = false
+    private var outputStarted = false
 
     init(url: URL) { self.url = url }
 
@@ -29,12 +30,16 @@ struct AnthropicStreamAssembler: ModelEventAssembler {
             }
         case "content_block_delta":
             guard let delta = payload.delta else { break }
-            if delta.type == "text_delta", let text = delta.text, !text.isEmpty {
-                return [.contentDelta(text)]
+            var events: [ModelEvent] = []
+            let text = delta.type == "text_delta" ? delta.text ?? "" : ""
+            let json = delta.type == "input_json_delta" ? delta.partialJSON ?? "" : ""
+            if !outputStarted, !text.isEmpty || !json.isEmpty {
+                outputStarted = true
+                events.append(.outputStarted)
             }
-            if delta.type == "input_json_delta", let index = payload.index {
-                toolBlocks[index]?.arguments += delta.partialJSON ?? ""
-            }
+            if !text.isEmpty { events.append(.contentDelta(text)) }
+            if !json.isEmpty, let index = payload.index { toolBlocks[index]?.arguments += json }
+            return events
         case "content_block_stop":
             if let index = payload.index, var call = toolBlocks.removeValue(forKey: index) {
                 if call.arguments.isEmpty { call.arguments = "{}" }

@@ -13,6 +13,7 @@ struct OpenAIStreamAssembler: ModelEventAssembler {
     private var timings: ServerTimingsReport?
     private var finishReason: String?
     private var sawDone = false
+    private var outputStarted = false
 
     init(url: URL, expectsStructuredOutput: Bool = false) {
         self.url = url
@@ -38,6 +39,11 @@ struct OpenAIStreamAssembler: ModelEventAssembler {
         var events: [ModelEvent] = []
         for choice in chunk.choices ?? [] where (choice.index ?? 0) == 0 {
             if let reason = choice.finishReason { finishReason = reason }
+            let hasOutput = !(choice.delta?.content ?? "").isEmpty || !(choice.delta?.toolCalls ?? []).isEmpty
+            if hasOutput, !outputStarted {
+                outputStarted = true
+                events.append(.outputStarted)
+            }
             if let content = choice.delta?.content, !content.isEmpty {
                 if expectsStructuredOutput {
                     structuredReply += content

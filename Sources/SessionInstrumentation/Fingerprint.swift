@@ -1,0 +1,42 @@
+import Foundation
+
+/// Stable, non-cryptographic fingerprints for arguments and instructions: 64-bit FNV-1a, hex.
+///
+/// A fingerprint lets analyses find repeated tool calls and changed instructions without the
+/// text itself being recorded. It is not a secret-preserving hash: short, guessable inputs can
+/// be recovered by brute force, which is why payload text stays opt-in and redacted.
+enum Fingerprint {
+    static func of(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The normalized form of tool arguments: JSON with sorted keys, and every string trimmed,
+    /// lowercased and with inner runs of white space folded to one space. Two calls with the same
+    /// normalized arguments ask the same thing.
+    static func normalizedArguments(_ json: Data) -> String {
+        guard let object = try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed]),
+              let data = try? JSONSerialization.data(
+                  withJSONObject: normalized(object), options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+        else { return String(decoding: json, as: UTF8.self) }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func normalized(_ value: Any) -> Any {
+        switch value {
+        case let string as String:
+            return string.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        case let array as [Any]:
+            return array.map(normalized)
+        case let object as [String: Any]:
+            return object.mapValues(normalized)
+        default:
+            return value
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import ModelSession
+import SessionTrace
+
+/// A tool whose every call is recorded as a `tool_call` nested under the request that asked
+/// for it: name, argument fingerprint, sizes, duration and outcome. Text is not recorded
+/// unless payload capture is on.
+///
+/// Sessions get one through ``TracingMiddleware``; code with its own session type wraps a tool
+/// directly: `TracedTool(searchTool, tracer: tracer)`.
+public struct TracedTool<Base: Tool>: Tool {
+    public typealias Arguments = Base.Arguments
+
+    public let base: Base
+    let tracer: Tracer
+    let recorder: SessionRecorder?
+    let options: TracingOptions
+
+    public init(_ base: Base, tracer: Tracer, options: TracingOptions = .init()) {
+        self.init(base, tracer: tracer, recorder: nil, options: options)
+    }
+
+    init(_ base: Base, tracer: Tracer, recorder: SessionRecorder?, options: TracingOptions) {
+        self.base = base
+        self.tracer = tracer
+        self.recorder = recorder
+        self.options = options
+    }
+
+    public var name: String { base.name }
+    public var description: String { base.description }
+    public var parameters: JSONSchema { base.parameters }
+
+    public func call(arguments: Arguments) async throws -> String {
+        guard tracer.isEnabled(.toolCall) else { return try await base.call(arguments: arguments) }
+        let context = TraceContext.current
+        let requestID = recorder?.lastRequestID ?? context.requestID
+        let encoded = (try? Self.encoder.encode(arguments)) ?? Data()
+        let id = tracer.makeID()
+        let start = tracer.now()
+        var record = ToolCallRecord(
+            toolCallID: id, requestID: requestID, sessionID: recorder?.sessionID ?? context.sessionID,
+            ts: start, dur: 0, name: base.name,
+            argumentsFingerprint: Fingerprint.of(Fingerprint.normalizedArguments(encoded)),
+            argumentsBytes: Int64(encoded.count), outputBytes: 0)
+        if options.capturePayloads {
+            tracer.capturePayload(.toolArguments, String(decoding: encoded, as: UTF8.self), parentID: id)
+        }
+        var inner = context
+        inner.parentID = id
+        do {
+            let output = try await TraceContext.$current.withValue(inner) { try await base.call(arguments: arguments) }
+            record.dur = tracer.now() - start
+            record.outputBytes = Int64(output.utf8.count)
+            tracer.sink.record(.toolCall(record))
+            if options.capturePayloads { tracer.capturePayload(.toolOutput, output, parentID: id) }
+            return output
+        } catch {
+            record.dur = tracer.now() - start
+            record.outcome = "error"
+            record.error = String(describing: error)
+            tracer.sink.record(.toolCall(record))
+            throw error
+        }
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}

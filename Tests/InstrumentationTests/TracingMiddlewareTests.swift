@@ -1,0 +1,152 @@
+import ModelSession
+import SessionInstrumentation
+import SessionTrace
+import Synchronization
+import Foundation
+import Testing
+
+@Suite("Tracing middleware, with a scripted model")
+struct TracingMiddlewareTests {
+    let sink = MemorySink()
+
+    func session(_ model: any LanguageModel, tools: [any Tool] = [], options: TracingOptions = .init(),
+                 redaction: (@Sendable (String) -> String)? = nil) -> LanguageModelSession {
+        let tracer = Tracer(sink: sink, payloadRedaction: redaction)
+        return LanguageModelSession(
+            model: model, label: "planner", tools: tools, instructions: "Plan the day.",
+            middleware: [TracingMiddleware(tracer: tracer, options: options)])
+    }
+
+    @Test func everyRequestRecordsTimingsTokensAndPrefixReuse() async throws {
+        let session = session(ScriptedModel.answering("Walk, then write."))
+        _ = try await session.respond(to: "What first?")
+        _ = try await session.respond(to: "And then?")
+
+        let requests = sink.requests
+        try #require(requests.count == 2)
+        for request in requests {
+            let ttft = try #require(request.timeToFirstToken)
+            #expect(ttft > 0 && ttft < request.dur)
+            #expect(request.outputTokens == 5)
+            #expect(request.provider == "scripted" && request.model == "scripted-1")
+            #expect(request.profile == "default")
+            #expect(request.finishReason == "stop")
+            #expect(request.error == nil)
+            #expect(request.tokensPerSecond ?? 0 > 0)
+        }
+        #expect(requests.map(\.transcriptEntries) == [1, 3])
+        #expect(requests.map(\.reusedPrefixEntries) == [0, 1])
+        #expect(requests.map(\.inputTokens) == [10, 30])
+        #expect(requests.map(\.cachedInputTokens) == [0, 20])
+        #expect(requests[1].promptBytes > requests[0].promptBytes)
+        #expect(Set(requests.map(\.sessionID)).count == 1)
+        #expect(sink.sessions.last?.label == "planner")
+        #expect(sink.sessions.last?.sessionID == requests[0].sessionID)
+    }
+
+    @Test func toolCallsNestUnderTheRequestThatAskedForThem() async throws {
+        let model = ScriptedModel { request in
+            if request.hasToolOutputSinceLastPrompt { return [.contentDelta("Done."), .finished(reason: "stop")] }
+            return [
+                .toolCall(ToolCallRequest(id: "call-1", name: "search", arguments: #"{"query":"  Launch  Prep"}"#)),
+                .toolCall(ToolCallRequest(id: "call-2", name: "search", arguments: #"{"query":"launch prep"}"#)),
+                .finished(reason: "tool_calls"),
+            ]
+        }
+        let session = session(model, tools: [SearchTool()])
+        let response = try await session.respond(to: "Plan launch")
+        #expect(response.content == "Done.")
+
+        let requests = sink.requests
+        let calls = sink.toolCalls
+        try #require(requests.count == 2 && calls.count == 2)
+        #expect(calls.allSatisfy { $0.requestID == requests[0].requestID && $0.sessionID == requests[0].sessionID })
+        #expect(calls.allSatisfy { $0.name == "search" && $0.outcome == "ok" && $0.dur >= 0 })
+        #expect(calls[0].argumentsFingerprint == calls[1].argumentsFingerprint)
+        #expect(calls.map(\.outputBytes) == [Int64("3 notes about   Launch  Prep".utf8.count), Int64("3 notes about launch prep".utf8.count)])
+        #expect(requests[0].finishReason == "tool_calls")
+    }
+
+    @Test func aFailingToolIsRecordedAndTheSessionSeesTheSameError() async throws {
+        let model = ScriptedModel { _ in
+            [.toolCall(ToolCallRequest(id: "c", name: "search", arguments: #"{"query":"x"}"#)), .finished(reason: "tool_calls")]
+        }
+        let traced = session(model, tools: [SearchTool(fails: true)])
+        let plain = LanguageModelSession(model: model, tools: [SearchTool(fails: true)], instructions: "Plan the day.")
+        let tracedError = await #expect(throws: (any Error).self) { try await traced.respond(to: "go") }
+        let plainError = await #expect(throws: (any Error).self) { try await plain.respond(to: "go") }
+        #expect(String(describing: tracedError) == String(describing: plainError))
+        #expect(sink.toolCalls.map(\.outcome) == ["error"])
+        #expect(sink.toolCalls.first?.error == "SearchFailed()")
+    }
+
+    @Test func aFailedRequestIsRecordedAndRethrownUnchanged() async throws {
+        let model = ScriptedModel { _ in throw ServerDown() }
+        let session = session(model)
+        await #expect(throws: ServerDown.self) { try await session.respond(to: "hello") }
+        #expect(sink.requests.map(\.error) == ["ServerDown()"])
+        #expect(sink.requests.first?.timeToFirstToken == nil)
+    }
+
+    @Test func wrappedAndUnwrappedSessionsGiveTheSameResults() async throws {
+        let model = ScriptedModel.answering("Same answer.")
+        let traced = session(model)
+        let plain = LanguageModelSession(model: model, label: "planner", instructions: "Plan the day.")
+        for prompt in ["one", "two"] {
+            let a = try await traced.respond(to: prompt)
+            let b = try await plain.respond(to: prompt)
+            #expect(a.content == b.content)
+        }
+        #expect(traced.transcript == plain.transcript)
+    }
+
+    @Test func aDynamicProfileSwitchRecordsHandoffs() async throws {
+        let large = ScriptedModel.answering("Long plan.", modelName: "large")
+        let small = ScriptedModel.answering("Short.", modelName: "small")
+        let turn = Counter()
+        let tracer = Tracer(sink: sink)
+        let session = LanguageModelSession(label: "planner", middleware: [TracingMiddleware(tracer: tracer)]) {
+            Profile("planner") { Instructions("Plan the day.") }
+                .economyMode(isEnabled: turn.value >= 2, model: small, promptWindow: 1)
+                .model(large)
+        }
+        for prompt in ["a", "b", "c"] {
+            _ = try await session.respond(to: prompt)
+            turn.increment()
+        }
+        #expect(sink.requests.map(\.model) == ["large", "large", "small"])
+        let handoffs = sink.handoffs
+        #expect(handoffs.map(\.kind) == ["model"])
+        #expect(handoffs.first?.from == "scripted/large")
+        #expect(handoffs.first?.to == "scripted/small")
+        #expect(handoffs.first?.sessionID == sink.requests[0].sessionID)
+        // Each request reuses the whole previous request, until the rolling window drops the first
+        // exchanges: then no prefix is reused and the cache breaks.
+        #expect(sink.requests.map(\.reusedPrefixEntries) == [0, 1, 0])
+        #expect(sink.requests.map(\.transcriptEntries) == [1, 3, 1])
+    }
+
+    @Test func payloadsAreNotRecordedByDefault() async throws {
+        let session = session(ScriptedModel.answering("secret plan"), tools: [SearchTool()])
+        _ = try await session.respond(to: "my password is hunter2")
+        #expect(sink.payloads.isEmpty)
+        #expect(!sink.recorded.contains { String(describing: $0).contains("hunter2") })
+    }
+
+    @Test func capturedPayloadsAreRedacted() async throws {
+        let session = session(
+            ScriptedModel.answering("ok"), options: TracingOptions(capturePayloads: true),
+            redaction: { $0.replacingOccurrences(of: "hunter2", with: "[REDACTED:password]") })
+        _ = try await session.respond(to: "my password is hunter2")
+        #expect(sink.payloads.map(\.kind) == [.prompt, .response])
+        #expect(sink.payloads.map(\.text) == ["my password is [REDACTED:password]", "ok"])
+        #expect(sink.payloads.first?.parentID == sink.requests.first?.requestID)
+    }
+}
+
+/// A counter shared with a profile closure.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func increment() { count.withLock { $0 += 1 } }
+}
