@@ -46,7 +46,13 @@ do {
     printError("trace-bench: LTTng benchmarks failed: \(error)")
     failed = true
 }
-// Further suites append their rows here, e.g. `rows += storeBenchmarks(events: events)`.
+rows += storeBenchmarks(events: events)
+do {
+    rows += try combinedBenchmarks(events: events)
+} catch {
+    printError("trace-bench: LTTng and store benchmark failed: \(error)")
+    failed = true
+}
 
 print(json ? BenchmarkRow.json(rows) : BenchmarkRow.table(rows))
 exit(failed ? 1 : 0)
