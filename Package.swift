@@ -45,7 +45,10 @@ let package = Package(
             ]),
         .executableTarget(
             name: "trace-bench",
-            dependencies: ["SessionTrace", "SessionTraceLTTng", "TraceStore", "CLTTngUST", "CSQLite"]),
+            dependencies: [
+                "SessionTrace", "SessionTraceLTTng", "TraceStore", "CLTTngUST", "CSQLite", "ModelSession",
+                "SessionInstrumentation", "LlamaServer",
+            ]),
 
         .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace"]),
         .testTarget(name: "TraceStoreTests", dependencies: ["TraceStore", "SessionTrace"]),

@@ -8,4 +8,7 @@ scripts/install-deps.sh
 scripts/model-server.sh build
 swift build --build-tests 2>&1 | tee /tmp/sessiontrace-build.log | grep -E "warning:|error:" && {
     echo "test.sh: the build has warnings or errors (see above)"; exit 1; } || true
-swift test "$@"
+# One test at a time: the real-model suites each start a llama.cpp server, and timing tests
+# (time to first token, timeouts, cancellation) measure wall time, which parallel suites on a
+# 2-core machine would distort.
+swift test --no-parallel "$@"

@@ -15,9 +15,16 @@ func printError(_ message: String) {
     line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
 }
 
-let usage = "usage: trace-bench [--json] [--events N]"
+let usage = """
+    usage: trace-bench [--json] [--events N] [--overhead PAIRS]
+
+      --events N        events per emit and store measurement (default 1,000,000)
+      --overhead PAIRS  instead, the middleware's overhead on real requests to SmolLM2-135M on a
+                        local llama.cpp server: PAIRS interleaved A/B pairs (at least 30)
+    """
 var json = false
 var events = 1_000_000
+var overheadPairs: Int?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -29,6 +36,12 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         events = value
+    case "--overhead":
+        guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 30 else {
+            printError("trace-bench: --overhead needs at least 30 pairs\n\(usage)")
+            exit(2)
+        }
+        overheadPairs = value
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -40,6 +53,16 @@ while let argument = arguments.popFirst() {
 
 var rows: [BenchmarkRow] = []
 var failed = false
+if let pairs = overheadPairs {
+    do {
+        rows = try await overheadBenchmarks(pairs: pairs)
+    } catch {
+        printError("trace-bench: the overhead benchmark failed: \(error)")
+        exit(1)
+    }
+    print(json ? BenchmarkRow.json(rows) : BenchmarkRow.table(rows))
+    exit(0)
+}
 do {
     rows += try lttngBenchmarks(events: events)
 } catch {
