@@ -1,0 +1,147 @@
+/// One option a subcommand accepts: a flag (`--json`) or an option with a value (`--width 100`).
+public struct OptionSpec: Sendable, Hashable {
+    /// The long name, with its dashes: `--width`.
+    public var name: String
+    /// Shown in help after the name, `N` in `--width N`; nil for a flag.
+    public var valueName: String?
+    /// One line for `--help`.
+    public var help: String
+
+    public static func flag(_ name: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, valueName: nil, help: help)
+    }
+
+    public static func value(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, valueName: valueName, help: help)
+    }
+
+    public var isFlag: Bool { valueName == nil }
+}
+
+/// A command line that did not make sense; `description` is one sentence for standard error.
+public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// A subcommand's arguments after parsing: flags seen, option values, and positionals in order.
+public struct ParsedArguments: Sendable, Hashable {
+    public var flags: Set<String> = []
+    public var values: [String: String] = [:]
+    public var positionals: [String] = []
+    /// True when `--help` or `-h` was given: the command prints its help and nothing else.
+    public var wantsHelp = false
+
+    public init() {}
+
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+    public func value(_ name: String) -> String? { values[name] }
+
+    /// The value of `name` as a whole number in `range`, `fallback` when absent.
+    public func int(_ name: String, default fallback: Int, in range: ClosedRange<Int> = 1...Int.max)
+        throws(UsageError) -> Int
+    {
+        guard let text = values[name] else { return fallback }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError("\(name) needs a whole number from \(range.lowerBound)"
+                + (range.upperBound == .max ? " up" : " to \(range.upperBound)") + ", not '\(TerminalText.sanitized(text))'")
+        }
+        return value
+    }
+
+    /// The value of `name` as a number in `range`, `fallback` when absent.
+    public func double(_ name: String, default fallback: Double, in range: ClosedRange<Double>)
+        throws(UsageError) -> Double
+    {
+        guard let text = values[name] else { return fallback }
+        guard let value = Double(text), range.contains(value) else {
+            throw UsageError("\(name) needs a number from \(range.lowerBound) to \(range.upperBound), "
+                + "not '\(TerminalText.sanitized(text))'")
+        }
+        return value
+    }
+
+    /// The value of `name` as a duration (`1.5s`, `250ms`, `40us`, `1m`, plain seconds), in ns.
+    public func duration(_ name: String) throws(UsageError) -> Int64? {
+        guard let text = values[name] else { return nil }
+        guard let nanoseconds = ArgumentParser.parseDuration(text) else {
+            throw UsageError("\(name) needs a duration like 1.5s, 250ms or 40us, not '\(TerminalText.sanitized(text))'")
+        }
+        return nanoseconds
+    }
+
+    /// The one store path the analysis subcommands take.
+    public func storePath() throws(UsageError) -> String {
+        guard let path = positionals.first else { throw UsageError("no store given; name a .sqlite file") }
+        guard positionals.count == 1 else {
+            throw UsageError("one store at a time, but \(positionals.count) were given")
+        }
+        return path
+    }
+}
+
+/// A small, strict parser for `trace-report`'s command lines, by hand so the package needs nothing
+/// from outside.
+///
+/// Accepts `--name value`, `--name=value`, flags, `-h`/`--help`, and `--` before positionals that
+/// begin with a dash. Unknown options, missing values and values given to flags are errors.
+public enum ArgumentParser {
+    public static func parse(_ arguments: [String], options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        let byName = Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" { onlyPositionals = true; continue }
+            if argument == "--help" || argument == "-h" { parsed.wantsHelp = true; continue }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            guard let option = byName[name] else {
+                throw UsageError("unknown option \(TerminalText.sanitized(name))")
+            }
+            if option.isFlag {
+                if inlineValue != nil { throw UsageError("\(name) takes no value") }
+                parsed.flags.insert(name)
+            } else if let inlineValue {
+                parsed.values[name] = inlineValue
+            } else {
+                guard index < arguments.count else {
+                    throw UsageError("\(name) needs a value (\(option.valueName ?? "value"))")
+                }
+                parsed.values[name] = arguments[index]
+                index += 1
+            }
+        }
+        return parsed
+    }
+
+    /// Nanoseconds of `text`: a number with a unit `ns`, `us`/`µs`, `ms`, `s` or `m`; a bare number
+    /// is seconds.
+    public static func parseDuration(_ text: String) -> Int64? {
+        let units: [(String, Double)] = [
+            ("ns", 1), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("s", 1e9), ("m", 60e9),
+        ]
+        var number = text
+        var scale = 1e9
+        for (suffix, factor) in units where text.hasSuffix(suffix) {
+            number = String(text.dropLast(suffix.count))
+            scale = factor
+            break
+        }
+        guard !number.isEmpty, let value = Double(number), value.isFinite, value >= 0 else { return nil }
+        let nanoseconds = value * scale
+        guard nanoseconds < 9.2e18 else { return nil }
+        return Int64(nanoseconds.rounded())
+    }
+}

@@ -1,0 +1,34 @@
+/// `trace-report growth STORE`: how prompts grow across sessions, against the context window.
+public struct GrowthCommand: ReportCommand {
+    public static let name = "growth"
+    public static let abstract = "Transcript and prompt growth per session, largest prompts, share of the context window."
+    public static let usage = "trace-report growth [--context-window N] [--warn-share X] [--top N] [--fail-on-findings] [--json] STORE"
+    public static let discussion = """
+        Per session: transcript entries, prompt bytes and input tokens from the first request to the last,
+        with a sparkline of input tokens per request; then the largest prompts. A session is a finding
+        when a prompt reaches X (default 0.75) of the context window (input_tokens / N).
+        """
+    public static let options: [OptionSpec] = [
+        .value("--context-window", "N", "the model's context window in tokens (default 8192)"),
+        .value("--warn-share", "X", "share of the window that makes a finding, 0 < X ≤ 1 (default 0.75)"),
+        .value("--top", "N", "largest prompts listed (default 5)"),
+        CommonOptions.failOnFindings,
+        CommonOptions.json,
+    ]
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ExitStatus
+    {
+        var options = GrowthReport.Options()
+        do {
+            options.contextWindow = Int64(try arguments.int("--context-window", default: 8192))
+            options.warnShare = try arguments.double("--warn-share", default: 0.75, in: 0.01...1)
+            options.top = try arguments.int("--top", default: 5, in: 0...100_000)
+        } catch {
+            throw .usage(error)
+        }
+        let report = GrowthReport.analyze(try loadTrace(arguments), options: options)
+        context.write(arguments.flag("--json") ? report.json.serialized() + "\n" : report.text)
+        return arguments.flag("--fail-on-findings") && !report.findings.isEmpty ? .findings : .success
+    }
+}

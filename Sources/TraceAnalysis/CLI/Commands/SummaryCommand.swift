@@ -1,0 +1,31 @@
+/// `trace-report summary STORE`: latency, generation rate, cache and errors per run, session and
+/// profile/model.
+public struct SummaryCommand: ReportCommand {
+    public static let name = "summary"
+    public static let abstract = "Latency, generation rate, cache hits and errors per run, session and model."
+    public static let usage = "trace-report summary [--json] [--limit N] STORE"
+    public static let discussion = """
+        For each run, session and profile/model pair: requests; time to first token p50, p95 and max;
+        generation rate p50 in tokens/s, (output_tokens - 1) / ((dur - ttft) / 1e9); latency p50, p95
+        and sum (model time); tool time; cache hit rate, server-reported cached input tokens over input
+        tokens, summed; failed requests; and per run the events the sinks dropped.
+        Percentiles are nearest-rank: the value at rank ceil(p/100 × n) of the n sorted values.
+        Rows are streamed from SQLite, so a store of a million requests needs no more than its figures.
+        """
+    public static let options: [OptionSpec] = [
+        CommonOptions.json,
+        .value("--limit", "N", "session rows shown at most (default 20); --json lists all"),
+    ]
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ExitStatus
+    {
+        let limit: Int
+        do { limit = try arguments.int("--limit", default: 20) } catch { throw .usage(error) }
+        let reader = try openStore(arguments)
+        let report: SummaryReport
+        do { report = try SummaryReport.compute(reader: reader) } catch { throw .input(error) }
+        context.write(arguments.flag("--json") ? report.json.serialized() + "\n" : report.text(sessionLimit: limit))
+        return .success
+    }
+}

@@ -1,0 +1,103 @@
+/// `trace-report timeline STORE`: a Gantt chart of the sessions in the terminal.
+public struct TimelineCommand: ReportCommand {
+    public static let name = "timeline"
+    public static let abstract = "A Gantt chart of sessions, requests, tool calls and handoffs in the terminal."
+    public static let usage = "trace-report timeline [--width N] [--session LABEL|ID] [--from T] [--to T] [--no-color] STORE"
+    public static let discussion = """
+        One lane per session. In each request, ░ is the wait for the first token and █ the generation;
+        tool calls run on the row beneath (▪), handoffs are marked ▲, a failed request ends in ✗.
+        Times are from the start of the run; T is a duration like 1.5s, 250ms or 40us.
+        Where a column holds several requests the chart shows the phase covering most of it and says so;
+        zoom in with --from/--to or --session. Colour is on for a terminal unless --no-color or NO_COLOR.
+        """
+    public static let options: [OptionSpec] = [
+        .value("--width", "N", "columns, labels included (default: $COLUMNS, else 100)"),
+        .value("--session", "LABEL|ID", "only the sessions with this label or id"),
+        .value("--from", "T", "start of the window, after the run's start"),
+        .value("--to", "T", "end of the window, after the run's start"),
+        .value("--max-lanes", "N", "lanes at most; later sessions share the last (default 24)"),
+        .flag("--no-color", "no ANSI colour (also when NO_COLOR is set)"),
+        .flag("--color", "ANSI colour even when the output is not a terminal"),
+        CommonOptions.json,
+    ]
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ExitStatus
+    {
+        var options = Timeline.Options()
+        do {
+            let columns = context.environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 >= 40 ? $0 : nil }
+            options.width = try arguments.int("--width", default: columns ?? 100, in: 1...10_000)
+            options.maxLanes = try arguments.int("--max-lanes", default: 24, in: 2...10_000)
+            options.from = try arguments.duration("--from")
+            options.to = try arguments.duration("--to")
+        } catch {
+            throw .usage(error)
+        }
+        options.session = arguments.value("--session")
+        let noColor = arguments.flag("--no-color") || !(context.environment["NO_COLOR"] ?? "").isEmpty
+        options.color = !noColor && (arguments.flag("--color") || context.outputIsTerminal)
+        let trace = try loadTrace(arguments)
+        if arguments.flag("--json") {
+            context.write(TimelineData.json(trace, options: options).serialized() + "\n")
+            return .success
+        }
+        do {
+            context.write(try Timeline.render(trace, options: options))
+        } catch {
+            switch error {
+            case .noSuchSession: throw .message(error.description)
+            default: throw .usage(UsageError(error.description))
+            }
+        }
+        return .success
+    }
+}
+
+/// The timeline's data as JSON: the spans a chart draws, in nanoseconds after the run's start.
+enum TimelineData {
+    static func json(_ trace: RecordedTrace, options: Timeline.Options) -> JSONValue {
+        .object([
+            ("store", .string(trace.path)),
+            ("runs", .array(trace.runs.map { run in
+                let origin = run.startTime
+                let sessions = run.sessions.filter { session in
+                    options.session.map { Timeline.matches(session, $0) } ?? true
+                }
+                let ids = Set(sessions.map(\.sessionID))
+                func inWindow(_ ts: Int64, _ dur: Int64) -> Bool {
+                    let from = options.from.map { origin + $0 } ?? .min
+                    let to = options.to.map { origin + $0 } ?? .max
+                    return ts < to && ts + dur >= from
+                }
+                let requests = run.requests.filter {
+                    ($0.sessionID.map(ids.contains) ?? (options.session == nil)) && inWindow($0.ts, $0.dur)
+                }
+                return .object([
+                    ("run_id", .int(run.run.runID)),
+                    ("start_ts", .int(origin)),
+                    ("sessions", .array(sessions.map { session in
+                        .object([("session_id", .int(session.sessionID)), ("label", .string(session.label)),
+                                 ("start_ns", .int(session.ts - origin)), ("dur_ns", .int(session.dur))])
+                    })),
+                    ("requests", .array(requests.map { request in
+                        .object([
+                            ("request_id", .int(request.requestID)), ("session_id", .int(request.sessionID)),
+                            ("start_ns", .int(request.ts - origin)), ("dur_ns", .int(request.dur)),
+                            ("ttft_ns", .int(request.timeToFirstToken)), ("error", .string(request.error)),
+                            ("tool_calls", .array((run.toolCallsByRequest[request.requestID] ?? []).map { call in
+                                .object([("tool_call_id", .int(call.toolCallID)), ("name", .string(call.name)),
+                                         ("start_ns", .int(call.ts - origin)), ("dur_ns", .int(call.dur))])
+                            })),
+                        ])
+                    })),
+                    ("handoffs", .array(run.handoffs.filter { $0.sessionID.map(ids.contains) ?? false }.map { handoff in
+                        .object([("session_id", .int(handoff.sessionID)), ("at_ns", .int(handoff.ts - origin)),
+                                 ("kind", .string(handoff.kind)), ("from", .string(handoff.from)),
+                                 ("to", .string(handoff.to))])
+                    })),
+                ])
+            })),
+        ])
+    }
+}
