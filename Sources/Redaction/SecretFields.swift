@@ -1,0 +1,304 @@
+/// What a field's name says about its value.
+enum FieldClass: Equatable, Sendable {
+    /// The name says nothing: the value is scanned like any text.
+    case ordinary
+    /// The name says secret (`password`, `api_key`, `client_secret`...): the whole value is
+    /// redacted with `kind`, unless it is a placeholder.
+    case secret(kind: String)
+    /// The name hints at a secret (`key`, `auth`, `hmac`, `salt`, `nonce`): the value is redacted
+    /// only when it looks random (see ``Redactor/Options/entropyThreshold``).
+    case entropyGated
+    /// `Cookie` or `Set-Cookie`: the whole header value.
+    case cookie
+    /// `Authorization`: the credentials after the scheme (`Bearer`, `Basic`, `AWS4-HMAC-SHA256`).
+    case authorization
+}
+
+/// A value range inside a buffer and the kind to report for it.
+struct Finding: Sendable {
+    var start: Int
+    var end: Int
+    var kind: String
+}
+
+/// Names of fields that hold secrets, placeholders that are not secrets, and randomness.
+enum SecretFields {
+    /// Token-count and pagination fields end in "token" but are not credentials.
+    private static let nonSecretTokenPrefixes: [StaticString] = [
+        "max", "num", "input", "output", "prompt", "completion", "total", "cached", "next", "page",
+        "continuation", "stop", "eos", "bos", "pad", "unk", "first", "last", "special", "sep",
+        "start", "mask", "cls", "reasoning",
+    ]
+
+    /// Classifies a field name: letters and digits only, ASCII case ignored, so `X-Api-Key`,
+    /// `api_key`, `apiKey` and `API.KEY` are all `apikey`.
+    static func classify(_ name: UnsafeBufferPointer<UInt8>, extraNames: Set<String>) -> FieldClass {
+        guard name.count <= 64 else { return .ordinary }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+            var m = 0
+            var hasLetter = false
+            for c in name where isAlnum(c) {
+                buffer[m] = lower(c)
+                if isAlpha(c) { hasLetter = true }
+                m += 1
+            }
+            guard hasLetter, m >= 2 else { return .ordinary }
+            let key = UnsafeBufferPointer(rebasing: buffer[0..<m])
+            return classifyNormalized(key, extraNames: extraNames)
+        }
+    }
+
+    static func classify(_ name: String, extraNames: Set<String>) -> FieldClass {
+        var name = name
+        return name.withUTF8 { classify($0, extraNames: extraNames) }
+    }
+
+    /// Substrings of a normalized name that matter, found in one pass over the name.
+    private struct NameParts: OptionSet {
+        let rawValue: UInt32
+        static let password = NameParts(rawValue: 1 << 0)
+        static let secretAccessKey = NameParts(rawValue: 1 << 1)
+        static let aws = NameParts(rawValue: 1 << 2)
+        static let secret = NameParts(rawValue: 1 << 3)
+        static let privateKey = NameParts(rawValue: 1 << 4)
+        static let signature = NameParts(rawValue: 1 << 5)
+        static let apiKey = NameParts(rawValue: 1 << 6)
+        static let strongKey = NameParts(rawValue: 1 << 7)  // credential, accesskey, authkey...
+        static let key = NameParts(rawValue: 1 << 8)
+        static let auth = NameParts(rawValue: 1 << 9)
+        static let weak = NameParts(rawValue: 1 << 10)  // hmac, salt, nonce
+
+        init(rawValue: UInt32) { self.rawValue = rawValue }
+
+        init(_ key: UnsafeBufferPointer<UInt8>) {
+            var parts: NameParts = []
+            for i in 0..<key.count {
+                switch key[i] {
+                case UInt8(ascii: "p"):
+                    if key.has("passw", at: i) || key.has("passphrase", at: i) { parts.insert(.password) }
+                    if key.has("privatekey", at: i) { parts.insert(.privateKey) }
+                case UInt8(ascii: "s"):
+                    if key.has("secret", at: i) {
+                        parts.insert(.secret)
+                        if key.has("secretaccesskey", at: i) { parts.insert(.secretAccessKey) }
+                    }
+                    if key.has("signature", at: i) { parts.insert(.signature) }
+                    if key.has("signingkey", at: i) { parts.insert(.strongKey) }
+                    if key.has("salt", at: i) { parts.insert(.weak) }
+                case UInt8(ascii: "a"):
+                    if key.has("api", at: i) && (key.has("key", at: i + 3) || key.has("token", at: i + 3)) {
+                        parts.insert(.apiKey)
+                    }
+                    if key.has("aws", at: i) { parts.insert(.aws) }
+                    if key.has("auth", at: i) {
+                        parts.insert(.auth)
+                        if key.has("key", at: i + 4) { parts.insert(.strongKey) }
+                    }
+                    if key.has("accesskey", at: i) { parts.insert(.strongKey) }
+                case UInt8(ascii: "c"):
+                    if key.has("credential", at: i) { parts.insert(.strongKey) }
+                case UInt8(ascii: "m"):
+                    if key.has("masterkey", at: i) { parts.insert(.strongKey) }
+                case UInt8(ascii: "e"):
+                    if key.has("encryptionkey", at: i) { parts.insert(.strongKey) }
+                case UInt8(ascii: "k"):
+                    if key.has("key", at: i) { parts.insert(.key) }
+                case UInt8(ascii: "h"):
+                    if key.has("hmac", at: i) { parts.insert(.weak) }
+                case UInt8(ascii: "n"):
+                    if key.has("nonce", at: i) { parts.insert(.weak) }
+                default:
+                    break
+                }
+            }
+            self = parts
+        }
+    }
+
+    private static func classifyNormalized(
+        _ key: UnsafeBufferPointer<UInt8>, extraNames: Set<String>
+    ) -> FieldClass {
+        func ends(_ s: StaticString) -> Bool { key.has(s, at: key.count - s.utf8CodeUnitCount) }
+        func equals(_ s: StaticString) -> Bool { key.count == s.utf8CodeUnitCount && key.has(s, at: 0) }
+
+        let parts = NameParts(key)
+        if parts.isEmpty && !ends("token") && !ends("cookie") && !ends("pwd") && !ends("sig")
+            && !equals("pw") && !equals("pass") && extraNames.isEmpty {
+            return .ordinary
+        }
+        if equals("cookie") || equals("setcookie") { return .cookie }
+        if ends("authorization") { return .authorization }
+        if parts.contains(.password) || equals("pass") || equals("pw") || ends("pwd") {
+            return .secret(kind: "password")
+        }
+        if parts.contains(.secretAccessKey) || parts.isSuperset(of: [.aws, .secret]) {
+            return .secret(kind: "aws_secret_key")
+        }
+        if parts.contains(.privateKey) { return .secret(kind: "private_key") }
+        if parts.contains(.signature) || ends("sig") { return .secret(kind: "signature") }
+        if parts.contains(.apiKey) { return .secret(kind: "api_key") }
+        if parts.contains(.secret) || parts.contains(.strongKey) || equals("auth") {
+            return .secret(kind: "secret")
+        }
+        if ends("token") {
+            // `max_tokens`-like counters and `time_to_first_token`-like measures: the word
+            // before "token" says what is counted.
+            let stem = key.count - 5
+            for prefix in nonSecretTokenPrefixes
+            where key.has(prefix, at: stem - prefix.utf8CodeUnitCount) {
+                return .ordinary
+            }
+            return .secret(kind: "token")
+        }
+        if !extraNames.isEmpty, extraNames.contains(String(decoding: key, as: UTF8.self)) {
+            return .secret(kind: "secret")
+        }
+        if !parts.isDisjoint(with: [.key, .auth, .weak]) { return .entropyGated }
+        return .ordinary
+    }
+
+    /// Whether a value is a stand-in rather than a secret: `YOUR_API_KEY`, `<token>`, `${TOKEN}`,
+    /// `sk-...` (any `..`), `xxxx`, `****`, `[REDACTED:...]`, `null`, `true`, a single repeated character.
+    static func isPlaceholder(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
+        let n = r.count
+        guard n > 0 else { return true }
+        let first = b[r.lowerBound], last = b[r.upperBound - 1]
+        let second: UInt8 = n > 1 ? b[r.lowerBound + 1] : 0
+        switch first {
+        case UInt8(ascii: "<") where last == UInt8(ascii: ">"): return true
+        case UInt8(ascii: "[") where last == UInt8(ascii: "]"): return true
+        case UInt8(ascii: "{") where second == UInt8(ascii: "{"): return true
+        case UInt8(ascii: "$") where isUpper(second) || second == UInt8(ascii: "{")
+            || second == UInt8(ascii: "("):
+            return true
+        case UInt8(ascii: "%") where second == UInt8(ascii: "s") || second == UInt8(ascii: "("): return true
+        default: break
+        }
+        if b[r].allSatisfy({ $0 == first }) { return true }
+        if hasPlaceholderMarker(b, r) { return true }
+        if n <= 9 {
+            for word: StaticString in ["null", "none", "nil", "true", "false", "undefined", "n/a", "empty",
+                                       "unset", "hidden", "masked"]
+            where n == word.utf8CodeUnitCount && b.hasIgnoringCase(word, at: r.lowerBound) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// `xxxx`, `your`, `..`, `…`, `***`, `placeholder`, `changeme`, `change_me`, `redacted`,
+    /// `replace` anywhere, ASCII case ignored; one pass with a switch on each byte.
+    private static func hasPlaceholderMarker(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
+        for i in r {
+            switch lower(b[i]) {
+            case UInt8(ascii: "x"):
+                if b.hasIgnoringCase("xxxx", at: i) && i + 4 <= r.upperBound { return true }
+            case UInt8(ascii: "y"):
+                if b.hasIgnoringCase("your", at: i) && i + 4 <= r.upperBound { return true }
+            case UInt8(ascii: "."):
+                if i + 1 < r.upperBound && b[i + 1] == UInt8(ascii: ".") { return true }
+            case UInt8(ascii: "*"):
+                if b.has("***", at: i) && i + 3 <= r.upperBound { return true }
+            case 0xE2:
+                if b.has("\u{2026}", at: i) { return true }
+            case UInt8(ascii: "p"):
+                if b.hasIgnoringCase("placeholder", at: i) && i + 11 <= r.upperBound { return true }
+            case UInt8(ascii: "c"):
+                if (b.hasIgnoringCase("changeme", at: i) && i + 8 <= r.upperBound)
+                    || (b.hasIgnoringCase("change_me", at: i) && i + 9 <= r.upperBound) { return true }
+            case UInt8(ascii: "r"):
+                if (b.hasIgnoringCase("redacted", at: i) && i + 8 <= r.upperBound)
+                    || (b.hasIgnoringCase("replace", at: i) && i + 7 <= r.upperBound) { return true }
+            default:
+                break
+            }
+        }
+        return false
+    }
+
+    /// Whether a value looks like a random secret: long enough, one token (no spaces), at least two
+    /// of lower, upper and digit, not hex-only (hashes, UUIDs), and a Shannon entropy at or above
+    /// the threshold in bits per character.
+    static func looksRandom(
+        _ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, threshold: Double, minimumLength: Int
+    ) -> Bool {
+        guard r.count >= minimumLength, r.count <= 1024 else { return false }
+        var lowerSeen = false, upperSeen = false, digitSeen = false, hexOnly = true
+        for c in b[r] {
+            if isLower(c) { lowerSeen = true } else if isUpper(c) { upperSeen = true } else if isDigit(c) {
+                digitSeen = true
+            } else if !(c == UInt8(ascii: "+") || c == UInt8(ascii: "/") || c == UInt8(ascii: "=")
+                        || c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
+                        || c == UInt8(ascii: "~")) {
+                return false
+            }
+            if !(isHex(c) || c == UInt8(ascii: "-")) { hexOnly = false }
+        }
+        let classes = (lowerSeen ? 1 : 0) + (upperSeen ? 1 : 0) + (digitSeen ? 1 : 0)
+        guard classes >= 2, !hexOnly else { return false }
+        return RedactionChecks.shannonEntropy(b[r]) >= threshold
+    }
+
+    /// The part of a field's value to redact and its kind, or nil to leave the value alone.
+    ///
+    /// - Parameter prose: the value followed `name:` without quotes, as in a log line. A single
+    ///   lowercase word there is more often prose ("token: expired") than a secret, so it is kept
+    ///   unless it is at least 12 letters long.
+    static func redaction(
+        of field: FieldClass, in b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, config: BuiltInConfig,
+        prose: Bool
+    ) -> Finding? {
+        var r = r
+        while r.lowerBound < r.upperBound, isSpace(b[r.lowerBound]) { r = (r.lowerBound + 1)..<r.upperBound }
+        while r.lowerBound < r.upperBound, isSpace(b[r.upperBound - 1]) { r = r.lowerBound..<(r.upperBound - 1) }
+        guard !isPlaceholder(b, r) else { return nil }
+        switch field {
+        case .ordinary:
+            return nil
+        case .cookie:
+            return Finding(start: r.lowerBound, end: r.upperBound, kind: "cookie")
+        case .authorization:
+            var s = r.lowerBound
+            while s < r.upperBound, isAlnum(b[s]) || b[s] == UInt8(ascii: "-") { s += 1 }
+            guard s < r.upperBound, isBlank(b[s]) else {
+                return Finding(start: r.lowerBound, end: r.upperBound,
+                               kind: specificKind(b, r, config: config) ?? "secret")
+            }
+            let scheme = r.lowerBound..<s
+            while s < r.upperBound, isBlank(b[s]) { s += 1 }
+            let credentials = s..<r.upperBound
+            guard !isPlaceholder(b, credentials) else { return nil }
+            let kind: String
+            if scheme.count == 6, b.hasIgnoringCase("bearer", at: scheme.lowerBound) {
+                kind = "bearer_token"
+            } else if scheme.count == 5, b.hasIgnoringCase("basic", at: scheme.lowerBound) {
+                kind = "basic_auth"
+            } else {
+                kind = specificKind(b, credentials, config: config) ?? "secret"
+            }
+            return Finding(start: credentials.lowerBound, end: credentials.upperBound, kind: kind)
+        case .secret(let kind):
+            if prose, r.count < 12, b[r].allSatisfy(isLower) { return nil }
+            return Finding(start: r.lowerBound, end: r.upperBound,
+                           kind: specificKind(b, r, config: config) ?? kind)
+        case .entropyGated:
+            guard looksRandom(b, r, threshold: config.entropyThreshold,
+                              minimumLength: config.entropyMinimumLength) else { return nil }
+            return Finding(start: r.lowerBound, end: r.upperBound,
+                           kind: specificKind(b, r, config: config) ?? "secret")
+        }
+    }
+
+    /// The kind a known format gives the value (`openai_key`, `jwt`, `private_key`), if it starts
+    /// with one; a field named `api_key` holding `sk-...` reports `openai_key`.
+    static func specificKind(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, config: BuiltInConfig) -> String? {
+        guard !r.isEmpty else { return nil }
+        let view = UnsafeBufferPointer(rebasing: b[r])
+        if config.privateKey, view.has("-----BEGIN ", at: 0) { return "private_key" }
+        if isAlpha(view[0]), let finding = TextScanner.scanWord(view, at: 0, config: config),
+           finding.start <= 16 {
+            return finding.kind
+        }
+        return nil
+    }
+}

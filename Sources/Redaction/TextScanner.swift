@@ -1,0 +1,630 @@
+/// Which built-in detectors are on, and their settings, as the scanner reads them.
+struct BuiltInConfig: Sendable {
+    var tokens: [[TokenFormat]] = TokenFormat.table(for: [])
+    var jwt = false, bearer = false, basicAuth = false, privateKey = false, urlCredential = false
+    var fields = false, email = false, phone = false, creditCard = false, iban = false, ssn = false
+    var slackWebhook = false, discordWebhook = false
+    var entropyThreshold = 3.5
+    var entropyMinimumLength = 16
+    var extraSecretNames: Set<String> = []
+}
+
+/// The built-in detectors, run in one left-to-right pass over UTF-8 bytes.
+///
+/// Each position costs one or two byte comparisons unless it can start something: a letter at a
+/// word start (provider prefixes, `Bearer`, `eyJ`, IBANs), a digit at a number start (cards,
+/// SSNs, phones), `@` (emails), `=` or `:` (secret-named fields, URL credentials), `+` or `(`
+/// (phones) and `-----BEGIN` (PEM keys). Findings come out sorted and never overlap: scanning
+/// resumes after each one.
+enum TextScanner {
+    static func findings(in b: UnsafeBufferPointer<UInt8>, config: BuiltInConfig) -> [Finding] {
+        var found: [Finding] = []
+        var lastEnd = 0
+        var i = 0
+        let n = b.count
+        while i < n {
+            let c = b[i]
+            if isAlpha(c) {
+                if isBoundary(b, i), let f = scanWord(b, at: i, config: config) {
+                    found.append(f)
+                    lastEnd = f.end
+                    i = f.end
+                    continue
+                }
+                // After `\n` in escaped text the next letter starts a word: step, do not skip.
+                if i > 0 && b[i - 1] == UInt8(ascii: "\\") { i += 1; continue }
+                i += 1
+                while i < n && isWordByte(b[i]) { i += 1 }
+                continue
+            }
+            if isDigit(c) {
+                if isNumberStart(b, i), let f = scanNumber(b, at: i, config: config) {
+                    found.append(f)
+                    lastEnd = f.end
+                    i = f.end
+                    continue
+                }
+                i += 1
+                while i < n && isWordByte(b[i]) { i += 1 }
+                continue
+            }
+            var finding: Finding?
+            switch c {
+            case UInt8(ascii: "@"):
+                if config.email { finding = scanEmail(b, at: i, lowerLimit: lastEnd) }
+            case UInt8(ascii: ":"):
+                if b.has("//", at: i + 1) {
+                    if config.urlCredential { finding = scanURLCredential(b, at: i) }
+                } else if config.fields {
+                    finding = scanField(b, separator: i, lowerLimit: lastEnd, config: config)
+                }
+            case UInt8(ascii: "="):
+                if config.fields { finding = scanField(b, separator: i, lowerLimit: lastEnd, config: config) }
+            case UInt8(ascii: "+"):
+                if config.phone { finding = scanInternationalPhone(b, at: i) }
+            case UInt8(ascii: "("):
+                if config.phone { finding = scanParenthesizedPhone(b, at: i) }
+            case UInt8(ascii: "-"):
+                if config.privateKey { finding = scanPrivateKey(b, at: i) }
+            default:
+                break
+            }
+            if let finding {
+                found.append(finding)
+                lastEnd = finding.end
+                i = max(finding.end, i + 1)
+            } else {
+                i += 1
+            }
+        }
+        return found
+    }
+
+    /// A word starts after a byte that is not a letter, digit or `_`, or after an escape such as
+    /// `\n` in JSON-escaped text.
+    @inline(__always) static func isBoundary(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        guard i > 0 else { return true }
+        let p = b[i - 1]
+        if !isWordByte(p) { return true }
+        return i >= 2 && b[i - 2] == UInt8(ascii: "\\")
+            && (p == UInt8(ascii: "n") || p == UInt8(ascii: "t") || p == UInt8(ascii: "r"))
+    }
+
+    /// A number starts at a boundary that is not a decimal point, a `+` (handled as a phone) or
+    /// a dash inside a word (`build-4111...`, UUID groups).
+    @inline(__always) static func isNumberStart(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        guard isBoundary(b, i) else { return false }
+        guard i > 0 else { return true }
+        let p = b[i - 1]
+        if p == UInt8(ascii: ".") || p == UInt8(ascii: "+") { return false }
+        if p == UInt8(ascii: "-") && i >= 2 && isAlnum(b[i - 2]) { return false }
+        return true
+    }
+
+    @inline(__always) static func endsWord(_ b: UnsafeBufferPointer<UInt8>, _ j: Int) -> Bool {
+        j >= b.count || !isWordByte(b[j])
+    }
+
+    // MARK: Words
+
+    static func scanWord(_ b: UnsafeBufferPointer<UInt8>, at i: Int, config: BuiltInConfig) -> Finding? {
+        let c = b[i]
+        for format in config.tokens[Int(c)] {
+            if let f = scanToken(format, b, at: i) { return f }
+        }
+        if config.iban && isUpper(c), let f = scanIBAN(b, at: i) { return f }
+        switch c {
+        case UInt8(ascii: "B"), UInt8(ascii: "b"):
+            if config.bearer, b.hasIgnoringCase("bearer", at: i), let f = scanBearer(b, at: i) { return f }
+            if config.basicAuth, b.hasIgnoringCase("basic", at: i), let f = scanBasic(b, at: i) { return f }
+        case UInt8(ascii: "e"):
+            if config.jwt, b.has("eyJ", at: i), let f = scanJWT(b, at: i) { return f }
+        case UInt8(ascii: "h"):
+            if config.slackWebhook, b.has("hooks.slack.com/", at: i) { return scanSlackWebhook(b, at: i) }
+        case UInt8(ascii: "d"):
+            if config.discordWebhook {
+                if b.has("discord.com/api/webhooks/", at: i) {
+                    return scanPath(b, from: i + 25, minimum: 20, kind: "discord_webhook")
+                }
+                if b.has("discordapp.com/api/webhooks/", at: i) {
+                    return scanPath(b, from: i + 28, minimum: 20, kind: "discord_webhook")
+                }
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    static func scanToken(_ format: TokenFormat, _ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
+        let prefix = format.prefix
+        guard i + prefix.count <= b.count else { return nil }
+        for k in 1..<prefix.count where b[i + k] != prefix[k] { return nil }
+        let bodyStart = i + prefix.count
+        var j = bodyStart
+        var digit = false, letter = false
+        let limit = format.maximumBody == .max ? b.count : min(b.count, bodyStart + format.maximumBody + 1)
+        while j < limit && format.body.contains(b[j]) {
+            if isDigit(b[j]) { digit = true } else if isAlpha(b[j]) { letter = true }
+            j += 1
+        }
+        // A trailing dot ends the sentence, not the token.
+        while j > bodyStart && b[j - 1] == UInt8(ascii: ".") { j -= 1 }
+        let length = j - bodyStart
+        guard length >= format.minimumBody, length <= format.maximumBody, endsWord(b, j) else { return nil }
+        if format.needsDigit && !(digit && letter) { return nil }
+        guard !SecretFields.isPlaceholder(b, bodyStart..<j) else { return nil }
+        return Finding(start: i, end: j, kind: format.kind)
+    }
+
+    /// `Bearer <token>` outside an `Authorization` field: the token must look like one (8+
+    /// characters with a digit, or 20+), so that "bearer of bad news" stays.
+    static func scanBearer(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
+        var j = i + 6
+        guard j < b.count, isBlank(b[j]) else { return nil }
+        while j < b.count && isBlank(b[j]) { j += 1 }
+        let start = j
+        var digit = false
+        while j < b.count {
+            let c = b[j]
+            if isAlnum(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: ".") || c == UInt8(ascii: "_")
+                || c == UInt8(ascii: "~") || c == UInt8(ascii: "+") || c == UInt8(ascii: "/") {
+                if isDigit(c) { digit = true }
+                j += 1
+            } else {
+                break
+            }
+        }
+        while j < b.count && b[j] == UInt8(ascii: "=") { j += 1 }
+        while j > start && b[j - 1] == UInt8(ascii: ".") { j -= 1 }
+        let length = j - start
+        guard length >= 8, digit || length >= 20, !SecretFields.isPlaceholder(b, start..<j) else { return nil }
+        return Finding(start: start, end: j, kind: "bearer_token")
+    }
+
+    /// `Basic <base64>` whose decoding is `user:password`.
+    static func scanBasic(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
+        var j = i + 5
+        guard j < b.count, isBlank(b[j]) else { return nil }
+        while j < b.count && isBlank(b[j]) { j += 1 }
+        let start = j
+        while j < b.count && (isAlnum(b[j]) || b[j] == UInt8(ascii: "+") || b[j] == UInt8(ascii: "/")) { j += 1 }
+        while j < b.count && b[j] == UInt8(ascii: "=") { j += 1 }
+        guard j - start >= 8, endsWord(b, j), let decoded = Base64.decode(b[start..<j]),
+              decoded.contains(UInt8(ascii: ":")), decoded.allSatisfy({ $0 >= 0x20 && $0 < 0x7F || $0 >= 0x80 })
+        else { return nil }
+        return Finding(start: start, end: j, kind: "basic_auth")
+    }
+
+    /// Three (or five, for JWE) base64url segments, the first starting `eyJ` (`{"`).
+    static func scanJWT(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
+        func segment(_ from: Int) -> Int {
+            var j = from
+            while j < b.count && TokenCharacters.base64url.contains(b[j]) { j += 1 }
+            return j
+        }
+        let headerEnd = segment(i)
+        guard headerEnd - i >= 10, headerEnd < b.count, b[headerEnd] == UInt8(ascii: ".") else { return nil }
+        let payloadEnd = segment(headerEnd + 1)
+        guard payloadEnd - headerEnd - 1 >= 10, payloadEnd < b.count,
+              b[payloadEnd] == UInt8(ascii: ".") else { return nil }
+        var end = segment(payloadEnd + 1)
+        var segments = 3
+        while segments < 5, end < b.count, b[end] == UInt8(ascii: "."), end + 1 < b.count,
+              TokenCharacters.base64url.contains(b[end + 1]) {
+            end = segment(end + 1)
+            segments += 1
+        }
+        return Finding(start: i, end: end, kind: "jwt")
+    }
+
+    /// `hooks.slack.com/services/T.../B.../...`: the path after the service name is the secret.
+    static func scanSlackWebhook(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
+        let base = i + 16
+        for service: StaticString in ["services/", "workflows/", "triggers/"] where b.has(service, at: base) {
+            return scanPath(b, from: base + service.utf8CodeUnitCount, minimum: 10, kind: "slack_webhook")
+        }
+        return nil
+    }
+
+    static func scanPath(_ b: UnsafeBufferPointer<UInt8>, from start: Int, minimum: Int, kind: String) -> Finding? {
+        var j = start
+        while j < b.count && (isWordByte(b[j]) || b[j] == UInt8(ascii: "/") || b[j] == UInt8(ascii: "-")) {
+            j += 1
+        }
+        guard j - start >= minimum, !SecretFields.isPlaceholder(b, start..<j) else { return nil }
+        return Finding(start: start, end: j, kind: kind)
+    }
+
+    /// Country code, check digits and the country's length of letters and digits, optionally in
+    /// groups separated by single spaces; mod 97 must give 1.
+    static func scanIBAN(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
+        guard i + 4 <= b.count, isUpper(b[i + 1]), isDigit(b[i + 2]), isDigit(b[i + 3]),
+              let length = RedactionChecks.ibanLength(b[i], b[i + 1]) else { return nil }
+        var chars: [UInt8] = []
+        chars.reserveCapacity(length)
+        var j = i
+        while j < b.count && chars.count < length {
+            let c = b[j]
+            if isUpper(c) || isDigit(c) {
+                chars.append(c)
+            } else if c == UInt8(ascii: " ") && j + 1 < b.count && (isUpper(b[j + 1]) || isDigit(b[j + 1])) {
+                // a group separator
+            } else {
+                break
+            }
+            j += 1
+        }
+        guard chars.count == length, endsWord(b, j), RedactionChecks.ibanChecksumValid(chars[...]) else {
+            return nil
+        }
+        return Finding(start: i, end: j, kind: "iban")
+    }
+
+    // MARK: Numbers
+
+    static func scanNumber(_ b: UnsafeBufferPointer<UInt8>, at i: Int, config: BuiltInConfig) -> Finding? {
+        if config.ssn, let f = scanSSN(b, at: i) { return f }
+        if config.phone, let f = scanUSPhone(b, at: i) { return f }
+        if config.creditCard, let f = scanCard(b, at: i) { return f }
+        return nil
+    }
+
+    @inline(__always) static func digits(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, _ count: Int) -> Bool {
+        guard i + count <= b.count else { return false }
+        for k in 0..<count where !isDigit(b[i + k]) { return false }
+        return true
+    }
+
+    /// Ends a digit group: not followed by a letter, digit, or a separator and more digits.
+    @inline(__always) static func endsNumber(_ b: UnsafeBufferPointer<UInt8>, _ j: Int) -> Bool {
+        guard j < b.count else { return true }
+        let c = b[j]
+        if isWordByte(c) { return false }
+        if (c == UInt8(ascii: "-") || c == UInt8(ascii: ".")) && j + 1 < b.count && isDigit(b[j + 1]) {
+            return false
+        }
+        return true
+    }
+
+    /// `ddd-dd-dddd` outside the never-issued ranges.
+    static func scanSSN(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
+        guard digits(b, i, 3), i + 11 <= b.count, b[i + 3] == UInt8(ascii: "-"), digits(b, i + 4, 2),
+              b[i + 6] == UInt8(ascii: "-"), digits(b, i + 7, 4), endsNumber(b, i + 11) else { return nil }
+        let d = Array(b[i..<(i + 3)]) + Array(b[(i + 4)..<(i + 6)]) + Array(b[(i + 7)..<(i + 11)])
+        guard RedactionChecks.ssnParts(d) else { return nil }
+        return Finding(start: i, end: i + 11, kind: "ssn")
+    }
+
+    /// `ddd-ddd-dddd` or `ddd.ddd.dddd` (one separator throughout), optionally after `1-`, with
+    /// area code and exchange starting 2–9. Space-separated bare numbers are not phones: too many
+    /// lists of numbers look like them.
+    static func scanUSPhone(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
+        var j = i
+        if b[j] == UInt8(ascii: "1"), j + 2 < b.count, b[j + 1] == UInt8(ascii: "-") || b[j + 1] == UInt8(ascii: "."),
+           isDigit(b[j + 2]) {
+            j += 2
+        }
+        guard digits(b, j, 3), j + 12 <= b.count else { return nil }
+        let sep = b[j + 3]
+        guard sep == UInt8(ascii: "-") || sep == UInt8(ascii: "."), digits(b, j + 4, 3), b[j + 7] == sep,
+              digits(b, j + 8, 4), b[j] >= UInt8(ascii: "2"), b[j + 4] >= UInt8(ascii: "2"),
+              endsNumber(b, j + 12) else { return nil }
+        return Finding(start: i, end: j + 12, kind: "phone")
+    }
+
+    /// `(ddd) ddd-dddd`, `(ddd)ddd-dddd`, `(ddd) ddd.dddd`.
+    static func scanParenthesizedPhone(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
+        guard digits(b, i + 1, 3), i + 5 < b.count, b[i + 4] == UInt8(ascii: ")"),
+              b[i + 1] >= UInt8(ascii: "2") else { return nil }
+        var j = i + 5
+        if b[j] == UInt8(ascii: " ") { j += 1 }
+        guard digits(b, j, 3), j + 8 <= b.count, b[j] >= UInt8(ascii: "2") else { return nil }
+        let sep = b[j + 3]
+        guard sep == UInt8(ascii: "-") || sep == UInt8(ascii: ".") || sep == UInt8(ascii: " "),
+              digits(b, j + 4, 4), endsNumber(b, j + 8) else { return nil }
+        return Finding(start: i, end: j + 8, kind: "phone")
+    }
+
+    /// `+` and 8–15 digits (E.164) in groups separated by single spaces, dashes, dots or
+    /// parentheses: `+1 (415) 555-0132`, `+44 20 7946 0958`, `+4915112345678`.
+    static func scanInternationalPhone(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
+        if i > 0 && (isWordByte(b[i - 1]) || b[i - 1] == UInt8(ascii: "+")) { return nil }
+        guard i + 1 < b.count, isDigit(b[i + 1]), b[i + 1] != UInt8(ascii: "0") else { return nil }
+        var j = i + 1
+        var count = 0, firstGroup = 0, separators = 0
+        var open = false
+        while j < b.count {
+            let c = b[j]
+            if isDigit(c) {
+                count += 1
+                if separators == 0 { firstGroup += 1 }
+                j += 1
+            } else if (c == UInt8(ascii: " ") || c == UInt8(ascii: "-") || c == UInt8(ascii: "."))
+                        && j + 1 < b.count && (isDigit(b[j + 1]) || b[j + 1] == UInt8(ascii: "("))
+                        && isDigit(b[j - 1]) || (c == UInt8(ascii: " ") && b[j - 1] == UInt8(ascii: ")")
+                                                 && j + 1 < b.count && isDigit(b[j + 1])) {
+                separators += 1
+                j += 1
+            } else if c == UInt8(ascii: "(") && !open && j + 1 < b.count && isDigit(b[j + 1]) {
+                open = true
+                separators += 1
+                j += 1
+            } else if c == UInt8(ascii: ")") && open {
+                open = false
+                j += 1
+            } else {
+                break
+            }
+        }
+        guard !open, (8...15).contains(count), separators == 0 || firstGroup <= 4, endsNumber(b, j) else {
+            return nil
+        }
+        return Finding(start: i, end: j, kind: "phone")
+    }
+
+    /// 13–19 digits, either unbroken or in card-shaped groups (4-4-4-4[-3], 4-6-5, 4-6-4) with one
+    /// kind of separator, with a known issuer prefix and a valid Luhn digit.
+    static func scanCard(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
+        // Most digit runs are short: count before allocating anything.
+        var probe = i, probeDigits = 0
+        while probe < b.count && probeDigits < 13 {
+            if isDigit(b[probe]) {
+                probeDigits += 1
+            } else if !((b[probe] == UInt8(ascii: " ") || b[probe] == UInt8(ascii: "-"))
+                        && probe + 1 < b.count && isDigit(b[probe + 1]) && isDigit(b[probe - 1])) {
+                break
+            }
+            probe += 1
+        }
+        guard probeDigits >= 13 else { return nil }
+        var groups: [(end: Int, digits: Int)] = []
+        var j = i
+        var separator: UInt8 = 0
+        var total = 0
+        while true {
+            let start = j
+            while j < b.count && isDigit(b[j]) { j += 1 }
+            total += j - start
+            groups.append((j, j - start))
+            guard total <= 40, j + 1 < b.count, isDigit(b[j + 1]) else { break }
+            let c = b[j]
+            guard c == UInt8(ascii: " ") || c == UInt8(ascii: "-") else { break }
+            if separator == 0 { separator = c } else if c != separator { break }
+            j += 1
+        }
+        guard total >= 13 else { return nil }
+        var used = groups.count
+        if total > 19 {
+            // "4111 1111 1111 1111 2030": a card followed by more digits, only with spaces.
+            guard separator == UInt8(ascii: " ") else { return nil }
+            while used > 1 && groups[0..<used].reduce(0, { $0 + $1.digits }) > 19 { used -= 1 }
+        }
+        let candidate = groups[0..<used]
+        let count = candidate.reduce(0) { $0 + $1.digits }
+        guard count >= 13, count <= 19 else { return nil }
+        let end = candidate.last!.end
+        // The whole run must end here: not in a word, not before a decimal part.
+        if used == groups.count {
+            guard endsWord(b, end) else { return nil }
+            if end + 1 < b.count && b[end] == UInt8(ascii: ".") && isDigit(b[end + 1]) { return nil }
+        }
+        if used > 1 {
+            let sizes = candidate.map(\.digits)
+            let fours = sizes.dropLast().allSatisfy { $0 == 4 } && (1...4).contains(sizes.last!)
+            let amex = sizes == [4, 6, 5] || sizes == [4, 6, 4]
+            guard fours || amex else { return nil }
+        }
+        var digitsOnly: [UInt8] = []
+        digitsOnly.reserveCapacity(count)
+        for k in i..<end where isDigit(b[k]) { digitsOnly.append(b[k]) }
+        guard RedactionChecks.isCardDigits(digitsOnly[...]) else { return nil }
+        return Finding(start: i, end: end, kind: "credit_card")
+    }
+
+    // MARK: Emails, URLs, keys, fields
+
+    /// `local@domain.tld`, found at the `@`: the local part is read backwards, never into an
+    /// earlier finding. File names like `icon@2x.png` and `git@host` remotes are not emails.
+    static func scanEmail(_ b: UnsafeBufferPointer<UInt8>, at sign: Int, lowerLimit: Int) -> Finding? {
+        let at = sign
+        var s = at
+        let floor = max(lowerLimit, at - 64)
+        while s > floor {
+            let c = b[s - 1]
+            guard isAlnum(c) || c == UInt8(ascii: ".") || c == UInt8(ascii: "_") || c == UInt8(ascii: "%")
+                    || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") else { break }
+            s -= 1
+        }
+        while s < at && !isAlnum(b[s]) { s += 1 }
+        guard s < at else { return nil }
+        if s >= 2 && b[s - 1] == UInt8(ascii: "/") && b[s - 2] == UInt8(ascii: "/") { return nil }
+        if at - s == 3 && b.has("git", at: s) { return nil }
+        var j = at + 1
+        var labels = 0
+        var lastLabel = j..<j
+        while j < b.count {
+            let start = j
+            while j < b.count && (isAlnum(b[j]) || b[j] == UInt8(ascii: "-")) { j += 1 }
+            guard j > start else { break }
+            labels += 1
+            lastLabel = start..<j
+            guard j + 1 < b.count, b[j] == UInt8(ascii: "."), isAlnum(b[j + 1]) else { break }
+            j += 1
+        }
+        guard labels >= 2, lastLabel.count >= 2, lastLabel.count <= 24, b[lastLabel].allSatisfy(isAlpha),
+              !isFileExtension(b, lastLabel) else { return nil }
+        return Finding(start: s, end: lastLabel.upperBound, kind: "email")
+    }
+
+    static func isFileExtension(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
+        for ext: StaticString in ["png", "jpg", "jpeg", "gif", "svg", "webp", "pdf", "js", "ts", "css",
+                                  "json", "swift", "py", "txt", "md", "html", "lock", "log"]
+        where r.count == ext.utf8CodeUnitCount && b.hasIgnoringCase(ext, at: r.lowerBound) {
+            return true
+        }
+        return false
+    }
+
+    /// `scheme://user:password@host`: the password goes, the user and host stay.
+    static func scanURLCredential(_ b: UnsafeBufferPointer<UInt8>, at colon: Int) -> Finding? {
+        let start = colon + 3
+        var j = start
+        var passwordStart: Int?
+        while j < b.count && j - start < 512 {
+            let c = b[j]
+            if c == UInt8(ascii: "@") {
+                guard let p = passwordStart, j > p, !SecretFields.isPlaceholder(b, p..<j) else { return nil }
+                return Finding(start: p, end: j, kind: "url_credential")
+            }
+            if isSpace(c) || c == UInt8(ascii: "/") || c == UInt8(ascii: "?") || c == UInt8(ascii: "#")
+                || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") || c == UInt8(ascii: "<")
+                || c == UInt8(ascii: ">") || c == UInt8(ascii: "\\") || c == UInt8(ascii: "[")
+                || c == UInt8(ascii: "]") {
+                return nil
+            }
+            if c == UInt8(ascii: ":") && passwordStart == nil { passwordStart = j + 1 }
+            j += 1
+        }
+        return nil
+    }
+
+    /// `-----BEGIN ... PRIVATE KEY-----` through its `-----END ...-----` line, or through the end
+    /// of the base64 body when the block was cut off.
+    static func scanPrivateKey(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
+        guard b.has("-----BEGIN ", at: i) else { return nil }
+        var j = i + 11
+        while j < b.count && j - i < 80 && (isUpper(b[j]) || b[j] == UInt8(ascii: " ")) { j += 1 }
+        guard b.has("-----", at: j), b.containsIgnoringCase("private key", in: (i + 11)..<j) else {
+            return nil
+        }
+        let bodyStart = j + 5
+        if let end = b.firstIndex(of: "-----END ", from: bodyStart),
+           let close = b.firstIndex(of: "-----", from: end + 9) {
+            return Finding(start: i, end: close + 5, kind: "private_key")
+        }
+        var k = bodyStart
+        while k < b.count {
+            let c = b[k]
+            if isAlnum(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "/") || c == UInt8(ascii: "=")
+                || isSpace(c) || c == UInt8(ascii: ":") || c == UInt8(ascii: "-") || c == UInt8(ascii: ",") {
+                k += 1
+            } else if c == UInt8(ascii: "\\") && k + 1 < b.count
+                        && (b[k + 1] == UInt8(ascii: "n") || b[k + 1] == UInt8(ascii: "r")) {
+                k += 2
+            } else {
+                break
+            }
+        }
+        return Finding(start: i, end: k, kind: "private_key")
+    }
+
+    /// `name=value`, `name: value`, `"name": "value"`, `\"name\":\"value\"` where the name says
+    /// secret. The name is read backwards from the separator, never into an earlier finding.
+    static func scanField(
+        _ b: UnsafeBufferPointer<UInt8>, separator s: Int, lowerLimit: Int, config: BuiltInConfig
+    ) -> Finding? {
+        let n = b.count
+        let sep = b[s]
+        if s + 1 < n {
+            let next = b[s + 1]
+            if sep == UInt8(ascii: "=") && (next == UInt8(ascii: "=") || next == UInt8(ascii: ">")
+                                             || next == UInt8(ascii: "~")) { return nil }
+            if sep == UInt8(ascii: ":") && next == UInt8(ascii: ":") { return nil }
+        }
+        var k = s - 1
+        var blanks = 0
+        while k >= lowerLimit && blanks < 3 && isBlank(b[k]) { k -= 1; blanks += 1 }
+        var quotedName = false
+        if k >= lowerLimit && (b[k] == UInt8(ascii: "\"") || b[k] == UInt8(ascii: "'")) {
+            quotedName = true
+            k -= 1
+            if k >= lowerLimit && b[k] == UInt8(ascii: "\\") { k -= 1 }
+        }
+        let nameEnd = k + 1
+        while k >= lowerLimit && nameEnd - k <= 65
+                && (isWordByte(b[k]) || b[k] == UInt8(ascii: "-") || b[k] == UInt8(ascii: ".")) {
+            k -= 1
+        }
+        let nameStart = k + 1
+        guard nameEnd - nameStart >= 2, nameEnd - nameStart <= 64 else { return nil }
+        let field = SecretFields.classify(UnsafeBufferPointer(rebasing: b[nameStart..<nameEnd]),
+                                          extraNames: config.extraSecretNames)
+        if field == .ordinary { return nil }
+
+        var v = s + 1
+        var skipped = 0
+        while v < n && skipped < 8 && isBlank(b[v]) { v += 1; skipped += 1 }
+        guard v < n else { return nil }
+        let value: Range<Int>
+        var quoted = true
+        if b[v] == UInt8(ascii: "\"") || b[v] == UInt8(ascii: "'") {
+            let quote = b[v]
+            var e = v + 1
+            while e < n && b[e] != quote && b[e] != UInt8(ascii: "\n") {
+                if b[e] == UInt8(ascii: "\\") { e += 1 }
+                e += 1
+            }
+            guard e < n, b[e] == quote else { return nil }
+            value = (v + 1)..<e
+        } else if b[v] == UInt8(ascii: "\\") && v + 1 < n && b[v + 1] == UInt8(ascii: "\"") {
+            guard let e = b.firstIndex(of: "\\\"", from: v + 2) else { return nil }
+            value = (v + 2)..<e
+        } else {
+            quoted = false
+            if b[v] == UInt8(ascii: "{") || b[v] == UInt8(ascii: "[") { return nil }
+            var e = v
+            if field == .cookie || field == .authorization {
+                while e < n && b[e] != UInt8(ascii: "\n") && b[e] != UInt8(ascii: "\r")
+                        && b[e] != UInt8(ascii: "\"") && b[e] != UInt8(ascii: "\\") { e += 1 }
+            } else {
+                while e < n && !endsUnquotedValue(b[e]) { e += 1 }
+                if e > v && b[e - 1] == UInt8(ascii: ".") && (e == n || isSpace(b[e])) { e -= 1 }
+            }
+            value = v..<e
+        }
+        let prose = !quoted && !quotedName && sep == UInt8(ascii: ":")
+        return SecretFields.redaction(of: field, in: b, value, config: config, prose: prose)
+    }
+
+    @inline(__always) static func endsUnquotedValue(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"),
+             UInt8(ascii: "&"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\""), UInt8(ascii: "'"),
+             UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"),
+             UInt8(ascii: "`"), UInt8(ascii: "\\"), UInt8(ascii: "|"):
+            true
+        default:
+            false
+        }
+    }
+}
+
+/// A strict base64 decoder for `Basic` credentials: nil on any character outside the alphabet.
+enum Base64 {
+    static func decode(_ input: Slice<UnsafeBufferPointer<UInt8>>) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(input.count * 3 / 4)
+        var buffer: UInt32 = 0
+        var bits = 0
+        for c in input {
+            let value: UInt32
+            switch c {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = UInt32(c - UInt8(ascii: "A"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = UInt32(c - UInt8(ascii: "a") + 26)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt32(c - UInt8(ascii: "0") + 52)
+            case UInt8(ascii: "+"): value = 62
+            case UInt8(ascii: "/"): value = 63
+            case UInt8(ascii: "="): continue
+            default: return nil
+            }
+            buffer = buffer << 6 | value
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+            }
+        }
+        return out
+    }
+}
