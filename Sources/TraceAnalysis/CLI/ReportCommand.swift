@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// What a subcommand's run ends with; the process exits with `rawValue`.
-public enum ExitStatus: Int32, Sendable {
+public enum ExitCode: Int32, Sendable {
     /// Done, nothing to flag (or the subcommand does not gate).
     case success = 0
     /// A gating subcommand found something (`--fail-on-findings`).
@@ -89,7 +89,7 @@ public struct CommandContext: Sendable {
 ///     static let usage = "trace-report export [--out FILE] STORE"
 ///     static let discussion = "..."
 ///     static let options: [OptionSpec] = [.value("--out", "FILE", "where to write; standard output if absent")]
-///     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus {
+///     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
 ///         let trace = try loadTrace(arguments)      // the store, or a clear failure
 ///         context.write(...)
 ///         return .success
@@ -110,7 +110,7 @@ public protocol ReportCommand {
     /// Hidden commands (developer tools) work but are not listed in `trace-report --help`.
     static var isHidden: Bool { get }
     /// Runs with parsed arguments; `--help` never reaches here.
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitStatus
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode
 }
 
 extension ReportCommand {
@@ -198,7 +198,7 @@ public enum TraceReport {
     /// `writeError` as one line each. Returns the exit status.
     public static func main(
         _ arguments: [String], context: CommandContext, writeError: @Sendable (String) -> Void
-    ) -> ExitStatus {
+    ) -> ExitCode {
         guard let first = arguments.first else {
             writeError("trace-report: no subcommand given; run 'trace-report --help' for the list\n")
             return .usageOrInput

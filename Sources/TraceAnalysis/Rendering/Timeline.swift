@@ -188,7 +188,9 @@ public struct Timeline: Sendable {
         var out = ""
         let runName = SummaryReport.shortRunID(run.run.runID)
             + (run.run.label.map { " " + TerminalText.fitted($0, width: 30) } ?? "")
-        let shownRequests = lanes.reduce(0) { $0 + $1.requests.count }
+        let shownRequests = lanes.reduce(0) { total, lane in
+            total + lane.requests.filter { $0.ts < end && $0.ts + max($0.dur, 1) > start }.count
+        }
         out += "\(runName): \(Format.count(Int64(shownRequests))) requests in \(lanes.count) lane"
             + (lanes.count == 1 ? "" : "s") + ", \(Format.duration(start - origin)) to \(Format.duration(end - origin))"
             + ", \(Format.duration(Int64(scale.span))) per column\n"

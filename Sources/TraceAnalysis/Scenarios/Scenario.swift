@@ -27,7 +27,7 @@ public enum Scenario: String, Sendable, CaseIterable {
     public var summary: String {
         switch self {
         case .toolLoop: "a tool-call loop with near-identical queries (launch, launch prep, launch tasks)"
-        case .promptBloat: "tool results pile up until the prompt takes 87% of an 8,192-token window"
+        case .promptBloat: "tool results pile up until the prompt takes 88% of an 8,192-token window"
         case .rollingWindow: "a rolling window drops history from the front: six cold prefixes"
         case .modelSwitch: "a model and profile handoff breaks the prefix once"
         }

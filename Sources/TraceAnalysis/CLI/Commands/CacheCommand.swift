@@ -14,7 +14,7 @@ public struct CacheCommand: ReportCommand {
     public static let options: [OptionSpec] = [CommonOptions.failOnFindings, CommonOptions.json]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitStatus
+        -> ExitCode
     {
         let report = CacheFindings.analyze(try loadTrace(arguments))
         context.write(arguments.flag("--json") ? report.json.serialized() + "\n" : report.text)

@@ -17,7 +17,7 @@ public struct GrowthCommand: ReportCommand {
     ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitStatus
+        -> ExitCode
     {
         var options = GrowthReport.Options()
         do {

@@ -15,7 +15,7 @@ public struct MakeScenariosCommand: ReportCommand {
     public static let isHidden = true
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitStatus
+        -> ExitCode
     {
         guard arguments.positionals.count == 1, let directory = arguments.positionals.first else {
             throw .usage(UsageError("name one directory to write the scenario stores into"))

@@ -18,7 +18,7 @@ public struct SummaryCommand: ReportCommand {
     ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitStatus
+        -> ExitCode
     {
         let limit: Int
         do { limit = try arguments.int("--limit", default: 20) } catch { throw .usage(error) }

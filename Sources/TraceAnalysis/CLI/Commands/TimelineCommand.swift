@@ -22,7 +22,7 @@ public struct TimelineCommand: ReportCommand {
     ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitStatus
+        -> ExitCode
     {
         var options = Timeline.Options()
         do {

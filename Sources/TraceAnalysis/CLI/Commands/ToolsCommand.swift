@@ -20,7 +20,7 @@ public struct ToolsCommand: ReportCommand {
     ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitStatus
+        -> ExitCode
     {
         var options = ToolFindings.Options()
         do {

@@ -1,0 +1,124 @@
+import Foundation
+import SessionTrace
+import Testing
+import TraceStore
+
+@testable import TraceAnalysis
+
+@Suite("Analyses")
+struct AnalysisTests {
+    @Test func nearestRankPercentiles() {
+        #expect(Percentile.nearestRank(50, of: [40, 10, 30, 20]) == 20)
+        #expect(Percentile.nearestRank(95, of: Array(1...20)) == 19)
+        #expect(Percentile.nearestRank(95, of: Array(1...21)) == 20)
+        #expect(Percentile.nearestRank(100, of: [3, 1, 2]) == 3)
+        #expect(Percentile.nearestRank(50, of: [7]) == 7)
+        #expect(Percentile.nearestRank(50, of: [Int]()) == nil)
+        let values = (0..<10_001).map { ($0 * 7_919) % 10_001 }
+        var copy = values
+        #expect(Percentile.select(&copy, rank: Percentile.rank(95, count: values.count)) == values.sorted()[9_500])
+    }
+
+    @Test func summaryFromStreamedRowsEqualsSummaryFromTheLoadedTrace() throws {
+        for scenario in Scenario.allCases {
+            let streamed = try SummaryReport.compute(reader: StoreReader(path: scenarioPath(scenario)))
+            let loaded = SummaryReport.compute(trace: try TraceLoader.load(path: scenarioPath(scenario)))
+            #expect(streamed.json == loaded.json, "\(scenario)")
+        }
+    }
+
+    @Test func summaryFigures() throws {
+        let report = try SummaryReport.compute(reader: StoreReader(path: scenarioPath(.toolLoop)))
+        let planner = try #require(report.sessions.first { $0.label == "planner" })
+        #expect(planner.requests == 2)
+        #expect(planner.ttftP50 == 90_000_000)
+        #expect(planner.ttftP95 == 120_000_000)
+        #expect(planner.toolTime == 450_000_000)
+        #expect(planner.modelTime == 2_000_000_000)
+        #expect(planner.cacheHitRate == 400.0 / 1_030)
+        // (60 - 1) / 1.01 s for the second request, (40 - 1) / 0.78 s for the first: p50 is the lower.
+        #expect(planner.tokensPerSecondP50 == 39.0 / 0.78)
+        #expect(report.profiles.count == 1)
+        #expect(report.runs.first?.droppedEvents == 0)
+    }
+
+    @Test func emptyStoreSaysNoRequestsRecorded() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("empty.sqlite")
+        try makeStore(path) { _, _ in }
+        for command in ["summary", "timeline", "growth"] {
+            let result = report([command, path])
+            #expect(result.status == .success)
+            #expect(result.out.contains("no requests recorded"), "\(command): \(result.out)")
+        }
+        #expect(report(["tools", path]).out.contains("no tool calls recorded"))
+        #expect(report(["cache", path]).out.contains("nothing to compare"))
+        let json = try parseJSON(report(["summary", "--json", path]).out)
+        #expect(json["requests"] as? Int == 0)
+    }
+
+    @Test func argumentWordsLeaveOutJSONKeys() {
+        #expect(ToolFindings.argumentWords(#"{"query":"Launch prep!"}"#) == ["launch", "prep"])
+        #expect(ToolFindings.argumentWords(#"{"city":"Paris","days":3}"#) == ["paris", "3"])
+        #expect(ToolFindings.argumentWords("not json at all") == ["not", "json", "at", "all"])
+        #expect(ToolFindings.similarity(["launch"], ["launch", "prep"]) == 1)
+        #expect(ToolFindings.similarity(["launch", "prep"], ["launch", "tasks"]) == 0.5)
+        #expect(ToolFindings.similarity(["paris", "metric"], ["london", "metric"]) == 0.5)
+    }
+
+    @Test func identicalArgumentsAreFoundByFingerprintWithoutPayloads() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("identical.sqlite")
+        try makeStore(path) { tracer, _ in
+            let session = tracer.makeID()
+            tracer.record(.session(SessionRecord(sessionID: session, ts: 0, dur: 10_000_000_000, label: "s")),
+                          kind: .session)
+            for index in Int64(0)..<2 {
+                let asked = request(tracer, session: session, at: 6_000_000_000 + index * 1_000_000_000)
+                tracer.record(
+                    .toolCall(ToolCallRecord(
+                        toolCallID: tracer.makeID(), requestID: asked.requestID, sessionID: session,
+                        ts: asked.ts + asked.dur, dur: 50_000_000, name: "lookup", argumentsFingerprint: "abc",
+                        argumentsBytes: 10, outputBytes: 10)), kind: .toolCall)
+            }
+        }
+        let result = ToolFindings.analyze(try TraceLoader.load(path: path))
+        #expect(result.findings.map(\.kind) == [.identicalArguments])
+        #expect(result.findings.first?.cost == 50_000_000)
+        #expect(result.findings.first?.requestIDs.count == 2)
+    }
+
+    @Test func handoffsNameTheCauseAndInstructionChangesAreNotAHistoryTransform() throws {
+        let run = RecordedRun(
+            run: RunRecord(runID: 1 << 32, ts: 0, wallClockStart: 0, host: "h", commandLine: "c"),
+            sessions: [SessionRecord(sessionID: 7, ts: 0, dur: 10, label: "s")],
+            requests: [
+                RequestRecord(requestID: 1, sessionID: 7, ts: 100, dur: 50, transcriptEntries: 4),
+                RequestRecord(requestID: 2, sessionID: 7, ts: 200, dur: 50, transcriptEntries: 6, reusedPrefixEntries: 0),
+                RequestRecord(requestID: 3, sessionID: 7, ts: 300, dur: 50, transcriptEntries: 8, reusedPrefixEntries: 6),
+            ],
+            handoffs: [HandoffRecord(handoffID: 9, sessionID: 7, ts: 190, kind: "instructions", from: "a", to: "b")])
+        let report = CacheFindings.analyze(RecordedTrace(path: "memory", runs: [run]))
+        #expect(report.findings.map(\.causes) == [[.instructionsChanged]])
+        #expect(report.findings.first?.explanation == "instructions changed: a → b")
+        #expect(report.followUpRequests == 2)
+    }
+
+    @Test func loaderMakesUpSessionsThatNeverEndedAndKeepsRowsOfUnknownRuns() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("partial.sqlite")
+        try makeStore(path) { tracer, _ in
+            request(tracer, session: 424_242, at: 6_000_000_000)
+        }
+        try sqlite(path, "INSERT INTO request SELECT request_id + 1, 99 << 32, NULL, parent_id, ts, dur, ttft, profile, "
+            + "provider, model, input_tokens, cached_input_tokens, output_tokens, prompt_bytes, transcript_entries, "
+            + "reused_prefix_entries, finish_reason, error, server_prompt_tokens, server_cached_tokens, "
+            + "server_prompt_dur, server_predicted_tokens, server_predicted_dur FROM request")
+        let trace = try TraceLoader.load(path: path)
+        #expect(trace.runs.count == 2)
+        #expect(trace.requestCount == 2)
+        #expect(trace.runs.contains { !$0.hasRunRecord && $0.run.runID == 99 << 32 })
+        let recorded = try #require(trace.runs.first { $0.hasRunRecord })
+        #expect(recorded.sessionLabel(424_242) == "session 424242")
+    }
+}

@@ -1,0 +1,87 @@
+import Testing
+
+@testable import TraceAnalysis
+
+@Suite("Argument parsing")
+struct ArgumentParserTests {
+    let options: [OptionSpec] = [.flag("--json", ""), .value("--width", "N", ""), .value("--from", "T", "")]
+
+    @Test func readsFlagsValuesAndPositionalsInAnyOrder() throws {
+        let parsed = try ArgumentParser.parse(["--width", "80", "run.sqlite", "--json", "--from=1.5s"], options: options)
+        #expect(parsed.flag("--json"))
+        #expect(parsed.value("--width") == "80")
+        #expect(try parsed.int("--width", default: 100) == 80)
+        #expect(try parsed.duration("--from") == 1_500_000_000)
+        #expect(parsed.positionals == ["run.sqlite"])
+        #expect(try parsed.storePath() == "run.sqlite")
+    }
+
+    @Test func doubleDashEndsOptions() throws {
+        let parsed = try ArgumentParser.parse(["--", "--json"], options: options)
+        #expect(!parsed.flag("--json"))
+        #expect(parsed.positionals == ["--json"])
+    }
+
+    @Test func helpIsSeenAnywhere() throws {
+        #expect(try ArgumentParser.parse(["run.sqlite", "-h"], options: options).wantsHelp)
+        #expect(try ArgumentParser.parse(["--help"], options: options).wantsHelp)
+    }
+
+    @Test(arguments: [
+        (["--bogus"], "unknown option --bogus"),
+        (["--width"], "--width needs a value (N)"),
+        (["--json=yes"], "--json takes no value"),
+    ])
+    func rejectsBadCommandLines(arguments: [String], message: String) {
+        #expect(throws: UsageError(message)) { try ArgumentParser.parse(arguments, options: options) }
+    }
+
+    @Test func rejectsBadValuesWithOneSentence() throws {
+        let parsed = try ArgumentParser.parse(["--width", "wide", "--from", "soon"], options: options)
+        #expect(throws: UsageError.self) { try parsed.int("--width", default: 100) }
+        #expect(throws: UsageError.self) { try parsed.duration("--from") }
+        #expect(throws: UsageError("no store given; name a .sqlite file")) { try ParsedArguments().storePath() }
+        var two = ParsedArguments()
+        two.positionals = ["a.sqlite", "b.sqlite"]
+        #expect(throws: UsageError.self) { try two.storePath() }
+    }
+
+    @Test(arguments: [
+        ("1.5s", Int64(1_500_000_000)), ("250ms", 250_000_000), ("40us", 40_000), ("40µs", 40_000),
+        ("7ns", 7), ("2m", 120_000_000_000), ("3", 3_000_000_000), ("0.5", 500_000_000),
+    ])
+    func parsesDurations(text: String, nanoseconds: Int64) {
+        #expect(ArgumentParser.parseDuration(text) == nanoseconds)
+    }
+
+    @Test(arguments: ["", "s", "-1s", "1.5h", "abc", "nan"])
+    func rejectsBadDurations(text: String) {
+        #expect(ArgumentParser.parseDuration(text) == nil)
+    }
+
+    @Test func everySubcommandHasHelpAndTheProgramListsTheVisibleOnes() {
+        let top = report(["--help"])
+        #expect(top.status == .success)
+        for command in TraceReport.commands {
+            let help = report([command.name, "--help"])
+            #expect(help.status == .success)
+            #expect(help.out.contains("Usage: trace-report \(command.name)"))
+            #expect(help.out.contains("--help"))
+            #expect(top.out.contains("  \(command.name) ") == !command.isHidden)
+        }
+        #expect(report(["help", "timeline"]).out == report(["timeline", "--help"]).out)
+    }
+
+    @Test func usageErrorsExitTwoWithOneLine() {
+        let cases: [[String]] = [
+            [], ["frobnicate"], ["summary"], ["summary", "--bogus", "x"], ["timeline", "--width", "0", "x"],
+            ["summary", "a", "b"],
+        ]
+        for arguments in cases {
+            let result = report(arguments)
+            #expect(result.status == .usageOrInput, "\(arguments)")
+            #expect(result.out.isEmpty)
+            #expect(result.err.split(separator: "\n").count == 1, "\(arguments): \(result.err)")
+        }
+    }
+}
