@@ -52,7 +52,7 @@ struct JSONRedaction {
         case UInt8(ascii: "t"): try literal("true")
         case UInt8(ascii: "f"): try literal("false")
         case UInt8(ascii: "n"): try literal("null")
-        default: try number()
+        default: try number(field: field)
         }
     }
 
@@ -133,9 +133,10 @@ struct JSONRedaction {
         position += word.utf8CodeUnitCount
     }
 
-    /// Numbers are copied, except one that is a valid card number, which becomes a string: a
-    /// card number must not survive because it was typed as a number.
-    private mutating func number() throws {
+    /// Numbers are copied, except a valid card number and any number under a secret-named key
+    /// (`"pin": 1234`, `"password": 123456`), which become a marker string: a secret must not
+    /// survive because it was typed as a number.
+    private mutating func number(field: FieldClass) throws {
         let start = position
         if position < input.count && input[position] == UInt8(ascii: "-") { position += 1 }
         let digitsStart = position
@@ -150,19 +151,26 @@ struct JSONRedaction {
         }
         if position < input.count && (input[position] | 0x20) == UInt8(ascii: "e") {
             position += 1
-            if position < input.count && (input[position] == UInt8(ascii: "+") || input[position] == UInt8(ascii: "-")) {
+            if position < input.count,
+               input[position] == UInt8(ascii: "+") || input[position] == UInt8(ascii: "-") {
                 position += 1
             }
             let exponent = position
             while position < input.count && isDigit(input[position]) { position += 1 }
             guard position > exponent else { throw Invalid() }
         }
-        if redactor.config.creditCard, start == digitsStart, integerEnd == position,
-           RedactionChecks.isCardDigits(Array(input[start..<position])[...]) {
+        var kind: String?
+        if case .secret(let fieldKind) = field {
+            kind = fieldKind
+        } else if redactor.config.creditCard, start == digitsStart, integerEnd == position,
+                  position - start >= 13, RedactionChecks.isCardDigits(Array(input[start..<position])[...]) {
+            kind = "credit_card"
+        }
+        if let kind {
             output.append(UInt8(ascii: "\""))
-            Redactor.appendMarker("credit_card", to: &output)
+            Redactor.appendMarker(kind, to: &output)
             output.append(UInt8(ascii: "\""))
-            counts["credit_card", default: 0] += 1
+            counts[kind, default: 0] += 1
             changed = true
             return
         }
@@ -215,7 +223,8 @@ struct JSONRedaction {
         let config = redactor.config
         var found: [Finding]
         if field != .ordinary,
-           let f = SecretFields.redaction(of: field, in: value, 0..<value.count, config: config, prose: false) {
+           let f = SecretFields.redaction(of: field, in: value, 0..<value.count, config: config,
+                                          prose: false) {
             found = [f]
         } else {
             found = redactor.findings(in: value, text: String(decoding: value, as: UTF8.self))
@@ -297,7 +306,8 @@ struct JSONRedaction {
             case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
             case 0..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 0xF)]])
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30])
+                out.append(contentsOf: [hex[Int(c >> 4)], hex[Int(c & 0xF)]])
             default: out.append(c)
             }
         }

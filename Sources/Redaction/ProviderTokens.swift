@@ -77,6 +77,18 @@ struct TokenFormat: Sendable {
         return all.map(\.kind).filter { seen.insert($0).inserted }
     }()
 
+    /// The (first byte, second byte) pairs of the prefixes in `table`, as a 256 × 256 bit set.
+    static func pairBits(_ table: [[TokenFormat]]) -> [UInt64] {
+        var bits = [UInt64](repeating: 0, count: 1024)
+        for formats in table {
+            for format in formats where format.prefix.count >= 2 {
+                let first = Int(format.prefix[0]), second = format.prefix[1]
+                bits[first << 2 | Int(second >> 6)] |= 1 << UInt64(second & 63)
+            }
+        }
+        return bits
+    }
+
     /// Formats indexed by their first byte, restricted to `kinds`.
     static func table(for kinds: Set<String>) -> [[TokenFormat]] {
         var table = [[TokenFormat]](repeating: [], count: 256)

@@ -82,7 +82,8 @@ extension RedactionRule {
         do {
             object = try JSONSerialization.jsonObject(with: Data(line.utf8))
         } catch {
-            throw RuleError.invalidLine(path: "", line: 0, reason: "not a JSON object: \(error.localizedDescription)")
+            throw RuleError.invalidLine(path: "", line: 0,
+                                        reason: "not a JSON object: \(error.localizedDescription)")
         }
         guard let fields = object as? [String: Any] else {
             throw RuleError.invalidLine(path: "", line: 0, reason: "not a JSON object")
@@ -107,7 +108,8 @@ extension RedactionRule {
         var triggers: [String] = []
         if let value = fields["triggers"] {
             guard let list = value as? [String] else {
-                throw RuleError.invalidLine(path: "", line: 0, reason: "'triggers' must be an array of strings")
+                throw RuleError.invalidLine(path: "", line: 0,
+                                            reason: "'triggers' must be an array of strings")
             }
             triggers = list
         }
@@ -117,13 +119,15 @@ extension RedactionRule {
             }
             triggers.append(single)
         }
-        return try RedactionRule(kind: kind, pattern: pattern, triggers: triggers, validator: validator, name: name)
+        return try RedactionRule(kind: kind, pattern: pattern, triggers: triggers, validator: validator,
+                                 name: name)
     }
 
     private static func namedValidator(_ name: String) throws -> RedactionValidator {
         guard let validator = RedactionValidator.named[name] else {
             let known = RedactionValidator.named.keys.sorted().joined(separator: ", ")
-            throw RuleError.invalidLine(path: "", line: 0, reason: "unknown validator '\(name)' (known: \(known))")
+            throw RuleError.invalidLine(path: "", line: 0,
+                                        reason: "unknown validator '\(name)' (known: \(known))")
         }
         return validator
     }

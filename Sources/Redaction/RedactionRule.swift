@@ -72,7 +72,8 @@ public struct RedactionRule: Sendable, CustomStringConvertible {
         self.kind = kind
         self.name = name
         self.validator = validator
-        self.matcher = .pattern(PatternMatcher(regex: regex, triggers: triggers.filter { !$0.isEmpty }.map { Array($0.utf8) }))
+        let triggerBytes = triggers.filter { !$0.isEmpty }.map { Array($0.utf8) }
+        self.matcher = .pattern(PatternMatcher(regex: regex, triggers: triggerBytes))
     }
 
     /// Kinds are lowercase snake case: they appear in `[REDACTED:<kind>]` and in reports.
@@ -104,7 +105,9 @@ public struct RedactionRule: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The built-in rules, in the order they win when two findings start at the same place.
+    /// The built-in rules: every kind the byte scanners report. They run together in one pass,
+    /// so their order here does not matter; a custom rule loses to a built-in finding that starts
+    /// at the same place.
     public static let builtIn: [RedactionRule] = {
         var rules: [RedactionRule] = [
             RedactionRule(kind: "private_key", detector: .privateKey),

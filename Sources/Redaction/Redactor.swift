@@ -90,8 +90,10 @@ public struct Redactor: Sendable {
     /// Redacts a JSON document inside string values only, so the result is valid JSON with the
     /// same keys, numbers and layout. A string under a secret-named key (`password`,
     /// `client_secret`, `api_key`...) is replaced whole; other strings are scanned as text
-    /// (including JSON nested in strings). A number that is a valid card number becomes the
-    /// string `"[REDACTED:credit_card]"`. Text that is not JSON is redacted as text.
+    /// (including JSON nested in strings). A number under a secret-named key, or one that is a
+    /// valid card number, becomes a marker string (`"[REDACTED:credit_card]"`): still valid JSON,
+    /// and no secret survives for being typed as a number. Text that is not JSON is redacted as
+    /// text.
     public func redactJSON(_ json: String) -> RedactionResult {
         var counts: [String: Int] = [:]
         var input = json

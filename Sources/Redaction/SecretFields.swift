@@ -122,9 +122,19 @@ enum SecretFields {
         func equals(_ s: StaticString) -> Bool { key.count == s.utf8CodeUnitCount && key.has(s, at: 0) }
 
         let parts = NameParts(key)
-        if parts.isEmpty && !ends("token") && !ends("cookie") && !ends("pwd") && !ends("sig")
-            && !equals("pw") && !equals("pass") && extraNames.isEmpty {
-            return .ordinary
+        if parts.isEmpty && extraNames.isEmpty {
+            // Only these names hold secrets without one of the parts: ...token, ...cookie, ...pwd,
+            // ...sig, pw, pass. Their last letters reject most names at once.
+            switch key[key.count - 1] {
+            case UInt8(ascii: "n"), UInt8(ascii: "e"), UInt8(ascii: "d"), UInt8(ascii: "g"),
+                 UInt8(ascii: "w"), UInt8(ascii: "s"):
+                if !ends("token") && !ends("cookie") && !ends("pwd") && !ends("sig") && !equals("pw")
+                    && !equals("pass") {
+                    return .ordinary
+                }
+            default:
+                return .ordinary
+            }
         }
         if equals("cookie") || equals("setcookie") { return .cookie }
         if ends("authorization") { return .authorization }
@@ -250,7 +260,9 @@ enum SecretFields {
     ) -> Finding? {
         var r = r
         while r.lowerBound < r.upperBound, isSpace(b[r.lowerBound]) { r = (r.lowerBound + 1)..<r.upperBound }
-        while r.lowerBound < r.upperBound, isSpace(b[r.upperBound - 1]) { r = r.lowerBound..<(r.upperBound - 1) }
+        while r.lowerBound < r.upperBound, isSpace(b[r.upperBound - 1]) {
+            r = r.lowerBound..<(r.upperBound - 1)
+        }
         guard !isPlaceholder(b, r) else { return nil }
         switch field {
         case .ordinary:
@@ -291,7 +303,9 @@ enum SecretFields {
 
     /// The kind a known format gives the value (`openai_key`, `jwt`, `private_key`), if it starts
     /// with one; a field named `api_key` holding `sk-...` reports `openai_key`.
-    static func specificKind(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, config: BuiltInConfig) -> String? {
+    static func specificKind(
+        _ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, config: BuiltInConfig
+    ) -> String? {
         guard !r.isEmpty else { return nil }
         let view = UnsafeBufferPointer(rebasing: b[r])
         if config.privateKey, view.has("-----BEGIN ", at: 0) { return "private_key" }

@@ -1,6 +1,11 @@
 /// Which built-in detectors are on, and their settings, as the scanner reads them.
 struct BuiltInConfig: Sendable {
-    var tokens: [[TokenFormat]] = TokenFormat.table(for: [])
+    var tokens: [[TokenFormat]] = TokenFormat.table(for: []) {
+        didSet { tokenPairs = TokenFormat.pairBits(tokens) }
+    }
+    /// Bit (first byte, second byte) is set when some prefix starts with that pair: one load and
+    /// one test reject almost every word before any prefix is compared.
+    private(set) var tokenPairs = [UInt64](repeating: 0, count: 1024)
     var jwt = false, bearer = false, basicAuth = false, privateKey = false, urlCredential = false
     var fields = false, email = false, phone = false, creditCard = false, iban = false, ssn = false
     var slackWebhook = false, discordWebhook = false
@@ -65,7 +70,11 @@ enum TextScanner {
             case UInt8(ascii: "("):
                 if config.phone { finding = scanParenthesizedPhone(b, at: i) }
             case UInt8(ascii: "-"):
-                if config.privateKey { finding = scanPrivateKey(b, at: i) }
+                if config.privateKey && b.has("-----BEGIN ", at: i) {
+                    finding = scanPrivateKey(b, at: i)
+                } else if config.basicAuth {
+                    finding = scanUserOption(b, at: i)
+                }
             default:
                 break
             }
@@ -109,8 +118,13 @@ enum TextScanner {
 
     static func scanWord(_ b: UnsafeBufferPointer<UInt8>, at i: Int, config: BuiltInConfig) -> Finding? {
         let c = b[i]
-        for format in config.tokens[Int(c)] {
-            if let f = scanToken(format, b, at: i) { return f }
+        if i + 1 < b.count {
+            let second = b[i + 1]
+            if config.tokenPairs[Int(c) << 2 | Int(second >> 6)] & (1 << UInt64(second & 63)) != 0 {
+                for format in config.tokens[Int(c)] {
+                    if let f = scanToken(format, b, at: i) { return f }
+                }
+            }
         }
         if config.iban && isUpper(c), let f = scanIBAN(b, at: i) { return f }
         switch c {
@@ -178,8 +192,31 @@ enum TextScanner {
         while j < b.count && b[j] == UInt8(ascii: "=") { j += 1 }
         while j > start && b[j - 1] == UInt8(ascii: ".") { j -= 1 }
         let length = j - start
-        guard length >= 8, digit || length >= 20, !SecretFields.isPlaceholder(b, start..<j) else { return nil }
+        guard length >= 8, digit || length >= 20, !SecretFields.isPlaceholder(b, start..<j) else {
+            return nil
+        }
         return Finding(start: start, end: j, kind: "bearer_token")
+    }
+
+    /// `curl -u user:password` and `--user user:password`: the password goes.
+    static func scanUserOption(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
+        guard i > 0, isBlank(b[i - 1]) else { return nil }
+        var j: Int
+        if b.has("-u", at: i) { j = i + 2 } else if b.has("--user", at: i) { j = i + 6 } else { return nil }
+        guard j < b.count, isBlank(b[j]) || b[j] == UInt8(ascii: "=") else { return nil }
+        j += 1
+        var quote: UInt8 = 0
+        if j < b.count && (b[j] == UInt8(ascii: "'") || b[j] == UInt8(ascii: "\"")) { quote = b[j]; j += 1 }
+        var colon: Int?
+        let start = j
+        while j < b.count && (quote == 0 ? !isSpace(b[j]) : b[j] != quote && b[j] != UInt8(ascii: "\n")) {
+            if b[j] == UInt8(ascii: ":") && colon == nil { colon = j }
+            j += 1
+        }
+        guard let colon, colon > start, j > colon + 1, !SecretFields.isPlaceholder(b, (colon + 1)..<j) else {
+            return nil
+        }
+        return Finding(start: colon + 1, end: j, kind: "basic_auth")
     }
 
     /// `Basic <base64>` whose decoding is `user:password`.
@@ -188,10 +225,13 @@ enum TextScanner {
         guard j < b.count, isBlank(b[j]) else { return nil }
         while j < b.count && isBlank(b[j]) { j += 1 }
         let start = j
-        while j < b.count && (isAlnum(b[j]) || b[j] == UInt8(ascii: "+") || b[j] == UInt8(ascii: "/")) { j += 1 }
+        while j < b.count, isAlnum(b[j]) || b[j] == UInt8(ascii: "+") || b[j] == UInt8(ascii: "/") {
+            j += 1
+        }
         while j < b.count && b[j] == UInt8(ascii: "=") { j += 1 }
         guard j - start >= 8, endsWord(b, j), let decoded = Base64.decode(b[start..<j]),
-              decoded.contains(UInt8(ascii: ":")), decoded.allSatisfy({ $0 >= 0x20 && $0 < 0x7F || $0 >= 0x80 })
+              decoded.contains(UInt8(ascii: ":")),
+              decoded.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 >= 0x80 })
         else { return nil }
         return Finding(start: start, end: j, kind: "basic_auth")
     }
@@ -227,7 +267,9 @@ enum TextScanner {
         return nil
     }
 
-    static func scanPath(_ b: UnsafeBufferPointer<UInt8>, from start: Int, minimum: Int, kind: String) -> Finding? {
+    static func scanPath(
+        _ b: UnsafeBufferPointer<UInt8>, from start: Int, minimum: Int, kind: String
+    ) -> Finding? {
         var j = start
         while j < b.count && (isWordByte(b[j]) || b[j] == UInt8(ascii: "/") || b[j] == UInt8(ascii: "-")) {
             j += 1
@@ -301,8 +343,8 @@ enum TextScanner {
     /// lists of numbers look like them.
     static func scanUSPhone(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
         var j = i
-        if b[j] == UInt8(ascii: "1"), j + 2 < b.count, b[j + 1] == UInt8(ascii: "-") || b[j + 1] == UInt8(ascii: "."),
-           isDigit(b[j + 2]) {
+        if b[j] == UInt8(ascii: "1"), j + 2 < b.count,
+           b[j + 1] == UInt8(ascii: "-") || b[j + 1] == UInt8(ascii: "."), isDigit(b[j + 2]) {
             j += 2
         }
         guard digits(b, j, 3), j + 12 <= b.count else { return nil }
@@ -503,20 +545,54 @@ enum TextScanner {
            let close = b.firstIndex(of: "-----", from: end + 9) {
             return Finding(start: i, end: close + 5, kind: "private_key")
         }
+        // Cut off before its END line: keep taking lines that look like the body (base64, or
+        // `Proc-Type: 4,ENCRYPTED` headers, or one blank line), so prose after it stays.
         var k = bodyStart
-        while k < b.count {
-            let c = b[k]
-            if isAlnum(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "/") || c == UInt8(ascii: "=")
-                || isSpace(c) || c == UInt8(ascii: ":") || c == UInt8(ascii: "-") || c == UInt8(ascii: ",") {
-                k += 1
-            } else if c == UInt8(ascii: "\\") && k + 1 < b.count
-                        && (b[k + 1] == UInt8(ascii: "n") || b[k + 1] == UInt8(ascii: "r")) {
-                k += 2
+        var lineStart = bodyStart
+        var blankLines = 0
+        while true {
+            var e = lineStart
+            while e < b.count && b[e] != UInt8(ascii: "\n") && b[e] != UInt8(ascii: "\r")
+                    && !(b[e] == UInt8(ascii: "\\") && e + 1 < b.count
+                         && (b[e + 1] == UInt8(ascii: "n") || b[e + 1] == UInt8(ascii: "r"))) {
+                e += 1
+            }
+            let line = lineStart..<e
+            if line.isEmpty {
+                // The line break after the BEGIN line is not a blank line.
+                if lineStart > bodyStart { blankLines += 1 }
+                if blankLines > 1 { break }
+            } else if isPEMBodyLine(b, line) {
+                k = e
             } else {
                 break
             }
+            guard e < b.count else { break }
+            // One line break: `\n`, `\r\n`, or their escaped forms.
+            lineStart = e + (b[e] == UInt8(ascii: "\\") ? 2 : 1)
+            if b.has("\n", at: lineStart) && b[e] == UInt8(ascii: "\r") { lineStart += 1 }
+            if b.has("\\n", at: lineStart) && b.has("\\r", at: e) { lineStart += 2 }
         }
         return Finding(start: i, end: k, kind: "private_key")
+    }
+
+    /// A base64 line of a PEM body, or a `Proc-Type: 4,ENCRYPTED`-style header.
+    static func isPEMBodyLine(_ b: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
+        var header = false
+        for k in line where b[k] == UInt8(ascii: ":") && k + 1 < line.upperBound
+            && b[k + 1] == UInt8(ascii: " ") {
+            header = true
+        }
+        for k in line {
+            let c = b[k]
+            if isAlnum(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "/") || c == UInt8(ascii: "=") {
+                continue
+            }
+            if header && (c == UInt8(ascii: " ") || c == UInt8(ascii: ",") || c == UInt8(ascii: "-")
+                          || c == UInt8(ascii: ":")) { continue }
+            return false
+        }
+        return true
     }
 
     /// `name=value`, `name: value`, `"name": "value"`, `\"name\":\"value\"` where the name says

@@ -49,6 +49,12 @@ struct JSONRedactionTests {
         #expect(object["private_key"] as? String == "[REDACTED:private_key]\n")
     }
 
+    @Test func aNumberUnderASecretNameBecomesAString() throws {
+        let result = Redactor.standard.redactJSON(#"{"password":123456,"pin_code":42,"max_tokens":256}"#)
+        #expect(result.text == #"{"password":"[REDACTED:password]","pin_code":42,"max_tokens":256}"#)
+        _ = try Self.parse(result.text)
+    }
+
     @Test func extraSecretFieldNamesFromOptions() throws {
         let redactor = Redactor(options: .init(secretFieldNames: ["PIN"]))
         let result = redactor.redactJSON(#"{"credentials":{"pin":"1234"}}"#)

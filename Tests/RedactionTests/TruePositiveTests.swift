@@ -87,6 +87,8 @@ struct TruePositiveTests {
         Sensitive("request sent Bearer mF_9.B5f-4.1JqM to the gateway", "bearer_token", "mF_9.B5f-4.1JqM"),
         Sensitive("Authorization: Basic dXNlcjpwYXNzd29yZA==", "basic_auth", "dXNlcjpwYXNzd29yZA=="),
         Sensitive("proxy header Basic YWxhZGRpbjpvcGVuc2VzYW1l rejected", "basic_auth", "YWxhZGRpbjpvcGVuc2VzYW1l"),
+        Sensitive("curl -u admin:Pa55w0rd https://api.internal/health", "basic_auth", "Pa55w0rd"),
+        Sensitive("curl --user 'deploy:s3cr3t pass' https://x", "basic_auth", "s3cr3t pass"),
         Sensitive("connecting to postgres://app:s3cr3tP4ss@db.internal:5432/prod", "url_credential", "s3cr3tP4ss"),
         Sensitive("DATABASE_URL=mysql://root:toor@localhost/shop", "url_credential", "toor"),
         Sensitive("git push https://deploy:hunter2@git.example.com/repo.git", "url_credential", "hunter2"),
@@ -197,6 +199,17 @@ struct TruePositiveTests {
         #expect(result.text.contains("id=550e8400-e29b-41d4-a716-446655440000"))
         #expect(result.text.contains("2024-05-01T10:00:03.000Z DEBUG"))
         #expect(result.text.contains("&page=2"))
+    }
+
+    @Test("a private key cut off before its END line stops at the first line that is not base64",
+          arguments: ["\n", "\r\n", "\\n"])
+    func truncatedPrivateKey(_ newline: String) {
+        let text = ["key:", "-----BEGIN ENCRYPTED PRIVATE KEY-----", "Proc-Type: 4,ENCRYPTED", "",
+                    "MIIFHDBOBgkqhkiG9w0BBQ0wQTApBgkqhkiG9w0BBQwwHAQI", "3+/abc==", "next log line here"]
+            .joined(separator: newline)
+        let result = Redactor.standard.redact(text)
+        #expect(result.text == "key:" + newline + "[REDACTED:private_key]" + newline + "next log line here")
+        #expect(result.counts == ["private_key": 1])
     }
 
     @Test func findsKeysAfterEscapesInEscapedText() {
