@@ -181,7 +181,8 @@
         function item(kind, record, laneRef) {
             const ts = num(record.ts) || 0;
             const dur = Math.max(0, num(record.dur) || 0);
-            const entry = { kind: kind, id: str(record.id), ts: ts, dur: dur, record: record, lane: laneRef, run: run };
+            const entry = { kind: kind, id: str(record.id), ts: ts, dur: dur, record: record, lane: laneRef,
+                run: run };
             run.byID.set(entry.id, entry);
             run.end = Math.max(run.end, ts + dur);
             return entry;
@@ -786,7 +787,9 @@
 
         state.drawn = drawn;
         state.frames += 1;
-        for (const kind of Object.keys(drawn)) lanesCanvas.dataset['drawn' + kind[0].toUpperCase() + kind.slice(1)] = String(drawn[kind]);
+        for (const kind of Object.keys(drawn)) {
+            lanesCanvas.dataset['drawn' + kind[0].toUpperCase() + kind.slice(1)] = String(drawn[kind]);
+        }
         lanesCanvas.dataset.viewStart = String(Math.round(state.view.start));
         lanesCanvas.dataset.viewEnd = String(Math.round(state.view.end));
         lanesCanvas.dataset.frames = String(state.frames);
@@ -794,6 +797,11 @@
         $('status').textContent = 'showing ' + formatDuration(state.view.start) + ' – '
             + formatDuration(state.view.end) + ' (' + formatDuration(state.view.end - state.view.start)
             + ')   ·   wheel or + − to zoom, drag or arrows to pan, 0 to fit';
+    }
+
+    /** Selected or highlighted by a finding: drawn with an outline. */
+    function marked(entry) {
+        return state.selected === entry || state.highlight.has(entry);
     }
 
     function drawLane(ctx, l, y, t0, t1, drawn, width) {
@@ -816,7 +824,7 @@
             ctx.fillStyle = e.record.error ? COLORS.error : COLORS.interval;
             ctx.fillRect(x0, y + ROW.interval.top, w, ROW.interval.height);
             drawn.interval += 1;
-            if (state.highlight.has(e) || state.selected === e) outlines.push([e, x0, y + ROW.interval.top, w, ROW.interval.height]);
+            if (marked(e)) outlines.push([e, x0, y + ROW.interval.top, w, ROW.interval.height]);
         });
 
         forEachVisible(l.requests, l.maxDur.request, t0, t1, (e) => {
@@ -844,7 +852,7 @@
                 ctx.fillText(fitText(ctx, str(e.record.model), w - 6), x0 + 3, top + h / 2);
             }
             drawn.request += 1;
-            if (state.highlight.has(e) || state.selected === e) outlines.push([e, x0, top, w, h]);
+            if (marked(e)) outlines.push([e, x0, top, w, h]);
         });
 
         forEachVisible(l.tools, l.maxDur.tool, t0, t1, (e) => {
@@ -864,7 +872,7 @@
                 ctx.fillText(fitText(ctx, str(e.record.name), w - 6), x0 + 3, top + ROW.tool.height / 2);
             }
             drawn.tool += 1;
-            if (state.highlight.has(e) || state.selected === e) outlines.push([e, x0, top, w, ROW.tool.height]);
+            if (marked(e)) outlines.push([e, x0, top, w, ROW.tool.height]);
         });
 
         // Handoff labels take the tool row, then the one above when a label would overlap.
@@ -893,7 +901,7 @@
                 labelEnds[slot] = x + 10 + tw;
             }
             drawn.handoff += 1;
-            if (state.highlight.has(e) || state.selected === e) outlines.push([e, x - 4, y + 1, 10, LANE_HEIGHT - 2]);
+            if (marked(e)) outlines.push([e, x - 4, y + 1, 10, LANE_HEIGHT - 2]);
         });
 
         for (const [e, x, top, w, h] of outlines) {
@@ -1165,7 +1173,8 @@
     function showError(error) {
         const body = $('details-body');
         clear(body);
-        body.appendChild(el('p', 'error-box', 'Cannot show this trace: ' + (error && error.message ? error.message : error)));
+        const reason = error && error.message ? error.message : String(error);
+        body.appendChild(el('p', 'error-box', 'Cannot show this trace: ' + reason));
         document.body.dataset.status = 'error';
     }
 

@@ -11,7 +11,8 @@ enum Chromium {
     static let path: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    static let missingMessage: Comment = "chromium is not installed; run scripts/install-deps.sh (Debian package chromium)"
+    static let missingMessage: Comment =
+        "chromium is not installed; run scripts/install-deps.sh (Debian package chromium)"
 
     /// The serialized DOM of `file` after its scripts ran, with `fragment` as the URL's hash.
     static func dumpDOM(_ file: String, fragment: String = "", budget: Int = 5_000) throws -> DOM {
@@ -23,8 +24,13 @@ enum Chromium {
         _ = try run(file, fragment: fragment, extra: ["--virtual-time-budget=3000", "--screenshot=\(png)"])
     }
 
+    /// One browser at a time across every suite: two cores, and the scale test times a page.
+    private static let oneAtATime = NSLock()
+
     private static func run(_ file: String, fragment: String, extra: [String]) throws -> String {
         guard let path else { throw ChromiumError.notInstalled }
+        oneAtATime.lock()
+        defer { oneAtATime.unlock() }
         let profile = FileManager.default.temporaryDirectory
             .appendingPathComponent("viewer-chromium-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: profile) }

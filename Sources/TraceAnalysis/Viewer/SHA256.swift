@@ -22,7 +22,9 @@ public enum SHA256 {
         let bitLength = UInt64(message.count) &* 8
         message.append(0x80)
         while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
 
         var words = [UInt32](repeating: 0, count: 64)
         for chunk in stride(from: 0, to: message.count, by: 64) {
@@ -38,7 +40,8 @@ public enum SHA256 {
                 let s1 = rotate(w2, 17) ^ rotate(w2, 19) ^ (w2 >> 10)
                 words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
             }
-            var (a, b, c, d, e, f, g, h) = (hash[0], hash[1], hash[2], hash[3], hash[4], hash[5], hash[6], hash[7])
+            var (a, b, c, d) = (hash[0], hash[1], hash[2], hash[3])
+            var (e, f, g, h) = (hash[4], hash[5], hash[6], hash[7])
             for index in 0..<64 {
                 let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
                 let choice = (e & f) ^ (~e & g)
@@ -68,7 +71,9 @@ public enum SHA256 {
         var out = ""
         for start in stride(from: 0, to: bytes.count, by: 3) {
             let chunk = Array(bytes[start..<min(start + 3, bytes.count)])
-            let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << UInt32(16 - 8 * $1.offset) }
+            let value = chunk.enumerated().reduce(UInt32(0)) { sum, byte in
+                sum | UInt32(byte.element) << UInt32(16 - 8 * byte.offset)
+            }
             for index in 0..<4 {
                 out.append(index <= chunk.count ? alphabet[Int(value >> UInt32(18 - 6 * index) & 0x3F)] : "=")
             }

@@ -129,10 +129,12 @@ private struct Builder {
         let requests: [JSONValue] = recorded.requests.map { request in
             var members: [(String, JSONValue)] = [
                 ("id", Self.id(request.requestID)), ("sessionID", Self.id(request.sessionID)),
-                ("parentID", Self.id(request.parentID)), ("ts", .int(request.ts - start)), ("dur", .int(request.dur)),
+                ("parentID", Self.id(request.parentID)), ("ts", .int(request.ts - start)),
+                ("dur", .int(request.dur)),
                 ("ttft", .int(request.timeToFirstToken)), ("profile", text(request.profile)),
                 ("provider", text(request.provider)), ("model", text(request.model)),
-                ("inputTokens", .int(request.inputTokens)), ("cachedInputTokens", .int(request.cachedInputTokens)),
+                ("inputTokens", .int(request.inputTokens)),
+                ("cachedInputTokens", .int(request.cachedInputTokens)),
                 ("outputTokens", .int(request.outputTokens)), ("promptBytes", .int(request.promptBytes)),
                 ("transcriptEntries", .int(request.transcriptEntries)),
                 ("reusedPrefixEntries", .int(request.reusedPrefixEntries)),
@@ -141,8 +143,10 @@ private struct Builder {
             ]
             if let timings = request.serverTimings {
                 members.append(("server", .object([
-                    ("promptTokens", .int(timings.promptTokens)), ("cachedTokens", .int(timings.cachedTokens)),
-                    ("promptDur", .int(timings.promptDuration)), ("predictedTokens", .int(timings.predictedTokens)),
+                    ("promptTokens", .int(timings.promptTokens)),
+                    ("cachedTokens", .int(timings.cachedTokens)),
+                    ("promptDur", .int(timings.promptDuration)),
+                    ("predictedTokens", .int(timings.predictedTokens)),
                     ("predictedDur", .int(timings.predictedDuration)),
                 ])))
             }
@@ -151,10 +155,12 @@ private struct Builder {
         let toolCalls: [JSONValue] = recorded.toolCalls.map { call in
             .object([
                 ("id", Self.id(call.toolCallID)), ("requestID", Self.id(call.requestID)),
-                ("sessionID", Self.id(call.sessionID)), ("ts", .int(call.ts - start)), ("dur", .int(call.dur)),
+                ("sessionID", Self.id(call.sessionID)), ("ts", .int(call.ts - start)),
+                ("dur", .int(call.dur)),
                 ("name", text(call.name)), ("callID", text(call.callID)),
-                ("fingerprint", text(call.argumentsFingerprint)), ("argumentsBytes", .int(call.argumentsBytes)),
-                ("outputBytes", .int(call.outputBytes)), ("outcome", text(call.outcome)), ("error", text(call.error)),
+                ("fingerprint", text(call.argumentsFingerprint)),
+                ("argumentsBytes", .int(call.argumentsBytes)), ("outputBytes", .int(call.outputBytes)),
+                ("outcome", text(call.outcome)), ("error", text(call.error)),
             ])
         }
         let handoffs: [JSONValue] = recorded.handoffs.map { handoff in
@@ -198,7 +204,8 @@ private struct Builder {
         return .object([
             ("runID", Self.id(record.runID)), ("label", text(record.label)), ("host", text(record.host)),
             ("commandLine", text(record.commandLine)), ("gitRevision", text(record.gitRevision)),
-            ("toolVersion", text(record.toolVersion)), ("store", text(storeName)), ("storeIndex", .int(Int64(storeIndex))),
+            ("toolVersion", text(record.toolVersion)), ("store", text(storeName)),
+            ("storeIndex", .int(Int64(storeIndex))),
             ("wallClockStart", recorded.hasRunRecord ? .int(record.wallClockStart) : .null),
             ("sessions", .array(sessions)), ("requests", .array(requests)), ("toolCalls", .array(toolCalls)),
             ("handoffs", .array(handoffs)), ("intervals", .array(intervals)), ("payloads", .array(payloads)),
@@ -213,7 +220,8 @@ private struct Builder {
         }
         return .object([
             ("runID", Self.id(run.run.runID)), ("requests", .int(group.requests)),
-            ("ttftP50", .int(group.ttftP50)), ("ttftP95", .int(group.ttftP95)), ("ttftMax", .int(group.ttftMax)),
+            ("ttftP50", .int(group.ttftP50)), ("ttftP95", .int(group.ttftP95)),
+            ("ttftMax", .int(group.ttftMax)),
             ("tokensPerSecondP50", .double(group.tokensPerSecondP50)), ("latencyP50", .int(group.latencyP50)),
             ("latencyP95", .int(group.latencyP95)), ("modelTime", .int(group.modelTime)),
             ("toolTime", .int(group.toolTime)), ("toolCalls", .int(group.toolCalls)),
@@ -242,7 +250,8 @@ private struct Builder {
                 + item.requestIDs.map(ToolFindings.shortID).joined(separator: ", ")
                 + "; the repeats cost \(Format.duration(item.cost))"
             out.append(finding(
-                item.kind.rawValue, run: item.runID, title: item.headline(loopThreshold: tools.options.loopThreshold),
+                item.kind.rawValue, run: item.runID,
+                title: item.headline(loopThreshold: tools.options.loopThreshold),
                 detail: detail, events: item.calls.map(\.record.toolCallID) + item.requestIDs))
         }
         for item in CacheFindings.analyze(trace).findings {
@@ -257,13 +266,14 @@ private struct Builder {
         let growth = GrowthReport.analyze(trace)
         for session in growth.findings {
             guard let first = session.firstOverWarning else { continue }
+            let runStart = trace.runs.first { $0.run.runID == session.runID }?.startTime ?? 0
             let peak = session.requests.max { ($0.inputTokens ?? 0) < ($1.inputTokens ?? 0) } ?? first
             out.append(finding(
                 "prompt_growth", run: session.runID,
                 title: "prompt growth: session \(session.label) reached \(Format.percent(session.peakShare)) "
                     + "of the \(Format.count(growth.options.contextWindow))-token window",
                 detail: "first over \(Format.percent(growth.options.warnShare)) at "
-                    + Format.duration(first.ts - (trace.runs.first { $0.run.runID == session.runID }?.startTime ?? 0)),
+                    + Format.duration(first.ts - runStart),
                 events: [first.requestID, peak.requestID]))
         }
         return out
@@ -305,7 +315,8 @@ extension JSONValue {
 
     private static func appendQuoted(_ value: String, to out: inout String, escapingHTML: Bool) {
         let quotedValue = quoted(value)
-        guard escapingHTML, quotedValue.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 }) else {
+        let needsEscape = quotedValue.utf8.contains { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 }
+        guard escapingHTML, needsEscape else {
             out += quotedValue
             return
         }

@@ -39,9 +39,9 @@ public enum ViewerDocument {
 
     /// The export's HTML from the given viewer files; `dataJSON` must already be HTML-escaped
     /// (``JSONValue/compactSerialized(escapingHTML:)``).
-    public static func html(dataJSON: String, template: String, css: String, javaScript: String) throws(Failure)
-        -> String
-    {
+    public static func html(
+        dataJSON: String, template: String, css: String, javaScript: String
+    ) throws(Failure) -> String {
         if javaScript.lowercased().contains("</script") {
             throw .unsafeAsset(file: "viewer.js", text: "</script")
         }
@@ -58,7 +58,8 @@ public enum ViewerDocument {
         ]
         var seen = Set<String>()
         var out = ""
-        out.reserveCapacity(template.utf8.count + css.utf8.count + javaScript.utf8.count + dataJSON.utf8.count + 512)
+        let assets = template.utf8.count + css.utf8.count + javaScript.utf8.count
+        out.reserveCapacity(assets + dataJSON.utf8.count + 512)
         for line in template.split(separator: "\n", omittingEmptySubsequences: false) {
             if let marker = marker(of: line), let replacement = replacements[marker] {
                 seen.insert(marker)

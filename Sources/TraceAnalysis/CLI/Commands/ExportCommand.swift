@@ -23,11 +23,12 @@ public struct ExportCommand: ReportCommand {
     ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitStatus
+        -> ExitCode
     {
         let format = arguments.value("--format") ?? "html"
         guard format == "html" else {
-            throw .usage(UsageError("unknown format '\(TerminalText.sanitized(format))'; html is the one supported"))
+            let shown = TerminalText.sanitized(format)
+            throw .usage(UsageError("unknown format '\(shown)'; html is the one supported"))
         }
         let paths = arguments.positionals
         guard !paths.isEmpty else { throw .usage(UsageError("no store given; name a .sqlite file")) }
@@ -36,7 +37,11 @@ public struct ExportCommand: ReportCommand {
         }
         var traces: [RecordedTrace] = []
         for path in paths {
-            do { traces.append(try TraceLoader.load(path: path, chunks: false)) } catch { throw .input(error) }
+            do {
+                traces.append(try TraceLoader.load(path: path, chunks: false))
+            } catch {
+                throw .input(error)
+            }
         }
         let data = ViewerData.build(traces)
         let html: String
@@ -47,8 +52,9 @@ public struct ExportCommand: ReportCommand {
         }
         try writeOwnerOnly(html, to: out)
         var note = "wrote \(TerminalText.sanitized(out)): \(data.runCount) run" + (data.runCount == 1 ? "" : "s")
-            + ", \(Format.count(Int64(data.requestCount))) requests, \(Format.count(Int64(data.toolCallCount))) "
-            + "tool calls, \(Format.count(Int64(data.handoffCount))) handoffs"
+            + ", \(Format.count(Int64(data.requestCount))) requests"
+            + ", \(Format.count(Int64(data.toolCallCount))) tool calls"
+            + ", \(Format.count(Int64(data.handoffCount))) handoffs"
         if data.redaction.total > 0 { note += "; " + data.redaction.summary }
         context.write(note + "\n")
         return .success
