@@ -200,3 +200,14 @@ struct ViewerBrowserTests {
         try Chromium.screenshot(html, to: screenshotDirectory + "/diff.png")
     }
 }
+
+@Suite("Viewer source page")
+struct ViewerSourcePageTests {
+    @Test("viewer/index.html opens from file:// on its own, loads its two files and asks for data")
+    func sourcePageOpens() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let dom = try Chromium.dumpDOM(repositoryRoot + "/viewer/index.html")
+        #expect(dom.body("data-status") == "empty")
+        #expect(dom.html.contains("No trace embedded"))
+    }
+}
