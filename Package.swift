@@ -59,6 +59,8 @@ let package = Package(
             name: "InstrumentationTests",
             dependencies: ["SessionInstrumentation", "ModelSession", "SessionTrace", "TraceStore", "LlamaServer"]),
         .testTarget(name: "TraceAnalysisTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
+        // Opens trace-report's HTML exports in real headless Chromium (scripts/install-deps.sh installs it).
+        .testTarget(name: "ViewerTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
     ],
     swiftLanguageModes: [.v6]
 )

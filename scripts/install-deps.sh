@@ -2,8 +2,8 @@
 # Installs the Debian packages SessionTrace builds and tests against. Safe to run again.
 set -euo pipefail
 
-packages=(liblttng-ust-dev lttng-tools babeltrace2 libbabeltrace2-dev libsqlite3-dev sqlite3 cmake)
-if [ "${SESSIONTRACE_WITH_CHROMIUM:-0}" = 1 ]; then packages+=(chromium); fi
+# chromium: the viewer tests (Tests/ViewerTests) open exports in headless Chromium.
+packages=(liblttng-ust-dev lttng-tools babeltrace2 libbabeltrace2-dev libsqlite3-dev sqlite3 cmake chromium)
 
 missing=()
 for p in "${packages[@]}"; do

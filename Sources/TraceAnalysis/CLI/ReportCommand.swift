@@ -165,6 +165,7 @@ public enum TraceReport {
             ToolsCommand.self,
             CacheCommand.self,
             GrowthCommand.self,
+            ExportCommand.self,
             MakeScenariosCommand.self,
         ]
     }

@@ -1,0 +1,332 @@
+import Redaction
+import SessionTrace
+
+/// The data the web viewer reads: every run of one or two stores, their findings and summary,
+/// as one JSON object (format in `docs/viewer-data.md`), with every string redacted.
+///
+/// ```swift
+/// let trace = try TraceLoader.load(path: "run.sqlite")
+/// let data = ViewerData.build([trace])
+/// print(data.json.compactSerialized(), data.redaction.summary)
+/// ```
+///
+/// Ids are strings, since 64-bit ids lose digits as JavaScript numbers; times are nanoseconds
+/// since the start of their run (``RecordedRun/startTime``), which fit a JavaScript number exactly
+/// for runs shorter than 104 days.
+public struct ViewerData: Sendable {
+    /// The format's version, `"version"` in the JSON.
+    public static let version: Int64 = 1
+
+    /// The document, ready to serialize.
+    public var json: JSONValue
+    /// What the redactor replaced while building it, by kind.
+    public var redaction: RedactionReport
+    /// Runs, requests, tool calls and handoffs in the document, for the CLI's one-line report.
+    public var runCount: Int
+    public var requestCount: Int
+    public var toolCallCount: Int
+    public var handoffCount: Int
+
+    /// Builds the viewer's document for `traces`: one, or two for a diff, whose runs are shown one
+    /// above the other on the same time scale.
+    ///
+    /// - Parameter redactor: applied to every string; payloads of tool arguments and output are
+    ///   redacted as JSON when they are JSON.
+    public static func build(_ traces: [RecordedTrace], redactor: Redactor = .standard) -> ViewerData {
+        var builder = Builder(redactor: redactor)
+        var runs: [JSONValue] = []
+        var findings: [JSONValue] = []
+        var summaries: [JSONValue] = []
+        var counts = (requests: 0, tools: 0, handoffs: 0)
+        for (storeIndex, trace) in traces.enumerated() {
+            let firstRun = runs.count
+            var runIndex: [Int64: Int] = [:]
+            for (offset, run) in trace.runs.enumerated() {
+                runIndex[run.run.runID] = firstRun + offset
+                runs.append(builder.run(run, store: trace.path, storeIndex: storeIndex))
+                counts.requests += run.requests.count
+                counts.tools += run.toolCalls.count
+                counts.handoffs += run.handoffs.count
+            }
+            let summary = SummaryReport.compute(trace: trace)
+            for run in trace.runs {
+                let group = summary.runs.first { $0.runID == run.run.runID }
+                summaries.append(builder.summary(group, run: run))
+            }
+            findings += builder.findings(trace, runIndex: runIndex)
+        }
+        let json = JSONValue.object([
+            ("version", .int(version)),
+            ("runs", .array(runs)),
+            ("findings", .array(findings)),
+            ("summary", .object([("runs", .array(summaries))])),
+            ("redaction", .object([
+                ("counts", .object(builder.report.sortedCounts.map { ($0.kind, .int(Int64($0.count))) })),
+            ])),
+        ])
+        return ViewerData(
+            json: json, redaction: builder.report, runCount: runs.count, requestCount: counts.requests,
+            toolCallCount: counts.tools, handoffCount: counts.handoffs)
+    }
+}
+
+/// Turns records into the viewer's JSON, redacting every string once per distinct value.
+private struct Builder {
+    let redactor: Redactor
+    var report = RedactionReport()
+    /// Names, models and labels repeat across thousands of rows; each is scanned once.
+    private var memo: [String: RedactionResult] = [:]
+
+    init(redactor: Redactor) {
+        self.redactor = redactor
+    }
+
+    mutating func text(_ value: String) -> JSONValue {
+        .string(redacted(value))
+    }
+
+    mutating func text(_ value: String?) -> JSONValue {
+        guard let value else { return .null }
+        return .string(redacted(value))
+    }
+
+    mutating func redacted(_ value: String) -> String {
+        if value.isEmpty { return value }
+        let result: RedactionResult
+        if let known = memo[value] {
+            result = known
+        } else {
+            result = redactor.redact(value)
+            if value.utf8.count <= 256 { memo[value] = result }
+        }
+        report.add(result)
+        return result.text
+    }
+
+    mutating func payloadText(_ payload: PayloadRecord) -> String {
+        let result: RedactionResult
+        switch payload.kind {
+        case .toolArguments, .toolOutput: result = redactor.redactJSON(payload.text)
+        case .prompt, .response: result = redactor.redact(payload.text)
+        }
+        report.add(result)
+        return result.text
+    }
+
+    static func id(_ value: Int64) -> JSONValue { .string(String(value)) }
+    static func id(_ value: Int64?) -> JSONValue { value.map { .string(String($0)) } ?? .null }
+
+    mutating func run(_ recorded: RecordedRun, store: String, storeIndex: Int) -> JSONValue {
+        let start = recorded.startTime
+        let record = recorded.run
+        let storeName = store.split(separator: "/").last.map(String.init) ?? store
+        let sessions: [JSONValue] = recorded.sessions.map { session in
+            .object([
+                ("id", Self.id(session.sessionID)), ("label", text(session.label)),
+                ("ts", .int(session.ts - start)), ("dur", .int(session.dur)),
+            ])
+        }
+        let requests: [JSONValue] = recorded.requests.map { request in
+            var members: [(String, JSONValue)] = [
+                ("id", Self.id(request.requestID)), ("sessionID", Self.id(request.sessionID)),
+                ("parentID", Self.id(request.parentID)), ("ts", .int(request.ts - start)),
+                ("dur", .int(request.dur)),
+                ("ttft", .int(request.timeToFirstToken)), ("profile", text(request.profile)),
+                ("provider", text(request.provider)), ("model", text(request.model)),
+                ("inputTokens", .int(request.inputTokens)),
+                ("cachedInputTokens", .int(request.cachedInputTokens)),
+                ("outputTokens", .int(request.outputTokens)), ("promptBytes", .int(request.promptBytes)),
+                ("transcriptEntries", .int(request.transcriptEntries)),
+                ("reusedPrefixEntries", .int(request.reusedPrefixEntries)),
+                ("finishReason", text(request.finishReason)), ("error", text(request.error)),
+                ("rate", .double(request.tokensPerSecond)),
+            ]
+            if let timings = request.serverTimings {
+                members.append(("server", .object([
+                    ("promptTokens", .int(timings.promptTokens)),
+                    ("cachedTokens", .int(timings.cachedTokens)),
+                    ("promptDur", .int(timings.promptDuration)),
+                    ("predictedTokens", .int(timings.predictedTokens)),
+                    ("predictedDur", .int(timings.predictedDuration)),
+                ])))
+            }
+            return .object(members)
+        }
+        let toolCalls: [JSONValue] = recorded.toolCalls.map { call in
+            .object([
+                ("id", Self.id(call.toolCallID)), ("requestID", Self.id(call.requestID)),
+                ("sessionID", Self.id(call.sessionID)), ("ts", .int(call.ts - start)),
+                ("dur", .int(call.dur)),
+                ("name", text(call.name)), ("callID", text(call.callID)),
+                ("fingerprint", text(call.argumentsFingerprint)),
+                ("argumentsBytes", .int(call.argumentsBytes)), ("outputBytes", .int(call.outputBytes)),
+                ("outcome", text(call.outcome)), ("error", text(call.error)),
+            ])
+        }
+        let handoffs: [JSONValue] = recorded.handoffs.map { handoff in
+            .object([
+                ("id", Self.id(handoff.handoffID)), ("sessionID", Self.id(handoff.sessionID)),
+                ("ts", .int(handoff.ts - start)), ("kind", text(handoff.kind)), ("from", text(handoff.from)),
+                ("to", text(handoff.to)),
+            ])
+        }
+        let intervals: [JSONValue] = recorded.intervals.map { interval in
+            let metadata: [(String, JSONValue)] = interval.metadata.keys.sorted().map { key in
+                let value: JSONValue
+                switch interval.metadata[key]! {
+                case .string(let string): value = text(string)
+                case .int(let number): value = .int(number)
+                case .double(let number): value = .double(number)
+                case .bool(let flag): value = .bool(flag)
+                }
+                return (redacted(key), value)
+            }
+            return .object([
+                ("id", Self.id(interval.intervalID)), ("parentID", Self.id(interval.parentID)),
+                ("sessionID", Self.id(interval.sessionID)), ("ts", .int(interval.ts - start)),
+                ("dur", .int(interval.dur)), ("name", text(interval.name)), ("metadata", .object(metadata)),
+                ("error", text(interval.error)),
+            ])
+        }
+        let payloads: [JSONValue] = recorded.payloads.map { payload in
+            .object([
+                ("id", Self.id(payload.payloadID)), ("parentID", Self.id(payload.parentID)),
+                ("ts", .int(payload.ts - start)), ("kind", .string(payload.kind.rawValue)),
+                ("text", .string(payloadText(payload))),
+            ])
+        }
+        let dropped: [JSONValue] = recorded.dropped.map { row in
+            .object([
+                ("ts", .int(row.ts - start)), ("sink", text(row.sink)), ("reason", text(row.reason)),
+                ("count", .int(row.count)),
+            ])
+        }
+        return .object([
+            ("runID", Self.id(record.runID)), ("label", text(record.label)), ("host", text(record.host)),
+            ("commandLine", text(record.commandLine)), ("gitRevision", text(record.gitRevision)),
+            ("toolVersion", text(record.toolVersion)), ("store", text(storeName)),
+            ("storeIndex", .int(Int64(storeIndex))),
+            ("wallClockStart", recorded.hasRunRecord ? .int(record.wallClockStart) : .null),
+            ("sessions", .array(sessions)), ("requests", .array(requests)), ("toolCalls", .array(toolCalls)),
+            ("handoffs", .array(handoffs)), ("intervals", .array(intervals)), ("payloads", .array(payloads)),
+            ("dropped", .array(dropped)),
+        ])
+    }
+
+    /// The header's figures for one run, from ``SummaryReport``.
+    func summary(_ group: SummaryReport.Group?, run: RecordedRun) -> JSONValue {
+        guard let group else {
+            return .object([("runID", Self.id(run.run.runID)), ("requests", .int(0))])
+        }
+        return .object([
+            ("runID", Self.id(run.run.runID)), ("requests", .int(group.requests)),
+            ("ttftP50", .int(group.ttftP50)), ("ttftP95", .int(group.ttftP95)),
+            ("ttftMax", .int(group.ttftMax)),
+            ("tokensPerSecondP50", .double(group.tokensPerSecondP50)), ("latencyP50", .int(group.latencyP50)),
+            ("latencyP95", .int(group.latencyP95)), ("modelTime", .int(group.modelTime)),
+            ("toolTime", .int(group.toolTime)), ("toolCalls", .int(group.toolCalls)),
+            ("inputTokens", .int(group.inputTokens)), ("cachedInputTokens", .int(group.cachedInputTokens)),
+            ("cacheHitRate", .double(group.cacheHitRate)), ("errors", .int(group.errors)),
+            ("droppedEvents", .int(group.droppedEvents)),
+        ])
+    }
+
+    /// Tool, cache and growth findings of one store, each naming the events it is about.
+    mutating func findings(_ trace: RecordedTrace, runIndex: [Int64: Int]) -> [JSONValue] {
+        var out: [JSONValue] = []
+        func finding(
+            _ kind: String, run: Int64, title: String, detail: String, events: [Int64]
+        ) -> JSONValue {
+            var unique: [Int64] = []
+            for id in events where !unique.contains(id) { unique.append(id) }
+            return .object([
+                ("kind", .string(kind)), ("run", .int(runIndex[run].map(Int64.init))), ("title", text(title)),
+                ("detail", text(detail)), ("eventIDs", .array(unique.map(Self.id))),
+            ])
+        }
+        let tools = ToolFindings.analyze(trace)
+        for item in tools.findings {
+            let detail = "session \(item.sessionLabel); requests "
+                + item.requestIDs.map(ToolFindings.shortID).joined(separator: ", ")
+                + "; the repeats cost \(Format.duration(item.cost))"
+            out.append(finding(
+                item.kind.rawValue, run: item.runID,
+                title: item.headline(loopThreshold: tools.options.loopThreshold),
+                detail: detail, events: item.calls.map(\.record.toolCallID) + item.requestIDs))
+        }
+        for item in CacheFindings.analyze(trace).findings {
+            var detail = "session \(item.sessionLabel): \(item.explanation)"
+            if let lost = item.cachedTokensLost { detail += "; cached tokens lost \(Format.count(lost))" }
+            if let slower = item.ttftIncrease { detail += "; TTFT \(Format.signedDuration(slower))" }
+            out.append(finding(
+                "cache_break", run: item.runID,
+                title: "cache prefix broken: " + item.causes.map(\.phrase).joined(separator: ", "),
+                detail: detail, events: [item.request.requestID] + item.handoffs.map(\.handoffID)))
+        }
+        let growth = GrowthReport.analyze(trace)
+        for session in growth.findings {
+            guard let first = session.firstOverWarning else { continue }
+            let runStart = trace.runs.first { $0.run.runID == session.runID }?.startTime ?? 0
+            let peak = session.requests.max { ($0.inputTokens ?? 0) < ($1.inputTokens ?? 0) } ?? first
+            out.append(finding(
+                "prompt_growth", run: session.runID,
+                title: "prompt growth: session \(session.label) reached \(Format.percent(session.peakShare)) "
+                    + "of the \(Format.count(growth.options.contextWindow))-token window",
+                detail: "first over \(Format.percent(growth.options.warnShare)) at "
+                    + Format.duration(first.ts - runStart),
+                events: [first.requestID, peak.requestID]))
+        }
+        return out
+    }
+}
+
+extension JSONValue {
+    /// The value as JSON text without white space, for embedding. With `escapingHTML`, `<`, `>` and
+    /// `&` are written as `\u003c`, `\u003e`, `\u0026` (JSON syntax has them only inside strings), so
+    /// the text can sit in an HTML `<script>` element and no `</script>` in the data can close it.
+    public func compactSerialized(escapingHTML: Bool = false) -> String {
+        var out = ""
+        writeCompact(to: &out, escapingHTML: escapingHTML)
+        return out
+    }
+
+    private func writeCompact(to out: inout String, escapingHTML: Bool) {
+        switch self {
+        case .null, .bool, .int, .double: out += serialized()
+        case .string(let value): Self.appendQuoted(value, to: &out, escapingHTML: escapingHTML)
+        case .array(let values):
+            out += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { out += "," }
+                value.writeCompact(to: &out, escapingHTML: escapingHTML)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (index, (key, value)) in members.enumerated() {
+                if index > 0 { out += "," }
+                Self.appendQuoted(key, to: &out, escapingHTML: escapingHTML)
+                out += ":"
+                value.writeCompact(to: &out, escapingHTML: escapingHTML)
+            }
+            out += "}"
+        }
+    }
+
+    private static func appendQuoted(_ value: String, to out: inout String, escapingHTML: Bool) {
+        let quotedValue = quoted(value)
+        let needsEscape = quotedValue.utf8.contains { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 }
+        guard escapingHTML, needsEscape else {
+            out += quotedValue
+            return
+        }
+        for scalar in quotedValue.unicodeScalars {
+            switch scalar {
+            case "<": out += "\\u003c"
+            case ">": out += "\\u003e"
+            case "&": out += "\\u0026"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import SessionTrace
+import Testing
+import TraceAnalysis
+import TraceStore
+
+/// Exports opened in real headless Chromium; what the page shows is read back from its DOM.
+///
+/// One browser at a time: the machine has two cores and each page takes one.
+@Suite("Viewer in Chromium", .serialized)
+struct ViewerBrowserTests {
+    /// Writes the small store, exports it and returns the paths.
+    private func smallExport(_ directory: TemporaryDirectory) throws -> (store: String, html: String) {
+        let store = directory.file("small.sqlite")
+        try writeSmallStore(store)
+        let html = directory.file("small.html")
+        _ = try exportHTML([store], to: html)
+        return (store, html)
+    }
+
+    @Test("request bars, tool bars and handoff markers equal the store's rows")
+    func countsMatchStore() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let directory = try TemporaryDirectory()
+        let (store, html) = try smallExport(directory)
+        let counts = try StoreCounts(store)
+        let dom = try Chromium.dumpDOM(html)
+        #expect(dom.body("data-status") == "ready")
+        #expect(dom.events("request") == counts.requests)
+        #expect(dom.events("tool") == counts.toolCalls)
+        #expect(dom.events("handoff") == counts.handoffs)
+        #expect(dom.events("interval") == counts.intervals)
+        // The first frame shows the whole run, so the canvas drew every one of them.
+        #expect(dom.canvas("data-drawn-request") == counts.requests)
+        #expect(dom.canvas("data-drawn-tool") == counts.toolCalls)
+        #expect(dom.canvas("data-drawn-handoff") == counts.handoffs)
+        // Lanes: two sessions and the requests made outside any.
+        #expect(dom.events("session") == 3)
+        #expect(dom.html.contains("(no session)"))
+
+        // The header's figures are the summary report's.
+        let summary = SummaryReport.compute(trace: try TraceLoader.load(path: store)).runs[0]
+        let p50 = try #require(summary.ttftP50)
+        let p95 = try #require(summary.ttftP95)
+        #expect(dom.html.contains("TTFT p50</span><span class=\"value\">\(viewerDuration(p50))</span>"))
+        #expect(dom.html.contains("TTFT p95</span><span class=\"value\">\(viewerDuration(p95))</span>"))
+        let hitRate = try #require(summary.cacheHitRate)
+        #expect(dom.html.contains("cache hit</span><span class=\"value\">\(Int((hitRate * 100).rounded()))%</span>"))
+    }
+
+    @Test("the checked-in scenario stores open with every event and finding",
+          arguments: Scenario.allCases)
+    func scenarioStores(_ scenario: Scenario) throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let store = repositoryRoot + "/tracefiles/scenarios/" + scenario.fileName
+        try #require(FileManager.default.fileExists(atPath: store), "tracefiles/scenarios/\(scenario.fileName) missing")
+        let directory = try TemporaryDirectory()
+        let html = directory.file(scenario.rawValue + ".html")
+        _ = try exportHTML([store], to: html)
+        let counts = try StoreCounts(store)
+        let dom = try Chromium.dumpDOM(html)
+        #expect(dom.events("request") == counts.requests)
+        #expect(dom.events("tool") == counts.toolCalls)
+        #expect(dom.events("handoff") == counts.handoffs)
+        #expect(dom.canvas("data-drawn-request") == counts.requests)
+        #expect(dom.canvas("data-drawn-tool") == counts.toolCalls)
+        #expect(dom.canvas("data-drawn-handoff") == counts.handoffs)
+        let trace = try TraceLoader.load(path: store)
+        let findings = ToolFindings.analyze(trace).findings.count + CacheFindings.analyze(trace).findings.count
+            + GrowthReport.analyze(trace).findings.count
+        #expect(dom.count("<button class=\"finding\"") == findings)
+        try Chromium.screenshot(html, to: screenshotDirectory + "/scenario-\(scenario.rawValue).png")
+    }
+
+    @Test("clicking a request shows its figures as the store holds them")
+    func clickRequest() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let directory = try TemporaryDirectory()
+        let (store, html) = try smallExport(directory)
+        let request = try #require(try StoreReader(path: store).requests().first)
+        let dom = try Chromium.dumpDOM(html, fragment: "selftest=click:request:0")
+        #expect(dom.selfTest("data-status") == "done")
+        #expect(dom.selfTest("data-clicked-kind") == "request")
+        #expect(dom.selfTest("data-clicked-id") == String(request.requestID))
+        #expect(dom.detail("id") == String(request.requestID))
+        #expect(dom.detail("session") == "planner")
+        #expect(dom.detail("model") == request.model)
+        #expect(dom.detail("TTFT") == viewerDuration(try #require(request.timeToFirstToken)))
+        #expect(dom.detail("duration") == viewerDuration(request.dur))
+        #expect(dom.detail("generating") == viewerDuration(request.dur - request.timeToFirstToken!))
+        let rate = try #require(request.tokensPerSecond)
+        #expect(dom.detail("rate") == String(format: "%.1f tok/s", rate))
+        #expect(dom.detail("input tokens") == viewerCount(try #require(request.inputTokens)))
+        #expect(dom.detail("cached tokens") == viewerCount(try #require(request.cachedInputTokens)))
+        #expect(dom.detail("output tokens") == viewerCount(try #require(request.outputTokens)))
+        #expect(dom.detail("prompt size") == String(format: "%.1f KiB", Double(request.promptBytes) / 1024))
+        #expect(dom.detail("prefix reuse") == "\(request.reusedPrefixEntries) of \(request.transcriptEntries) entries")
+        #expect(dom.detail("cache hit") == "81%")
+        try Chromium.screenshot(html, fragment: "selftest=click:request:0", to: screenshotDirectory + "/small-request.png")
+    }
+
+    @Test("clicking a tool call shows its name, fingerprint, sizes and outcome")
+    func clickToolCall() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let directory = try TemporaryDirectory()
+        let (store, html) = try smallExport(directory)
+        let calls = try StoreReader(path: store).toolCalls()
+        for (index, call) in calls.enumerated() {
+            let dom = try Chromium.dumpDOM(html, fragment: "selftest=click:tool:\(index)")
+            #expect(dom.selfTest("data-clicked-id") == String(call.toolCallID))
+            #expect(dom.detail("name") == call.name)
+            #expect(dom.detail("fingerprint") == call.argumentsFingerprint)
+            #expect(dom.detail("duration") == viewerDuration(call.dur))
+            #expect(dom.detail("outcome") == call.outcome)
+            let size = call.outputBytes >= 1024
+                ? String(format: "%.1f KiB", Double(call.outputBytes) / 1024) : "\(call.outputBytes) B"
+            #expect(dom.detail("output size") == size)
+            #expect(dom.detail("arguments size") == "\(call.argumentsBytes) B")
+        }
+    }
+
+    @Test("clicking a handoff marker names what changed, from and to")
+    func clickHandoff() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let directory = try TemporaryDirectory()
+        let (_, html) = try smallExport(directory)
+        let dom = try Chromium.dumpDOM(html, fragment: "selftest=click:handoff:0")
+        #expect(dom.selfTest("data-clicked-kind") == "handoff")
+        #expect(dom.detail("kind") == "model")
+        #expect(dom.detail("from") == "smollm2-135m")
+        #expect(dom.detail("to") == "smollm2-360m")
+    }
+
+    @Test("zooming in with keys and the wheel narrows the view; 0 shows everything again")
+    func zoomAndPan() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let directory = try TemporaryDirectory()
+        let (store, html) = try smallExport(directory)
+        let counts = try StoreCounts(store)
+        let full = try Chromium.dumpDOM(html)
+        let fullSpan = try span(full)
+        let zoomed = try Chromium.dumpDOM(html, fragment: "selftest=key:%2B,key:%2B,key:%2B,key:ArrowLeft")
+        #expect(try span(zoomed) < fullSpan / 7)
+        #expect(try #require(zoomed.canvas("data-drawn-request")) < counts.requests)
+        let wheeled = try Chromium.dumpDOM(html, fragment: "selftest=wheel:-400,wheel:-400")
+        #expect(try span(wheeled) < fullSpan / 2)
+        let reset = try Chromium.dumpDOM(html, fragment: "selftest=key:%2B,key:%2B,key:0")
+        #expect(try span(reset) == fullSpan)
+        #expect(reset.canvas("data-drawn-request") == counts.requests)
+    }
+
+    private func span(_ dom: DOM) throws -> Int {
+        let start = try #require(dom.canvas("data-view-start"))
+        let end = try #require(dom.canvas("data-view-end"))
+        return end - start
+    }
+
+    @Test("a finding highlights exactly its events and selects the first")
+    func findingHighlightsEvents() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let store = repositoryRoot + "/tracefiles/scenarios/" + Scenario.toolLoop.fileName
+        let directory = try TemporaryDirectory()
+        let html = directory.file("tool-loop.html")
+        _ = try exportHTML([store], to: html)
+        let data = ViewerData.build([try TraceLoader.load(path: store)])
+        let json = try JSONSerialization.jsonObject(with: Data(data.json.compactSerialized().utf8)) as? [String: Any]
+        let findings = try #require(json?["findings"] as? [[String: Any]])
+        try #require(!findings.isEmpty)
+        for (index, finding) in findings.enumerated() {
+            let expected = Set(try #require(finding["eventIDs"] as? [String]))
+            let dom = try Chromium.dumpDOM(html, fragment: "selftest=finding:\(index)")
+            let highlighted = Set((dom.selfTest("data-highlighted") ?? "").split(separator: " ").map(String.init))
+            #expect(highlighted == expected)
+            #expect(dom.html.contains("class=\"finding active\" type=\"button\" data-index=\"\(index)\""))
+        }
+        try Chromium.screenshot(html, fragment: "selftest=finding:0", to: screenshotDirectory + "/tool-loop-finding.png")
+    }
+
+    @Test("two stores are shown one above the other on the same time scale")
+    func diffOfTwoStores() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let directory = try TemporaryDirectory()
+        let (small, _) = try smallExport(directory)
+        let other = repositoryRoot + "/tracefiles/scenarios/" + Scenario.modelSwitch.fileName
+        let html = directory.file("diff.html")
+        _ = try exportHTML([small, other], to: html)
+        let dom = try Chromium.dumpDOM(html, fragment: "selftest=click:request:1:1")
+        let first = try StoreCounts(small)
+        let second = try StoreCounts(other)
+        #expect(dom.count("<div class=\"summary-run\" data-run=\"0\"") == 1)
+        #expect(dom.count("<div class=\"summary-run\" data-run=\"1\"") == 1)
+        #expect(dom.events("request") == first.requests + second.requests)
+        #expect(dom.events("handoff") == first.handoffs + second.handoffs)
+        #expect(dom.count("<li data-kind=\"request\" data-id=") == first.requests + second.requests)
+        #expect(dom.count("data-run=\"1\">request ") == second.requests)
+        // The click went to the second run's second request.
+        let request = try StoreReader(path: other).requests()[1]
+        #expect(dom.selfTest("data-clicked-id") == String(request.requestID))
+        #expect(dom.detail("TTFT") == viewerDuration(request.timeToFirstToken!))
+        try Chromium.screenshot(html, to: screenshotDirectory + "/diff.png")
+    }
+}
+
+@Suite("Viewer source page")
+struct ViewerSourcePageTests {
+    @Test("viewer/index.html opens from file:// on its own, loads its two files and asks for data")
+    func sourcePageOpens() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let dom = try Chromium.dumpDOM(repositoryRoot + "/viewer/index.html")
+        #expect(dom.body("data-status") == "empty")
+        #expect(dom.html.contains("No trace embedded"))
+    }
+}

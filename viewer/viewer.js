@@ -1,0 +1,1287 @@
+// SessionTrace viewer: draws recorded runs (docs/viewer-data.md) on a canvas timeline.
+//
+// Trace text is data, never markup: every string from the trace reaches the page through
+// textContent, createElement or canvas fillText. Nothing here parses HTML.
+//
+// The timeline is one canvas, so 10,000 requests stay fast; an accessible, visually hidden list
+// (#event-list) holds one <li data-kind=...> per event, built from the same prepared data, and the
+// canvas reports what each frame drew in data-drawn-* attributes. Tests read both.
+'use strict';
+
+(function () {
+    const LABEL_WIDTH = 150;
+    const AXIS_HEIGHT = 24;
+    const RUN_HEADER = 22;
+    const LANE_HEIGHT = 48;
+    const ROW = {
+        interval: { top: 4, height: 6 },
+        request: { top: 13, height: 15 },
+        tool: { top: 31, height: 11 },
+    };
+    const MIN_SPAN = 1000; // 1 µs
+    const COLORS = {
+        wait: '#c9ced6',
+        noCache: '#7f8c9b',
+        tool: '#e6a23c',
+        toolError: '#c0392b',
+        interval: '#9b8fd1',
+        handoff: '#8e44ad',
+        error: '#c0392b',
+        selected: '#111111',
+        highlight: '#f5b400',
+        grid: '#eceef1',
+        text: '#1d1f23',
+        muted: '#6b7078',
+        line: '#d9dbe0',
+    };
+
+    const state = {
+        data: null,
+        runs: [],
+        fullSpan: 1,
+        view: { start: 0, end: 1 },
+        scrollY: 0,
+        contentHeight: 0,
+        selected: null,
+        highlight: new Set(),
+        activeFinding: -1,
+        drawn: { request: 0, tool: 0, handoff: 0, interval: 0 },
+        frames: 0,
+    };
+
+    const $ = (id) => document.getElementById(id);
+    const lanesCanvas = $('lanes');
+    const overviewCanvas = $('overview');
+    const wrap = $('lanes-wrap');
+
+    // MARK: - Small helpers
+
+    function el(tag, className, text) {
+        const node = document.createElement(tag);
+        if (className) node.className = className;
+        if (text !== undefined && text !== null) node.textContent = String(text);
+        return node;
+    }
+
+    function clear(node) {
+        while (node.firstChild) node.removeChild(node.firstChild);
+    }
+
+    function num(value) {
+        if (value === null || value === undefined || value === '') return null;
+        const n = typeof value === 'number' ? value : Number(value);
+        return Number.isFinite(n) ? n : null;
+    }
+
+    function str(value) {
+        return value === null || value === undefined ? '' : String(value);
+    }
+
+    function formatDuration(ns) {
+        if (ns === null || ns === undefined || !Number.isFinite(ns)) return '–';
+        const abs = Math.abs(ns);
+        if (abs >= 60e9) return (ns / 60e9).toFixed(abs >= 600e9 ? 0 : 1) + ' min';
+        if (abs >= 1e9) return (ns / 1e9).toFixed(abs >= 10e9 ? 1 : 2) + ' s';
+        if (abs >= 1e6) return (ns / 1e6).toFixed(abs >= 100e6 ? 0 : 1) + ' ms';
+        if (abs >= 1e3) return (ns / 1e3).toFixed(abs >= 100e3 ? 0 : 1) + ' µs';
+        return Math.round(ns) + ' ns';
+    }
+
+    function formatCount(value) {
+        const n = num(value);
+        return n === null ? '–' : n.toLocaleString('en-US');
+    }
+
+    function formatRate(value) {
+        const n = num(value);
+        return n === null ? '–' : n.toFixed(1) + ' tok/s';
+    }
+
+    function formatPercent(value) {
+        const n = num(value);
+        return n === null ? '–' : (n * 100).toFixed(0) + '%';
+    }
+
+    function formatBytes(value) {
+        const n = num(value);
+        if (n === null) return '–';
+        if (n >= 1048576) return (n / 1048576).toFixed(1) + ' MiB';
+        if (n >= 1024) return (n / 1024).toFixed(1) + ' KiB';
+        return n + ' B';
+    }
+
+    /** Cached over input tokens, or null when the server did not report both. */
+    function cacheRatio(record) {
+        const input = num(record.inputTokens);
+        const cached = num(record.cachedInputTokens);
+        if (input === null || cached === null || input <= 0) return null;
+        return Math.max(0, Math.min(1, cached / input));
+    }
+
+    /** Red (cold prefix) through amber to green (all cached). */
+    function cacheColor(ratio) {
+        if (ratio === null) return COLORS.noCache;
+        const hue = Math.round(4 + ratio * 128);
+        return 'hsl(' + hue + ', 62%, 46%)';
+    }
+
+    function requestRate(record) {
+        const given = num(record.rate);
+        if (given !== null) return given;
+        const ttft = num(record.ttft);
+        const dur = num(record.dur);
+        const out = num(record.outputTokens);
+        if (ttft === null || dur === null || out === null || out <= 1 || dur <= ttft) return null;
+        return (out - 1) / ((dur - ttft) / 1e9);
+    }
+
+    function percentile(sorted, p) {
+        if (sorted.length === 0) return null;
+        const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+        return sorted[Math.min(sorted.length, rank) - 1];
+    }
+
+    // MARK: - Data
+
+    function prepareRun(raw, index) {
+        const run = {
+            index: index,
+            raw: raw,
+            id: str(raw.runID),
+            label: str(raw.label) || str(raw.host) || 'run ' + str(raw.runID),
+            lanes: [],
+            byID: new Map(),
+            requests: [],
+            tools: [],
+            handoffs: [],
+            intervals: [],
+            payloads: new Map(),
+            end: 0,
+            top: 0,
+            height: 0,
+        };
+        const laneByKey = new Map();
+        function lane(sessionID, label) {
+            const key = sessionID === null || sessionID === undefined ? '' : String(sessionID);
+            let found = laneByKey.get(key);
+            if (!found) {
+                found = {
+                    key: key,
+                    label: label || (key === '' ? '(no session)' : 'session ' + key),
+                    session: null,
+                    requests: [], tools: [], handoffs: [], intervals: [],
+                    maxDur: { request: 0, tool: 0, interval: 0 },
+                    top: 0,
+                };
+                laneByKey.set(key, found);
+                run.lanes.push(found);
+            }
+            return found;
+        }
+        function item(kind, record, laneRef) {
+            const ts = num(record.ts) || 0;
+            const dur = Math.max(0, num(record.dur) || 0);
+            const entry = { kind: kind, id: str(record.id), ts: ts, dur: dur, record: record, lane: laneRef,
+                run: run };
+            run.byID.set(entry.id, entry);
+            run.end = Math.max(run.end, ts + dur);
+            return entry;
+        }
+        for (const session of raw.sessions || []) {
+            const l = lane(session.id, str(session.label) || undefined);
+            l.session = session;
+            run.byID.set(str(session.id), { kind: 'session', id: str(session.id), ts: num(session.ts) || 0,
+                dur: num(session.dur) || 0, record: session, lane: l, run: run });
+            run.end = Math.max(run.end, (num(session.ts) || 0) + (num(session.dur) || 0));
+        }
+        for (const record of raw.requests || []) {
+            const l = lane(record.sessionID);
+            const entry = item('request', record, l);
+            entry.ttft = num(record.ttft);
+            entry.ratio = cacheRatio(record);
+            entry.toolCalls = [];
+            l.requests.push(entry);
+            run.requests.push(entry);
+            l.maxDur.request = Math.max(l.maxDur.request, entry.dur);
+        }
+        for (const record of raw.toolCalls || []) {
+            let sessionID = record.sessionID;
+            const parent = record.requestID !== null && record.requestID !== undefined
+                ? run.byID.get(str(record.requestID)) : undefined;
+            if ((sessionID === null || sessionID === undefined) && parent) sessionID = parent.record.sessionID;
+            const l = lane(sessionID);
+            const entry = item('tool', record, l);
+            entry.parent = parent && parent.kind === 'request' ? parent : null;
+            if (entry.parent) entry.parent.toolCalls.push(entry);
+            l.tools.push(entry);
+            run.tools.push(entry);
+            l.maxDur.tool = Math.max(l.maxDur.tool, entry.dur);
+        }
+        for (const record of raw.handoffs || []) {
+            const l = lane(record.sessionID);
+            const entry = item('handoff', record, l);
+            entry.dur = 0;
+            l.handoffs.push(entry);
+            run.handoffs.push(entry);
+        }
+        for (const record of raw.intervals || []) {
+            const l = lane(record.sessionID);
+            const entry = item('interval', record, l);
+            l.intervals.push(entry);
+            run.intervals.push(entry);
+            l.maxDur.interval = Math.max(l.maxDur.interval, entry.dur);
+        }
+        for (const payload of raw.payloads || []) {
+            const key = str(payload.parentID);
+            if (!run.payloads.has(key)) run.payloads.set(key, []);
+            run.payloads.get(key).push(payload);
+        }
+        const byTime = (a, b) => a.ts - b.ts || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+        for (const l of run.lanes) {
+            l.requests.sort(byTime);
+            l.tools.sort(byTime);
+            l.handoffs.sort(byTime);
+            l.intervals.sort(byTime);
+        }
+        run.requests.sort(byTime);
+        run.tools.sort(byTime);
+        run.handoffs.sort(byTime);
+        run.intervals.sort(byTime);
+        // Sessions by start, the requests outside any session last.
+        const laneStart = (l) => (l.session ? num(l.session.ts) || 0
+            : l.requests.length ? l.requests[0].ts : Number.MAX_SAFE_INTEGER);
+        run.lanes.sort((a, b) => (a.key === '') - (b.key === '') || laneStart(a) - laneStart(b));
+        run.summary = summarize(run);
+        return run;
+    }
+
+    /** The run's figures: from the export's summary when present, else computed here. */
+    function summarize(run) {
+        const given = state.data && state.data.summary && Array.isArray(state.data.summary.runs)
+            ? state.data.summary.runs[run.index] : null;
+        if (given) return given;
+        const ttfts = run.requests.map((r) => r.ttft).filter((v) => v !== null).sort((a, b) => a - b);
+        const rates = run.requests.map((r) => requestRate(r.record)).filter((v) => v !== null)
+            .sort((a, b) => a - b);
+        let input = 0;
+        let cached = 0;
+        let modelTime = 0;
+        let toolTime = 0;
+        for (const r of run.requests) {
+            modelTime += r.dur;
+            if (num(r.record.inputTokens) !== null && num(r.record.cachedInputTokens) !== null) {
+                input += num(r.record.inputTokens);
+                cached += num(r.record.cachedInputTokens);
+            }
+        }
+        for (const t of run.tools) toolTime += t.dur;
+        return {
+            requests: run.requests.length,
+            ttftP50: percentile(ttfts, 50),
+            ttftP95: percentile(ttfts, 95),
+            tokensPerSecondP50: percentile(rates, 50),
+            cacheHitRate: input > 0 ? cached / input : null,
+            modelTime: modelTime,
+            toolTime: toolTime,
+            toolCalls: run.tools.length,
+            errors: run.requests.filter((r) => r.record.error).length,
+        };
+    }
+
+    function load(data) {
+        if (!data || typeof data !== 'object' || !Array.isArray(data.runs)) {
+            throw new Error('the embedded data is not a SessionTrace viewer export (no "runs" array)');
+        }
+        state.data = data;
+        state.runs = data.runs.map(prepareRun);
+        state.fullSpan = Math.max(MIN_SPAN, ...state.runs.map((r) => r.end));
+        state.selected = null;
+        state.highlight = new Set();
+        state.activeFinding = -1;
+        state.scrollY = 0;
+        layout();
+        resetView();
+        buildHeader();
+        buildFindings();
+        buildLegend();
+        clear($('event-list'));
+        showDetails(null);
+    }
+
+    function layout() {
+        let y = 0;
+        for (const run of state.runs) {
+            run.top = y;
+            y += RUN_HEADER;
+            for (const l of run.lanes) {
+                l.top = y;
+                y += LANE_HEIGHT;
+            }
+            run.height = y - run.top;
+            y += 8;
+        }
+        state.contentHeight = y;
+    }
+
+    // MARK: - Header, findings, legend, event list (DOM, text only)
+
+    function figure(label, value, title) {
+        const span = el('span', 'figure');
+        span.appendChild(el('span', 'label', label));
+        span.appendChild(el('span', 'value', value));
+        if (title) span.title = title;
+        return span;
+    }
+
+    function buildHeader() {
+        const summary = $('summary');
+        clear(summary);
+        $('runs-title').textContent = state.runs.map((r) => r.label).join('  vs  ');
+        for (const run of state.runs) {
+            const s = run.summary;
+            const row = el('div', 'summary-run');
+            row.dataset.run = String(run.index);
+            row.appendChild(el('span', 'run-name', run.label));
+            row.appendChild(figure('requests', formatCount(s.requests)));
+            row.appendChild(figure('TTFT p50', formatDuration(num(s.ttftP50))));
+            row.appendChild(figure('TTFT p95', formatDuration(num(s.ttftP95))));
+            row.appendChild(figure('rate p50', formatRate(s.tokensPerSecondP50)));
+            row.appendChild(figure('cache hit', formatPercent(s.cacheHitRate),
+                'cached input tokens over input tokens, summed'));
+            const model = num(s.modelTime) || 0;
+            const tool = num(s.toolTime) || 0;
+            const split = figure('model / tool', formatDuration(model) + ' / ' + formatDuration(tool));
+            const bar = el('span', 'time-split');
+            const part = el('span');
+            part.style.width = (model + tool > 0 ? (100 * model) / (model + tool) : 100).toFixed(1) + '%';
+            bar.appendChild(part);
+            bar.title = 'model time (blue) against tool time (amber)';
+            split.appendChild(document.createTextNode(' '));
+            split.appendChild(bar);
+            row.appendChild(split);
+            if (num(s.errors)) row.appendChild(figure('errors', formatCount(s.errors)));
+            if (num(s.droppedEvents)) row.appendChild(figure('dropped', formatCount(s.droppedEvents)));
+            summary.appendChild(row);
+        }
+        const counts = state.data.redaction && state.data.redaction.counts;
+        if (counts && Object.keys(counts).length) {
+            const total = Object.values(counts).reduce((a, b) => a + (num(b) || 0), 0);
+            const row = el('div', 'summary-run');
+            row.appendChild(figure('redacted', formatCount(total),
+                Object.keys(counts).map((k) => k + ': ' + counts[k]).join(', ')));
+            summary.appendChild(row);
+        }
+    }
+
+    function buildFindings() {
+        const list = $('findings-list');
+        clear(list);
+        const findings = Array.isArray(state.data.findings) ? state.data.findings : [];
+        $('findings-count').textContent = '(' + findings.length + ')';
+        if (!findings.length) {
+            list.appendChild(el('li', 'hint', 'No findings.'));
+            return;
+        }
+        findings.forEach((finding, index) => {
+            const li = el('li');
+            const button = el('button', 'finding');
+            button.type = 'button';
+            button.dataset.index = String(index);
+            button.appendChild(el('span', 'finding-kind', finding.kind));
+            button.appendChild(el('span', 'finding-title', finding.title));
+            if (finding.detail) button.appendChild(el('span', 'finding-detail', finding.detail));
+            button.addEventListener('click', () => focusFinding(index));
+            li.appendChild(button);
+            list.appendChild(li);
+        });
+    }
+
+    function buildLegend() {
+        const list = $('legend-list');
+        clear(list);
+        const entries = [
+            [COLORS.wait, 'wait before the first token'],
+            [cacheColor(1), 'generating, prompt fully cached'],
+            [cacheColor(0.5), 'generating, half cached'],
+            [cacheColor(0), 'generating, cache miss'],
+            [COLORS.noCache, 'generating, no cache figures'],
+            [COLORS.tool, 'tool call'],
+            [COLORS.toolError, 'failed tool call or request'],
+            [COLORS.interval, 'interval (signpost)'],
+            [COLORS.handoff, 'handoff (profile, model, instructions, tools)'],
+        ];
+        for (const [color, text] of entries) {
+            const li = el('li');
+            const swatch = el('span', 'swatch');
+            swatch.style.background = color;
+            li.appendChild(swatch);
+            li.appendChild(document.createTextNode(text));
+            list.appendChild(li);
+        }
+    }
+
+    /** One hidden <li> per event: the page's accessible, countable form of the canvas. */
+    function buildEventList() {
+        const list = $('event-list');
+        clear(list);
+        const fragment = document.createDocumentFragment();
+        for (const run of state.runs) {
+            for (const l of run.lanes) {
+                const session = el('li', null, 'session ' + l.label);
+                session.dataset.kind = 'session';
+                session.dataset.run = String(run.index);
+                if (l.session) session.dataset.id = str(l.session.id);
+                fragment.appendChild(session);
+            }
+            const add = (entry, text) => {
+                const li = el('li', null, text);
+                li.dataset.kind = entry.kind;
+                li.dataset.id = entry.id;
+                li.dataset.run = String(run.index);
+                fragment.appendChild(li);
+            };
+            for (const r of run.requests) {
+                add(r, 'request ' + str(r.record.model) + ' at ' + formatDuration(r.ts) + ', TTFT '
+                    + formatDuration(r.ttft) + ', ' + formatDuration(r.dur));
+            }
+            for (const t of run.tools) {
+                add(t, 'tool call ' + str(t.record.name) + ' at ' + formatDuration(t.ts) + ', '
+                    + formatDuration(t.dur) + ', ' + str(t.record.outcome));
+            }
+            for (const h of run.handoffs) {
+                add(h, 'handoff ' + str(h.record.kind) + ' from ' + str(h.record.from) + ' to '
+                    + str(h.record.to) + ' at ' + formatDuration(h.ts));
+            }
+            for (const i of run.intervals) {
+                add(i, 'interval ' + str(i.record.name) + ' at ' + formatDuration(i.ts) + ', '
+                    + formatDuration(i.dur));
+            }
+        }
+        list.appendChild(fragment);
+    }
+
+    // MARK: - Details panel
+
+    function row(dl, label, value) {
+        dl.appendChild(el('dt', null, label));
+        const dd = el('dd', null, value === null || value === undefined || value === '' ? '–' : value);
+        dl.appendChild(dd);
+        return dd;
+    }
+
+    function linkTo(entry, text) {
+        const button = el('button', 'link-button', text);
+        button.type = 'button';
+        button.addEventListener('click', () => select(entry, true));
+        return button;
+    }
+
+    function showPayloads(body, run, id) {
+        const payloads = run.payloads.get(id) || [];
+        if (!payloads.length) return;
+        body.appendChild(el('h3', null, 'Captured text (redacted)'));
+        for (const payload of payloads) {
+            body.appendChild(el('div', 'hint', str(payload.kind)));
+            body.appendChild(el('pre', 'payload', str(payload.text)));
+        }
+    }
+
+    function showDetails(entry) {
+        const body = $('details-body');
+        clear(body);
+        if (!entry) {
+            body.appendChild(el('p', 'hint', 'Click a request, tool call, handoff or interval.'));
+            return;
+        }
+        const r = entry.record;
+        const run = entry.run;
+        const heading = { request: 'Request', tool: 'Tool call', handoff: 'Handoff', interval: 'Interval',
+            session: 'Session' }[entry.kind];
+        body.appendChild(el('h3', null, heading + (state.runs.length > 1 ? ' · ' + run.label : '')));
+        const dl = el('dl');
+        dl.dataset.kind = entry.kind;
+        dl.dataset.id = entry.id;
+        body.appendChild(dl);
+        row(dl, 'id', entry.id);
+        row(dl, 'session', entry.lane.label);
+        if (entry.kind === 'request') {
+            row(dl, 'model', str(r.model));
+            row(dl, 'profile', str(r.profile));
+            row(dl, 'provider', str(r.provider));
+            row(dl, 'start', formatDuration(entry.ts));
+            row(dl, 'duration', formatDuration(entry.dur));
+            row(dl, 'TTFT', formatDuration(entry.ttft));
+            row(dl, 'generating', entry.ttft === null ? '–' : formatDuration(entry.dur - entry.ttft));
+            row(dl, 'rate', formatRate(requestRate(r)));
+            row(dl, 'input tokens', formatCount(r.inputTokens));
+            row(dl, 'cached tokens', formatCount(r.cachedInputTokens));
+            row(dl, 'cache hit', formatPercent(entry.ratio));
+            row(dl, 'output tokens', formatCount(r.outputTokens));
+            row(dl, 'prompt size', formatBytes(r.promptBytes));
+            row(dl, 'transcript entries', formatCount(r.transcriptEntries));
+            row(dl, 'prefix reuse', formatCount(r.reusedPrefixEntries) + ' of '
+                + formatCount(r.transcriptEntries) + ' entries');
+            row(dl, 'finish reason', str(r.finishReason));
+            if (r.error) row(dl, 'error', str(r.error));
+            if (entry.toolCalls.length) {
+                body.appendChild(el('h3', null, 'Tool calls (' + entry.toolCalls.length + ')'));
+                const list = el('ul');
+                for (const t of entry.toolCalls) {
+                    const li = el('li');
+                    li.appendChild(linkTo(t, str(t.record.name) + ' · ' + formatDuration(t.dur)));
+                    list.appendChild(li);
+                }
+                body.appendChild(list);
+            }
+        } else if (entry.kind === 'tool') {
+            row(dl, 'name', str(r.name));
+            row(dl, 'fingerprint', str(r.fingerprint));
+            row(dl, 'start', formatDuration(entry.ts));
+            row(dl, 'duration', formatDuration(entry.dur));
+            row(dl, 'arguments size', formatBytes(r.argumentsBytes));
+            row(dl, 'output size', formatBytes(r.outputBytes));
+            row(dl, 'outcome', str(r.outcome));
+            if (r.error) row(dl, 'error', str(r.error));
+            if (entry.parent) {
+                const dd = row(dl, 'request', '');
+                dd.textContent = '';
+                dd.appendChild(linkTo(entry.parent, entry.parent.id));
+            }
+        } else if (entry.kind === 'handoff') {
+            row(dl, 'kind', str(r.kind));
+            row(dl, 'from', str(r.from));
+            row(dl, 'to', str(r.to));
+            row(dl, 'at', formatDuration(entry.ts));
+        } else if (entry.kind === 'interval') {
+            row(dl, 'name', str(r.name));
+            row(dl, 'start', formatDuration(entry.ts));
+            row(dl, 'duration', formatDuration(entry.dur));
+            if (r.metadata && typeof r.metadata === 'object') {
+                for (const key of Object.keys(r.metadata)) row(dl, key, str(r.metadata[key]));
+            }
+            if (r.error) row(dl, 'error', str(r.error));
+        }
+        showPayloads(body, run, entry.id);
+    }
+
+    /** The details panel as plain lines, for the self-test output. */
+    function detailsText() {
+        const lines = [];
+        const body = $('details-body');
+        const dl = body.querySelector('dl');
+        if (dl) {
+            const terms = dl.querySelectorAll('dt');
+            for (const dt of terms) lines.push(dt.textContent + ': ' + dt.nextElementSibling.textContent);
+        }
+        for (const pre of body.querySelectorAll('pre')) lines.push('payload: ' + pre.textContent);
+        return lines.join('\n');
+    }
+
+    // MARK: - Selection and findings
+
+    function select(entry, reveal) {
+        state.selected = entry;
+        showDetails(entry);
+        if (entry && reveal) revealEntry(entry, false);
+        render();
+    }
+
+    function revealEntry(entry, zoom) {
+        const span = state.view.end - state.view.start;
+        const end = entry.ts + entry.dur;
+        if (zoom) {
+            const width = Math.max(MIN_SPAN * 10, entry.dur * 3, span / 50);
+            setView(entry.ts + entry.dur / 2 - width / 2, entry.ts + entry.dur / 2 + width / 2);
+        } else if (entry.ts < state.view.start || end > state.view.end) {
+            setView(entry.ts + entry.dur / 2 - span / 2, entry.ts + entry.dur / 2 + span / 2);
+        }
+        scrollToLane(entry.lane);
+    }
+
+    function scrollToLane(laneRef) {
+        const height = lanesCanvas.clientHeight - AXIS_HEIGHT;
+        if (laneRef.top < state.scrollY || laneRef.top + LANE_HEIGHT > state.scrollY + height) {
+            state.scrollY = Math.max(0, laneRef.top - RUN_HEADER - 4);
+            clampScroll();
+        }
+    }
+
+    function focusFinding(index) {
+        const finding = state.data.findings[index];
+        if (!finding) return;
+        state.activeFinding = index;
+        for (const button of document.querySelectorAll('.finding')) {
+            button.classList.toggle('active', button.dataset.index === String(index));
+        }
+        const runIndex = num(finding.run);
+        const runs = runIndex !== null && state.runs[runIndex] ? [state.runs[runIndex]] : state.runs;
+        const entries = [];
+        for (const id of finding.eventIDs || []) {
+            for (const run of runs) {
+                const entry = run.byID.get(str(id));
+                if (entry && entry.kind !== 'session') { entries.push(entry); break; }
+            }
+        }
+        state.highlight = new Set(entries);
+        if (!entries.length) { render(); return; }
+        let start = Infinity;
+        let end = -Infinity;
+        for (const e of entries) {
+            start = Math.min(start, e.ts);
+            end = Math.max(end, e.ts + e.dur);
+        }
+        const pad = Math.max((end - start) * 0.15, MIN_SPAN * 10);
+        setView(start - pad, end + pad);
+        state.selected = entries[0];
+        showDetails(entries[0]);
+        scrollToLane(entries[0].lane);
+        render();
+    }
+
+    // MARK: - View (zoom and pan)
+
+    function setView(start, end) {
+        const maxSpan = state.fullSpan * 1.2;
+        let span = Math.min(Math.max(end - start, MIN_SPAN), maxSpan);
+        const center = (start + end) / 2;
+        let s = center - span / 2;
+        const lo = -state.fullSpan * 0.1;
+        const hi = state.fullSpan * 1.1;
+        if (s < lo) s = lo;
+        if (s + span > hi) s = Math.max(lo, hi - span);
+        state.view.start = s;
+        state.view.end = s + span;
+    }
+
+    function resetView() {
+        const pad = state.fullSpan * 0.02;
+        setView(-pad, state.fullSpan + pad);
+    }
+
+    function zoom(factor, anchorTime) {
+        const { start, end } = state.view;
+        const anchor = anchorTime === undefined ? (start + end) / 2 : anchorTime;
+        setView(anchor - (anchor - start) * factor, anchor + (end - anchor) * factor);
+        render();
+    }
+
+    function pan(fraction) {
+        const span = state.view.end - state.view.start;
+        setView(state.view.start + span * fraction, state.view.end + span * fraction);
+        render();
+    }
+
+    function clampScroll() {
+        const height = lanesCanvas.clientHeight - AXIS_HEIGHT;
+        state.scrollY = Math.max(0, Math.min(state.scrollY, Math.max(0, state.contentHeight - height)));
+    }
+
+    function plotWidth() {
+        return Math.max(10, lanesCanvas.clientWidth - LABEL_WIDTH - 8);
+    }
+
+    function xOf(t) {
+        return LABEL_WIDTH + ((t - state.view.start) / (state.view.end - state.view.start)) * plotWidth();
+    }
+
+    function timeAt(x) {
+        return state.view.start + ((x - LABEL_WIDTH) / plotWidth()) * (state.view.end - state.view.start);
+    }
+
+    // MARK: - Drawing
+
+    function sizeCanvas(canvas) {
+        const ratio = window.devicePixelRatio || 1;
+        const w = Math.max(1, Math.round(canvas.clientWidth * ratio));
+        const h = Math.max(1, Math.round(canvas.clientHeight * ratio));
+        if (canvas.width !== w || canvas.height !== h) {
+            canvas.width = w;
+            canvas.height = h;
+        }
+        const ctx = canvas.getContext('2d');
+        ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+        return ctx;
+    }
+
+    /** Index of the first entry with ts >= t in a list sorted by ts. */
+    function lowerBound(list, t) {
+        let lo = 0;
+        let hi = list.length;
+        while (lo < hi) {
+            const mid = (lo + hi) >> 1;
+            if (list[mid].ts < t) lo = mid + 1; else hi = mid;
+        }
+        return lo;
+    }
+
+    /** Calls body for each entry overlapping [t0, t1]. */
+    function forEachVisible(list, maxDur, t0, t1, body) {
+        for (let i = lowerBound(list, t0 - maxDur); i < list.length && list[i].ts <= t1; i++) {
+            const e = list[i];
+            if (e.ts + e.dur >= t0) body(e);
+        }
+    }
+
+    function niceStep(span, count) {
+        const raw = span / count;
+        const power = Math.pow(10, Math.floor(Math.log10(raw)));
+        for (const m of [1, 2, 5, 10]) if (m * power >= raw) return m * power;
+        return 10 * power;
+    }
+
+    function fitText(ctx, text, width) {
+        if (width <= 8) return '';
+        if (ctx.measureText(text).width <= width) return text;
+        let lo = 0;
+        let hi = text.length;
+        while (lo < hi) {
+            const mid = (lo + hi + 1) >> 1;
+            if (ctx.measureText(text.slice(0, mid) + '…').width <= width) lo = mid; else hi = mid - 1;
+        }
+        return lo > 0 ? text.slice(0, lo) + '…' : '';
+    }
+
+    function render() {
+        const began = performance.now();
+        const ctx = sizeCanvas(lanesCanvas);
+        const width = lanesCanvas.clientWidth;
+        const height = lanesCanvas.clientHeight;
+        ctx.clearRect(0, 0, width, height);
+        ctx.font = '11px system-ui, sans-serif';
+        ctx.textBaseline = 'middle';
+        const drawn = { request: 0, tool: 0, handoff: 0, interval: 0 };
+        const t0 = timeAt(LABEL_WIDTH);
+        const t1 = timeAt(LABEL_WIDTH + plotWidth());
+        const step = niceStep(state.view.end - state.view.start, Math.max(2, plotWidth() / 110));
+
+        // Grid lines under everything.
+        ctx.fillStyle = COLORS.grid;
+        for (let t = Math.ceil(t0 / step) * step; t <= t1; t += step) {
+            ctx.fillRect(Math.round(xOf(t)), AXIS_HEIGHT, 1, height - AXIS_HEIGHT);
+        }
+
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(0, AXIS_HEIGHT, width, height - AXIS_HEIGHT);
+        ctx.clip();
+        const offset = AXIS_HEIGHT - state.scrollY;
+        for (const run of state.runs) {
+            const runTop = run.top + offset;
+            if (runTop > height || runTop + run.height < AXIS_HEIGHT) continue;
+            ctx.fillStyle = '#eef1f6';
+            ctx.fillRect(0, runTop, width, RUN_HEADER - 2);
+            ctx.fillStyle = COLORS.text;
+            ctx.font = '600 12px system-ui, sans-serif';
+            ctx.fillText(fitText(ctx, run.label + '  ·  ' + run.requests.length + ' requests', width - 16),
+                6, runTop + RUN_HEADER / 2 - 1);
+            ctx.font = '11px system-ui, sans-serif';
+            for (const l of run.lanes) {
+                const y = l.top + offset;
+                if (y > height || y + LANE_HEIGHT < AXIS_HEIGHT) continue;
+                drawLane(ctx, l, y, t0, t1, drawn, width);
+            }
+        }
+        ctx.restore();
+        drawAxis(ctx, width, t0, t1, step);
+        drawOverview();
+
+        state.drawn = drawn;
+        state.frames += 1;
+        for (const kind of Object.keys(drawn)) {
+            lanesCanvas.dataset['drawn' + kind[0].toUpperCase() + kind.slice(1)] = String(drawn[kind]);
+        }
+        lanesCanvas.dataset.viewStart = String(Math.round(state.view.start));
+        lanesCanvas.dataset.viewEnd = String(Math.round(state.view.end));
+        lanesCanvas.dataset.frames = String(state.frames);
+        lanesCanvas.dataset.lastRenderMs = (performance.now() - began).toFixed(2);
+        $('status').textContent = 'showing ' + formatDuration(state.view.start) + ' – '
+            + formatDuration(state.view.end) + ' (' + formatDuration(state.view.end - state.view.start)
+            + ')   ·   wheel or + − to zoom, drag or arrows to pan, 0 to fit';
+    }
+
+    /** Selected or highlighted by a finding: drawn with an outline. */
+    function marked(entry) {
+        return state.selected === entry || state.highlight.has(entry);
+    }
+
+    function drawLane(ctx, l, y, t0, t1, drawn, width) {
+        ctx.fillStyle = COLORS.grid;
+        ctx.fillRect(0, y + LANE_HEIGHT - 1, width, 1);
+        ctx.fillStyle = COLORS.text;
+        ctx.fillText(fitText(ctx, l.label, LABEL_WIDTH - 12), 8, y + ROW.request.top + ROW.request.height / 2);
+        ctx.fillStyle = COLORS.muted;
+        ctx.fillText(l.requests.length + ' req · ' + l.tools.length + ' tools', 8, y + ROW.tool.top + 5);
+
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(LABEL_WIDTH, y, width - LABEL_WIDTH, LANE_HEIGHT);
+        ctx.clip();
+        const outlines = [];
+
+        forEachVisible(l.intervals, l.maxDur.interval, t0, t1, (e) => {
+            const x0 = xOf(e.ts);
+            const w = Math.max(1, xOf(e.ts + e.dur) - x0);
+            ctx.fillStyle = e.record.error ? COLORS.error : COLORS.interval;
+            ctx.fillRect(x0, y + ROW.interval.top, w, ROW.interval.height);
+            drawn.interval += 1;
+            if (marked(e)) outlines.push([e, x0, y + ROW.interval.top, w, ROW.interval.height]);
+        });
+
+        forEachVisible(l.requests, l.maxDur.request, t0, t1, (e) => {
+            const x0 = xOf(e.ts);
+            const x1 = xOf(e.ts + e.dur);
+            const w = Math.max(1, x1 - x0);
+            const top = y + ROW.request.top;
+            const h = ROW.request.height;
+            const split = e.ttft === null ? x0 : Math.min(x1, xOf(e.ts + Math.min(e.ttft, e.dur)));
+            // The wait before the first token, then the generating part, coloured by cache ratio.
+            if (split > x0) {
+                ctx.fillStyle = COLORS.wait;
+                ctx.fillRect(x0, top, Math.max(1, split - x0), h);
+            }
+            if (x1 - split >= 0.5 || split <= x0) {
+                ctx.fillStyle = cacheColor(e.ratio);
+                ctx.fillRect(split, top + 2, Math.max(1, x1 - split), h - 4);
+            }
+            if (e.record.error) {
+                ctx.fillStyle = COLORS.error;
+                ctx.fillRect(x0, top + h - 2, w, 2);
+            }
+            if (w > 60) {
+                ctx.fillStyle = COLORS.text;
+                ctx.fillText(fitText(ctx, str(e.record.model), w - 6), x0 + 3, top + h / 2);
+            }
+            drawn.request += 1;
+            if (marked(e)) outlines.push([e, x0, top, w, h]);
+        });
+
+        forEachVisible(l.tools, l.maxDur.tool, t0, t1, (e) => {
+            const x0 = xOf(e.ts);
+            const w = Math.max(1, xOf(e.ts + e.dur) - x0);
+            const top = y + ROW.tool.top;
+            ctx.fillStyle = e.record.outcome === 'error' || e.record.error ? COLORS.toolError : COLORS.tool;
+            ctx.fillRect(x0, top, w, ROW.tool.height);
+            // A thin stem ties the call to the request that asked for it.
+            if (e.parent) {
+                ctx.fillStyle = 'rgba(0,0,0,0.25)';
+                ctx.fillRect(Math.round(x0), y + ROW.request.top + ROW.request.height, 1,
+                    ROW.tool.top - ROW.request.top - ROW.request.height);
+            }
+            if (w > 50) {
+                ctx.fillStyle = COLORS.text;
+                ctx.fillText(fitText(ctx, str(e.record.name), w - 6), x0 + 3, top + ROW.tool.height / 2);
+            }
+            drawn.tool += 1;
+            if (marked(e)) outlines.push([e, x0, top, w, ROW.tool.height]);
+        });
+
+        // Handoff labels take the tool row, then the one above when a label would overlap.
+        const labelEnds = [-Infinity, -Infinity];
+        forEachVisible(l.handoffs, 0, t0, t1, (e) => {
+            const x = Math.round(xOf(e.ts));
+            ctx.fillStyle = COLORS.handoff;
+            ctx.fillRect(x, y + 2, 2, LANE_HEIGHT - 4);
+            ctx.beginPath();
+            ctx.moveTo(x - 5, y + 1);
+            ctx.lineTo(x + 7, y + 1);
+            ctx.lineTo(x + 1, y + 8);
+            ctx.closePath();
+            ctx.fill();
+            const label = str(e.record.kind) + ': ' + str(e.record.from) + ' → ' + str(e.record.to);
+            const room = width - x - 12;
+            const slot = labelEnds[0] < x + 6 ? 0 : labelEnds[1] < x + 6 ? 1 : -1;
+            if (room > 40 && slot >= 0) {
+                const textY = slot === 0 ? y + ROW.tool.top + 5 : y + ROW.interval.top + 4;
+                ctx.fillStyle = 'rgba(255,255,255,0.85)';
+                const text = fitText(ctx, label, Math.min(room, 260));
+                const tw = ctx.measureText(text).width;
+                ctx.fillRect(x + 6, textY - 6, tw + 4, 13);
+                ctx.fillStyle = COLORS.handoff;
+                ctx.fillText(text, x + 8, textY);
+                labelEnds[slot] = x + 10 + tw;
+            }
+            drawn.handoff += 1;
+            if (marked(e)) outlines.push([e, x - 4, y + 1, 10, LANE_HEIGHT - 2]);
+        });
+
+        for (const [e, x, top, w, h] of outlines) {
+            ctx.lineWidth = state.selected === e ? 2 : 3;
+            ctx.strokeStyle = state.selected === e ? COLORS.selected : COLORS.highlight;
+            ctx.strokeRect(x - 1.5, top - 1.5, Math.max(w, 2) + 3, h + 3);
+        }
+        ctx.restore();
+    }
+
+    function drawAxis(ctx, width, t0, t1, step) {
+        ctx.fillStyle = '#ffffff';
+        ctx.fillRect(0, 0, width, AXIS_HEIGHT);
+        ctx.fillStyle = COLORS.line;
+        ctx.fillRect(0, AXIS_HEIGHT - 1, width, 1);
+        ctx.fillStyle = COLORS.muted;
+        ctx.font = '11px system-ui, sans-serif';
+        ctx.textBaseline = 'middle';
+        ctx.fillText('time since run start', 8, AXIS_HEIGHT / 2);
+        for (let t = Math.ceil(t0 / step) * step; t <= t1; t += step) {
+            const x = Math.round(xOf(t));
+            if (x < LABEL_WIDTH) continue;
+            ctx.fillRect(x, AXIS_HEIGHT - 6, 1, 5);
+            ctx.fillText(formatDuration(Math.abs(t) < step / 1000 ? 0 : t), x + 3, AXIS_HEIGHT / 2 - 2);
+        }
+    }
+
+    function drawOverview() {
+        const ctx = sizeCanvas(overviewCanvas);
+        const width = overviewCanvas.clientWidth;
+        const height = overviewCanvas.clientHeight;
+        ctx.clearRect(0, 0, width, height);
+        ctx.fillStyle = '#f3f4f6';
+        ctx.fillRect(0, 0, width, height);
+        const span = state.fullSpan * 1.04;
+        const origin = -state.fullSpan * 0.02;
+        const px = (t) => ((t - origin) / span) * width;
+        const bandHeight = (height - 4) / Math.max(1, state.runs.length);
+        state.runs.forEach((run, index) => {
+            // Requests per pixel column, as a density strip coloured by the column's cache ratio.
+            const columns = Math.max(1, Math.floor(width));
+            const counts = new Float64Array(columns);
+            const cached = new Float64Array(columns);
+            const input = new Float64Array(columns);
+            for (const r of run.requests) {
+                const a = Math.max(0, Math.min(columns - 1, Math.floor(px(r.ts))));
+                const b = Math.max(a, Math.min(columns - 1, Math.floor(px(r.ts + r.dur))));
+                const withCache = r.ratio !== null;
+                const cachedTokens = withCache ? num(r.record.cachedInputTokens) : 0;
+                const inputTokens = withCache ? num(r.record.inputTokens) : 0;
+                for (let c = a; c <= b; c++) {
+                    counts[c] += 1;
+                    cached[c] += cachedTokens;
+                    input[c] += inputTokens;
+                }
+            }
+            let max = 1;
+            for (let c = 0; c < columns; c++) max = Math.max(max, counts[c]);
+            const top = 2 + index * bandHeight;
+            for (let c = 0; c < columns; c++) {
+                if (!counts[c]) continue;
+                const h = Math.max(2, ((bandHeight - 4) * counts[c]) / max);
+                ctx.fillStyle = input[c] > 0 ? cacheColor(cached[c] / input[c]) : '#8fa3bf';
+                ctx.fillRect(c, top + bandHeight - 2 - h, 1, h);
+            }
+            for (const h of run.handoffs) {
+                ctx.fillStyle = COLORS.handoff;
+                ctx.fillRect(Math.round(px(h.ts)), top, 1, bandHeight - 2);
+            }
+            if (state.runs.length > 1) {
+                ctx.fillStyle = COLORS.muted;
+                ctx.font = '10px system-ui, sans-serif';
+                ctx.textBaseline = 'top';
+                ctx.fillText(fitText(ctx, run.label, 200), 4, top + 1);
+            }
+        });
+        const x0 = px(state.view.start);
+        const x1 = px(state.view.end);
+        ctx.fillStyle = 'rgba(47,111,219,0.12)';
+        ctx.fillRect(x0, 0, Math.max(2, x1 - x0), height);
+        ctx.strokeStyle = '#2f6fdb';
+        ctx.lineWidth = 1;
+        ctx.strokeRect(x0 + 0.5, 0.5, Math.max(2, x1 - x0) - 1, height - 1);
+        overviewCanvas.dataset.viewStart = String(Math.round(state.view.start));
+    }
+
+    // MARK: - Hit testing and input
+
+    function hitTest(x, y) {
+        if (y < AXIS_HEIGHT || x < LABEL_WIDTH) return null;
+        const contentY = y - AXIS_HEIGHT + state.scrollY;
+        const slack = (state.view.end - state.view.start) / plotWidth() * 3;
+        const t = timeAt(x);
+        for (const run of state.runs) {
+            for (const l of run.lanes) {
+                if (contentY < l.top || contentY >= l.top + LANE_HEIGHT) continue;
+                const local = contentY - l.top;
+                // Handoff markers win: they are thin and drawn on top.
+                let best = null;
+                let bestDistance = Infinity;
+                forEachVisible(l.handoffs, 0, t - slack * 2, t + slack * 2, (e) => {
+                    const d = Math.abs(e.ts - t);
+                    if (d < bestDistance) { best = e; bestDistance = d; }
+                });
+                if (best) return best;
+                const pick = (list, maxDur) => {
+                    let found = null;
+                    let foundDistance = Infinity;
+                    forEachVisible(list, maxDur, t - slack, t + slack, (e) => {
+                        const inside = t >= e.ts && t <= e.ts + e.dur;
+                        const d = inside ? 0 : Math.min(Math.abs(e.ts - t), Math.abs(e.ts + e.dur - t));
+                        if (d < foundDistance || (d === foundDistance && found && e.dur < found.dur)) {
+                            found = e;
+                            foundDistance = d;
+                        }
+                    });
+                    return found;
+                };
+                const inRow = (rowSpec) => local >= rowSpec.top - 2 && local <= rowSpec.top + rowSpec.height + 2;
+                if (inRow(ROW.request)) return pick(l.requests, l.maxDur.request);
+                if (inRow(ROW.tool)) return pick(l.tools, l.maxDur.tool);
+                if (inRow(ROW.interval)) return pick(l.intervals, l.maxDur.interval);
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /** Where an entry is drawn now, in canvas coordinates, or null when off screen. */
+    function entryPoint(entry) {
+        const rowSpec = entry.kind === 'tool' ? ROW.tool : entry.kind === 'interval' ? ROW.interval : ROW.request;
+        let x;
+        if (entry.kind === 'request' && entry.ttft !== null && entry.dur > entry.ttft) {
+            x = (xOf(entry.ts + entry.ttft) + xOf(entry.ts + entry.dur)) / 2;
+        } else {
+            x = (xOf(entry.ts) + xOf(entry.ts + entry.dur)) / 2;
+        }
+        const y = entry.lane.top + AXIS_HEIGHT - state.scrollY
+            + (entry.kind === 'handoff' ? LANE_HEIGHT / 2 : rowSpec.top + rowSpec.height / 2);
+        return { x: x, y: y };
+    }
+
+    function canvasPoint(event) {
+        const rect = lanesCanvas.getBoundingClientRect();
+        return { x: event.clientX - rect.left, y: event.clientY - rect.top };
+    }
+
+    let drag = null;
+
+    lanesCanvas.addEventListener('mousedown', (event) => {
+        if (event.button !== 0) return;
+        drag = { x: event.clientX, y: event.clientY, start: state.view.start, end: state.view.end,
+            scrollY: state.scrollY, moved: false };
+        lanesCanvas.classList.add('dragging');
+        wrap.focus({ preventScroll: true });
+    });
+
+    window.addEventListener('mousemove', (event) => {
+        if (!drag) return;
+        const dx = event.clientX - drag.x;
+        const dy = event.clientY - drag.y;
+        if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
+        if (!drag.moved) return;
+        const perPixel = (drag.end - drag.start) / plotWidth();
+        setView(drag.start - dx * perPixel, drag.end - dx * perPixel);
+        state.scrollY = drag.scrollY - dy;
+        clampScroll();
+        render();
+    });
+
+    window.addEventListener('mouseup', () => {
+        lanesCanvas.classList.remove('dragging');
+        if (drag) setTimeout(() => { drag = null; }, 0);
+    });
+
+    lanesCanvas.addEventListener('click', (event) => {
+        if (drag && drag.moved) return;
+        const point = canvasPoint(event);
+        select(hitTest(point.x, point.y), false);
+    });
+
+    lanesCanvas.addEventListener('wheel', (event) => {
+        event.preventDefault();
+        const point = canvasPoint(event);
+        if (event.shiftKey) {
+            state.scrollY += event.deltaY;
+            clampScroll();
+            render();
+            return;
+        }
+        if (Math.abs(event.deltaX) > Math.abs(event.deltaY)) {
+            pan(event.deltaX / plotWidth());
+            return;
+        }
+        const anchor = point.x >= LABEL_WIDTH ? timeAt(point.x) : undefined;
+        zoom(Math.pow(1.0015, event.deltaY), anchor);
+    }, { passive: false });
+
+    function onKey(event) {
+        if (event.target && (event.target.tagName === 'INPUT' || event.target.tagName === 'TEXTAREA')) return;
+        if (event.ctrlKey || event.metaKey || event.altKey) return;
+        let handled = true;
+        switch (event.key) {
+        case '+': case '=': zoom(0.5); break;
+        case '-': case '_': zoom(2); break;
+        case 'ArrowLeft': pan(-0.2); break;
+        case 'ArrowRight': pan(0.2); break;
+        case 'ArrowUp': state.scrollY -= LANE_HEIGHT; clampScroll(); render(); break;
+        case 'ArrowDown': state.scrollY += LANE_HEIGHT; clampScroll(); render(); break;
+        case 'PageUp': state.scrollY -= lanesCanvas.clientHeight * 0.8; clampScroll(); render(); break;
+        case 'PageDown': state.scrollY += lanesCanvas.clientHeight * 0.8; clampScroll(); render(); break;
+        case '0': case 'Home': resetView(); render(); break;
+        case 'Escape':
+            state.highlight = new Set();
+            state.activeFinding = -1;
+            for (const b of document.querySelectorAll('.finding.active')) b.classList.remove('active');
+            select(null, false);
+            break;
+        default: handled = false;
+        }
+        if (handled) event.preventDefault();
+    }
+    document.addEventListener('keydown', onKey);
+
+    let overviewDrag = false;
+    function overviewMove(event) {
+        const rect = overviewCanvas.getBoundingClientRect();
+        const span = state.fullSpan * 1.04;
+        const t = -state.fullSpan * 0.02 + ((event.clientX - rect.left) / rect.width) * span;
+        const half = (state.view.end - state.view.start) / 2;
+        setView(t - half, t + half);
+        render();
+    }
+    overviewCanvas.addEventListener('mousedown', (event) => { overviewDrag = true; overviewMove(event); });
+    window.addEventListener('mousemove', (event) => { if (overviewDrag) overviewMove(event); });
+    window.addEventListener('mouseup', () => { overviewDrag = false; });
+
+    $('zoom-in').addEventListener('click', () => zoom(0.5));
+    $('zoom-out').addEventListener('click', () => zoom(2));
+    $('zoom-reset').addEventListener('click', () => { resetView(); render(); });
+    $('toggle-events').addEventListener('click', () => {
+        const events = $('events');
+        events.hidden = !events.hidden;
+        $('toggle-events').setAttribute('aria-expanded', String(!events.hidden));
+    });
+
+    $('open-file').addEventListener('change', (event) => {
+        const file = event.target.files && event.target.files[0];
+        if (!file) return;
+        const reader = new FileReader();
+        reader.onload = () => {
+            try {
+                load(JSON.parse(String(reader.result)));
+                render();
+                buildEventList();
+            } catch (error) {
+                showError(error);
+            }
+        };
+        reader.readAsText(file);
+    });
+
+    let resizeFrame = 0;
+    window.addEventListener('resize', () => {
+        cancelAnimationFrame(resizeFrame);
+        resizeFrame = requestAnimationFrame(() => { clampScroll(); render(); });
+    });
+
+    function showError(error) {
+        const body = $('details-body');
+        clear(body);
+        const reason = error && error.message ? error.message : String(error);
+        body.appendChild(el('p', 'error-box', 'Cannot show this trace: ' + reason));
+        document.body.dataset.status = 'error';
+    }
+
+    // MARK: - Self-test hook
+    //
+    // `#selftest=STEP,STEP...` drives the page the way a person would, for headless tests that
+    // can only read the DOM afterwards (chromium --dump-dom). Steps:
+    //   click:KIND:INDEX[:RUN]  zoom to the INDEX-th request/tool/handoff/interval of run RUN (by
+    //                           time) and click the canvas at the point where it is drawn
+    //   finding:INDEX           click the INDEX-th finding in the side panel
+    //   key:KEY                 press KEY (+, -, ArrowLeft, 0, ...) on the timeline
+    //   wheel:DELTA             turn the wheel over the middle of the timeline
+    // The result goes to <output id="selftest">: the details panel's text, and data attributes.
+
+    function runSelfTest(spec) {
+        const output = $('selftest');
+        const log = [];
+        const lists = { request: 'requests', tool: 'tools', handoff: 'handoffs', interval: 'intervals' };
+        for (const step of spec.split(',')) {
+            const parts = step.split(':');
+            const began = performance.now();
+            if (parts[0] === 'click') {
+                const run = state.runs[Number(parts[3] || 0)];
+                const entry = run && lists[parts[1]] ? run[lists[parts[1]]][Number(parts[2])] : null;
+                if (!entry) { log.push('no ' + step); continue; }
+                revealEntry(entry, true);
+                render();
+                const p = entryPoint(entry);
+                const rect = lanesCanvas.getBoundingClientRect();
+                const init = { bubbles: true, cancelable: true, clientX: rect.left + p.x, clientY: rect.top + p.y,
+                    button: 0 };
+                lanesCanvas.dispatchEvent(new MouseEvent('mousedown', init));
+                window.dispatchEvent(new MouseEvent('mouseup', init));
+                drag = null;
+                lanesCanvas.dispatchEvent(new MouseEvent('click', init));
+                output.dataset.clickedKind = state.selected ? state.selected.kind : '';
+                output.dataset.clickedId = state.selected ? state.selected.id : '';
+                output.dataset.expectedId = entry.id;
+            } else if (parts[0] === 'finding') {
+                const button = document.querySelectorAll('.finding')[Number(parts[1])];
+                if (!button) { log.push('no ' + step); continue; }
+                button.click();
+                output.dataset.highlighted = Array.from(state.highlight).map((e) => e.id).join(' ');
+            } else if (parts[0] === 'key') {
+                const key = decodeURIComponent(parts.slice(1).join(':'));
+                wrap.dispatchEvent(new KeyboardEvent('keydown', { key: key, bubbles: true, cancelable: true }));
+            } else if (parts[0] === 'wheel') {
+                const rect = lanesCanvas.getBoundingClientRect();
+                lanesCanvas.dispatchEvent(new WheelEvent('wheel', { deltaY: Number(parts[1]), bubbles: true,
+                    cancelable: true, clientX: rect.left + LABEL_WIDTH + plotWidth() / 2,
+                    clientY: rect.top + rect.height / 2 }));
+            } else {
+                log.push('unknown ' + step);
+                continue;
+            }
+            log.push(step + ' ' + (performance.now() - began).toFixed(1) + 'ms');
+        }
+        output.dataset.steps = log.join('; ');
+        output.dataset.selected = state.selected ? state.selected.kind + ':' + state.selected.id : '';
+        output.textContent = detailsText();
+        output.dataset.status = 'done';
+    }
+
+    // MARK: - Start
+
+    function start() {
+        const began = performance.now();
+        document.body.dataset.scriptStartMs = began.toFixed(1);
+        let data = null;
+        try {
+            const node = $('trace-data');
+            const text = node ? node.textContent.trim() : '';
+            data = text && text !== 'null' ? JSON.parse(text) : null;
+        } catch (error) {
+            showError(new Error('the embedded trace data is not valid JSON (' + error.message + ')'));
+            return;
+        }
+        document.body.dataset.parseMs = (performance.now() - began).toFixed(1);
+        if (!data) {
+            $('runs-title').textContent = 'No trace embedded: open a viewer JSON file, or run '
+                + 'trace-report export --format html STORE';
+            document.body.dataset.status = 'empty';
+            return;
+        }
+        try {
+            const loadBegan = performance.now();
+            load(data);
+            const renderBegan = performance.now();
+            render();
+            document.body.dataset.loadMs = (renderBegan - loadBegan).toFixed(1);
+            document.body.dataset.renderMs = (performance.now() - renderBegan).toFixed(1);
+        } catch (error) {
+            showError(error);
+            return;
+        }
+        // Time from navigation start to the first drawn frame, HTML and JSON parsing included.
+        document.body.dataset.firstRenderMs = performance.now().toFixed(1);
+        // The event list is not needed for the first frame; build it just after.
+        setTimeout(() => {
+            const listBegan = performance.now();
+            buildEventList();
+            document.body.dataset.eventListMs = (performance.now() - listBegan).toFixed(1);
+            document.body.dataset.status = 'ready';
+            const match = /(?:^|&)selftest=([^&]*)/.exec(location.hash.slice(1));
+            if (match) runSelfTest(decodeURIComponent(match[1]));
+        }, 0);
+    }
+
+    start();
+})();
