@@ -54,10 +54,14 @@ let package = Package(
         .testTarget(name: "TraceStoreTests", dependencies: ["TraceStore", "SessionTrace"]),
         .testTarget(name: "LTTngTests", dependencies: ["SessionTraceLTTng", "SessionTrace"]),
         .testTarget(name: "RedactionTests", dependencies: ["Redaction"]),
-        .testTarget(name: "ModelSessionTests", dependencies: ["ModelSession", "LlamaServer"]),
+        // The real model server around a test suite, shared by the suites that need one.
+        .target(name: "TestSupport", dependencies: ["LlamaServer"], path: "Tests/TestSupport"),
+        .testTarget(name: "ModelSessionTests", dependencies: ["ModelSession", "LlamaServer", "TestSupport"]),
         .testTarget(
             name: "InstrumentationTests",
-            dependencies: ["SessionInstrumentation", "ModelSession", "SessionTrace", "TraceStore", "LlamaServer"]),
+            dependencies: [
+                "SessionInstrumentation", "ModelSession", "SessionTrace", "TraceStore", "LlamaServer", "TestSupport",
+            ]),
         .testTarget(name: "TraceAnalysisTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
         // Opens trace-report's HTML exports in real headless Chromium (scripts/install-deps.sh installs it).
         .testTarget(name: "ViewerTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),

@@ -4,6 +4,7 @@ import ModelSession
 import SessionInstrumentation
 import SessionTrace
 import Synchronization
+import TestSupport
 import Testing
 import TraceStore
 

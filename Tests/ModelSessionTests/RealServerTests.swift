@@ -1,6 +1,7 @@
 import Foundation
 import LlamaServer
 import ModelSession
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -6,10 +6,12 @@ import Testing
 /// ```swift
 /// @Suite(.serialized, .llamaServer) struct RealServerTests { ... LlamaServerTrait.current ... }
 /// ```
-struct LlamaServerTrait: SuiteTrait, TestScoping {
-    @TaskLocal static var current: LlamaServer?
+public struct LlamaServerTrait: SuiteTrait, TestScoping {
+    @TaskLocal public static var current: LlamaServer?
 
-    func provideScope(
+    public init() {}
+
+    public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let server: LlamaServer
@@ -24,11 +26,11 @@ struct LlamaServerTrait: SuiteTrait, TestScoping {
     }
 
     /// The suite's server; fails the test clearly when it runs outside the trait.
-    static func server() throws -> LlamaServer {
+    public static func server() throws -> LlamaServer {
         try #require(current, "this test needs the .llamaServer suite trait")
     }
 }
 
 extension Trait where Self == LlamaServerTrait {
-    static var llamaServer: Self { LlamaServerTrait() }
+    public static var llamaServer: Self { LlamaServerTrait() }
 }
