@@ -165,6 +165,8 @@ public enum TraceReport {
             ToolsCommand.self,
             CacheCommand.self,
             GrowthCommand.self,
+            ExportCommand.self,
+            RedactCommand.self,
             MakeScenariosCommand.self,
         ]
     }
