@@ -45,7 +45,7 @@ let package = Package(
             ]),
         .executableTarget(
             name: "trace-bench",
-            dependencies: ["SessionTrace", "SessionTraceLTTng", "TraceStore", "CLTTngUST", "CSQLite"]),
+            dependencies: ["SessionTrace", "SessionTraceLTTng", "TraceStore", "CLTTngUST", "CSQLite", "Redaction"]),
 
         .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace"]),
         .testTarget(name: "TraceStoreTests", dependencies: ["TraceStore", "SessionTrace"]),
