@@ -15,9 +15,11 @@ func redactionBenchmarks(megabytes: Int = 8) -> [BenchmarkRow] {
     let text = RedactionCorpus.logText(bytes: megabytes * 1_000_000)
     let lines = RedactionCorpus.jsonLines(bytes: megabytes * 1_000_000)
     return [
-        BenchmarkRow(metric: "redact.text", value: throughput(text) { Redactor.standard.redact($0) }, unit: "MB/s"),
         BenchmarkRow(
-            metric: "redact.jsonl", value: throughput(lines) { Redactor.standard.redactJSONLines($0) }, unit: "MB/s"),
+            metric: "redact.text", value: throughput(text) { Redactor.standard.redact($0) }, unit: "MB/s"),
+        BenchmarkRow(
+            metric: "redact.jsonl", value: throughput(lines) { Redactor.standard.redactJSONLines($0) },
+            unit: "MB/s"),
     ]
 }
 
@@ -60,10 +62,14 @@ enum RedactionCorpus {
     }
 
     static let words = [
-        "plan", "day", "launch", "notes", "meeting", "review", "draft", "summary", "calendar", "weather", "travel",
-        "budget", "the", "a", "for", "with", "and", "to", "of", "tomorrow", "morning", "team", "project", "update",
+        "plan", "day", "launch", "notes", "meeting", "review", "draft", "summary", "calendar", "weather",
+        "travel",
+        "budget", "the", "a", "for", "with", "and", "to", "of", "tomorrow", "morning", "team", "project",
+        "update",
     ]
-    static let paths = ["/v1/chat/completions", "/health", "/v1/models", "/api/notes/search", "/static/app.js"]
+    static let paths = [
+        "/v1/chat/completions", "/health", "/v1/models", "/api/notes/search", "/static/app.js",
+    ]
 
     /// One secret or personal value, of a kind the redactor must find.
     static func secret(_ g: inout Generator) -> String {
@@ -83,25 +89,31 @@ enum RedactionCorpus {
 
     /// One log line of a service that calls a model.
     static func logLine(_ g: inout Generator, index: Int) -> String {
-        let time = "2026-11-30T12:\(10 + index / 60_000 % 50):\(10 + index / 1_000 % 50).\(100 + index % 900)Z"
+        let time =
+            "2026-11-30T12:\(10 + index / 60_000 % 50):\(10 + index / 1_000 % 50).\(100 + index % 900)Z"
         var line: String
         switch g.below(5) {
         case 0:
-            line = "\(time) 10.0.\(g.below(255)).\(g.below(255)) \"POST \(g.pick(paths)) HTTP/1.1\" "
+            line =
+                "\(time) 10.0.\(g.below(255)).\(g.below(255)) \"POST \(g.pick(paths)) HTTP/1.1\" "
                 + "\(g.pick([200, 200, 200, 404, 500])) \(g.below(90_000)) \(g.below(2_000))ms "
                 + "req=\(g.hex(8))-\(g.hex(4))-\(g.hex(4))-\(g.hex(4))-\(g.hex(12))"
         case 1:
-            line = "\(time) INFO planner session=\(g.below(10_000)) model=smollm2-135m profile=economy "
+            line =
+                "\(time) INFO planner session=\(g.below(10_000)) model=smollm2-135m profile=economy "
                 + "ttft_ms=\(g.below(900)) tokens=\(g.below(400)) msg=\"\(sentence(&g, words: 6))\""
         case 2:
-            line = "\(time) DEBUG {\"event\":\"tool_call\",\"name\":\"searchNotes\",\"query\":\"\(sentence(&g, words: 3))\","
+            line =
+                "\(time) DEBUG {\"event\":\"tool_call\",\"name\":\"searchNotes\",\"query\":\"\(sentence(&g, words: 3))\","
                 + "\"fingerprint\":\"\(g.hex(16))\",\"bytes\":\(g.below(5_000))}"
         case 3:
-            line = "\(time) WARN retrying after \(g.below(30))s: upstream closed connection\n"
+            line =
+                "\(time) WARN retrying after \(g.below(30))s: upstream closed connection\n"
                 + "    at HTTPClient.send (Sources/ModelSession/HTTP/EventStreamClient.swift:\(g.below(400)))\n"
                 + "    at LanguageModelSession.respond (Sources/ModelSession/LanguageModelSession.swift:\(g.below(400)))"
         default:
-            line = "\(time) INFO commit \(g.hex(40)) deployed to worker-\(g.below(64)); \(sentence(&g, words: 10))"
+            line =
+                "\(time) INFO commit \(g.hex(40)) deployed to worker-\(g.below(64)); \(sentence(&g, words: 10))"
         }
         if g.below(50) == 0 { line += " user said: \(secret(&g))" }
         return line
@@ -131,17 +143,20 @@ enum RedactionCorpus {
             let note = g.below(50) == 0 ? " \(secret(&g))" : ""
             switch g.below(3) {
             case 0:
-                out += "{\"type\":\"request\",\"request_id\":\(id),\"session_id\":7,\"ts\":\(id * 1_000_000),"
+                out +=
+                    "{\"type\":\"request\",\"request_id\":\(id),\"session_id\":7,\"ts\":\(id * 1_000_000),"
                     + "\"dur\":900000000,\"ttft\":120000000,\"profile\":\"economy\",\"provider\":\"llama.cpp\","
                     + "\"model\":\"smollm2-135m\",\"input_tokens\":\(g.below(4_000)),\"output_tokens\":\(g.below(400)),"
                     + "\"finish_reason\":\"stop\",\"error\":\(note.isEmpty ? "null" : "\"failed:\(note)\"")}\n"
             case 1:
-                out += "{\"type\":\"tool_call\",\"tool_call_id\":\(id),\"name\":\"searchNotes\",\"call_id\":\"call_"
+                out +=
+                    "{\"type\":\"tool_call\",\"tool_call_id\":\(id),\"name\":\"searchNotes\",\"call_id\":\"call_"
                     + "\(g.alnum(12))\",\"arguments_fingerprint\":\"\(g.hex(16))\",\"arguments_bytes\":\(g.below(900)),"
                     + "\"outcome\":\"ok\",\"arguments\":{\"query\":\"\(sentence(&g, words: 3))\",\"api_key\":"
                     + "\(g.below(20) == 0 ? "\"\(g.alnum(24))\"" : "null")}}\n"
             default:
-                out += "{\"type\":\"payload\",\"payload_id\":\(id),\"kind\":\"prompt\",\"text\":\"You are a planner. "
+                out +=
+                    "{\"type\":\"payload\",\"payload_id\":\(id),\"kind\":\"prompt\",\"text\":\"You are a planner. "
                     + "\(sentence(&g, words: 40)).\\nUser: \(sentence(&g, words: 12))\(note)\"}\n"
             }
         }

@@ -12,7 +12,8 @@ struct KnownStore {
     static let wallClockStart: Int64 = 1_780_000_000_000_000_000
     static let runStart: Int64 = 5_000_000_000
     static let openAIKey = "sk-proj-Xq3vT9bK2mN8pL4rW7yZ1aC5dF6gH0jJ"
-    static let jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwi"
+    static let jwt =
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwi"
         + "aWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
     static let emails = ["ana@example.org", "bob@example.com", "carol@example.net", "dave@example.org"]
     /// Every secret the store holds, none of which may appear in an export.
@@ -48,7 +49,8 @@ struct KnownStore {
             metadata: ["requestLength": 42, "owner": secrets ? .string(Self.emails[3]) : "team"])
         first = RequestRecord(
             requestID: tracer.makeID(), sessionID: session.sessionID, parentID: interval.intervalID,
-            ts: s + 100 * ms, dur: 1_000 * ms, timeToFirstToken: 250 * ms, profile: "economy", provider: "openai",
+            ts: s + 100 * ms, dur: 1_000 * ms, timeToFirstToken: 250 * ms, profile: "economy",
+            provider: "openai",
             model: "gpt-test", inputTokens: 500, cachedInputTokens: 300, outputTokens: 41, promptBytes: 2_000,
             transcriptEntries: 3, reusedPrefixEntries: 1, finishReason: "tool_calls",
             serverTimings: ServerTimings(
@@ -62,7 +64,8 @@ struct KnownStore {
         second = RequestRecord(
             requestID: tracer.makeID(), sessionID: session.sessionID, parentID: interval.intervalID,
             ts: s + 1_600 * ms, dur: 1_200 * ms, timeToFirstToken: 200 * ms, profile: "economy",
-            provider: "openai", model: "gpt-test-mini", inputTokens: 700, cachedInputTokens: 0, outputTokens: 10,
+            provider: "openai", model: "gpt-test-mini", inputTokens: 700, cachedInputTokens: 0,
+            outputTokens: 10,
             promptBytes: 2_600, transcriptEntries: 5, reusedPrefixEntries: 0,
             error: secrets ? "401 from server for token \(Self.jwt)" : "timed out")
         let handoff = HandoffRecord(
@@ -71,14 +74,17 @@ struct KnownStore {
         let instant = InstantRecord(
             instantID: tracer.makeID(), parentID: interval.intervalID, ts: s + 1_580 * ms, name: "cacheMiss",
             metadata: ["entries": 5])
-        let prompt = secrets
+        let prompt =
+            secrets
             ? #"{"messages":[{"role":"user","content":"mail \#(Self.emails[1]) with key \#(Self.openAIKey)"}]}"#
             : #"{"messages":[{"role":"user","content":"plan my day"}]}"#
         let payloads = [
-            PayloadRecord(payloadID: tracer.makeID(), parentID: first.requestID, ts: s + 100 * ms, kind: .prompt,
-                          text: prompt),
-            PayloadRecord(payloadID: tracer.makeID(), parentID: toolCall.toolCallID, ts: s + 1_200 * ms,
-                          kind: .toolArguments, text: #"{"query":"launch"}"#),
+            PayloadRecord(
+                payloadID: tracer.makeID(), parentID: first.requestID, ts: s + 100 * ms, kind: .prompt,
+                text: prompt),
+            PayloadRecord(
+                payloadID: tracer.makeID(), parentID: toolCall.toolCallID, ts: s + 1_200 * ms,
+                kind: .toolArguments, text: #"{"query":"launch"}"#),
         ]
         let chunkTimes: [Int64] = [350, 600, 900, 1_100]
         let requestID: Int64 = first.requestID
@@ -89,7 +95,8 @@ struct KnownStore {
         events += [.handoff(handoff), .instant(instant), .request(second), .session(session)]
         events += payloads.map { TraceEvent.payload($0) }
         events += chunks.map { TraceEvent.chunk($0) }
-        events.append(.dropped(DroppedRecord(ts: s + 3_000 * ms, sink: "lttng", reason: "buffer_full", count: 2)))
+        events.append(
+            .dropped(DroppedRecord(ts: s + 3_000 * ms, sink: "lttng", reason: "buffer_full", count: 2)))
         for event in events { tracer.record(event, kind: event.kind) }
         sink.close()
         recordCount = 1 + events.count
@@ -121,8 +128,10 @@ func runProgram(_ path: String, _ arguments: [String], input: String)
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     let errData = errBox.wait()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self),
-            String(decoding: errData, as: UTF8.self))
+    return (
+        process.terminationStatus, String(decoding: outData, as: UTF8.self),
+        String(decoding: errData, as: UTF8.self)
+    )
 }
 
 /// Reads a pipe to its end on a thread of its own, so neither of two pipes fills while the other
@@ -154,8 +163,10 @@ func permissions(_ path: String) throws -> Int {
 
 /// The number of rows of every table of a store, counted by the sqlite3 program.
 func storeRowCount(_ path: String) throws -> Int {
-    let tables = ["run", "session", "request", "tool_call", "handoff", "interval", "instant", "chunk", "payload",
-                  "dropped"]
+    let tables = [
+        "run", "session", "request", "tool_call", "handoff", "interval", "instant", "chunk", "payload",
+        "dropped",
+    ]
     let sql = "SELECT " + tables.map { "(SELECT count(*) FROM \($0))" }.joined(separator: " + ")
     let result = try runProgram("/usr/bin/sqlite3", [path, sql])
     try #require(result.status == 0, "sqlite3 failed: \(result.err)")

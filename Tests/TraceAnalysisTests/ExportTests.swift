@@ -62,7 +62,9 @@ struct ExportTests {
             case "M":
                 let args = try #require(event["args"] as? [String: Any])
                 switch event["name"] as? String {
-                case "process_name": processNames += 1; #expect(args["name"] is String)
+                case "process_name":
+                    processNames += 1
+                    #expect(args["name"] is String)
                 case "thread_name": threadNames.insert(try #require(args["name"] as? String))
                 case "process_sort_index", "thread_sort_index": #expect(args["sort_index"] is Int)
                 default: Issue.record("unexpected metadata event \(event)")
@@ -93,7 +95,8 @@ struct ExportTests {
     @Test func perfettoShowsTimeToFirstTokenRateAndHandoffs() throws {
         let directory = try TemporaryDirectory()
         let known = try KnownStore(path: directory.path("known.sqlite"), secrets: false)
-        let events = try #require(try parseJSON(try export(.perfetto, known.path))["traceEvents"] as? [[String: Any]])
+        let events = try #require(
+            try parseJSON(try export(.perfetto, known.path))["traceEvents"] as? [[String: Any]])
         func named(_ name: String) -> [[String: Any]] { events.filter { $0["name"] as? String == name } }
         let request = try #require(named("chat gpt-test").first)
         #expect(request["ts"] as? Double == 100_000)
@@ -179,7 +182,8 @@ struct ExportTests {
 
     private func checkResourceSpans(_ resource: [String: Any]) throws {
         #expect(Set(resource.keys) == ["resource", "scopeSpans"])
-        let attributes = try #require((resource["resource"] as? [String: Any])?["attributes"] as? [[String: Any]])
+        let attributes = try #require(
+            (resource["resource"] as? [String: Any])?["attributes"] as? [[String: Any]])
         for attribute in attributes { try checkAttribute(attribute) }
         let keys = attributes.compactMap { $0["key"] as? String }
         #expect(keys.contains("service.name"))
@@ -195,8 +199,10 @@ struct ExportTests {
         #expect(traceIDs.count == 1)
         var roots = 0
         for span in spans {
-            let required: Set<String> = ["traceId", "spanId", "name", "kind", "startTimeUnixNano", "endTimeUnixNano",
-                                         "attributes", "status"]
+            let required: Set<String> = [
+                "traceId", "spanId", "name", "kind", "startTimeUnixNano", "endTimeUnixNano",
+                "attributes", "status",
+            ]
             #expect(required.isSubset(of: Set(span.keys)), "\(span.keys)")
             #expect(Set(span.keys).isSubset(of: required.union(["parentSpanId", "events"])))
             #expect(isHex(span["traceId"] as? String, length: 32))
@@ -212,13 +218,17 @@ struct ExportTests {
             let start = try #require(UInt64(startText), "nanoseconds as a decimal string")
             let end = try #require(UInt64(endText), "nanoseconds as a decimal string")
             #expect(start <= end)
-            for attribute in try #require(span["attributes"] as? [[String: Any]]) { try checkAttribute(attribute) }
+            for attribute in try #require(span["attributes"] as? [[String: Any]]) {
+                try checkAttribute(attribute)
+            }
             let status = try #require(span["status"] as? [String: Any])
             #expect([0, 1, 2].contains(status["code"] as? Int ?? -1))
             for event in span["events"] as? [[String: Any]] ?? [] {
                 #expect(UInt64(event["timeUnixNano"] as? String ?? "") != nil)
                 #expect(event["name"] is String)
-                for attribute in try #require(event["attributes"] as? [[String: Any]]) { try checkAttribute(attribute) }
+                for attribute in try #require(event["attributes"] as? [[String: Any]]) {
+                    try checkAttribute(attribute)
+                }
             }
         }
         #expect(roots == 1, "one root span per run")
@@ -229,7 +239,8 @@ struct ExportTests {
         let known = try KnownStore(path: directory.path("known.sqlite"), secrets: false)
         let object = try parseJSON(try export(.otlp, known.path))
         let resource = try #require((object["resourceSpans"] as? [[String: Any]])?.first)
-        let spans = try #require((resource["scopeSpans"] as? [[String: Any]])?.first?["spans"] as? [[String: Any]])
+        let spans = try #require(
+            (resource["scopeSpans"] as? [[String: Any]])?.first?["spans"] as? [[String: Any]])
         func attributes(_ span: [String: Any]) -> [String: [String: Any]] {
             var out: [String: [String: Any]] = [:]
             for attribute in span["attributes"] as? [[String: Any]] ?? [] {
@@ -277,7 +288,9 @@ struct ExportTests {
         #expect(planDay["parentSpanId"] as? String == agent["spanId"] as? String)
         #expect(chat["parentSpanId"] as? String == planDay["spanId"] as? String)
         #expect(attributes(planDay)["requestLength"]?["intValue"] as? String == "42")
-        let handoff = (agent["events"] as? [[String: Any]])?.first { $0["name"] as? String == "session_trace.handoff" }
+        let handoff = (agent["events"] as? [[String: Any]])?.first {
+            $0["name"] as? String == "session_trace.handoff"
+        }
         #expect(handoff?["timeUnixNano"] as? String == String(KnownStore.wallClockStart + 1_550_000_000))
         let instant = (planDay["events"] as? [[String: Any]])?.first
         #expect(instant?["name"] as? String == "cacheMiss")
@@ -289,8 +302,10 @@ struct ExportTests {
         let directory = try TemporaryDirectory()
         let known = try KnownStore(path: directory.path("known.sqlite"), secrets: false)
         #expect(try storeRowCount(known.path) == known.recordCount)
-        let types: Set<String> = ["run", "session", "request", "tool_call", "handoff", "interval", "instant", "chunk",
-                                  "payload", "dropped"]
+        let types: Set<String> = [
+            "run", "session", "request", "tool_call", "handoff", "interval", "instant", "chunk",
+            "payload", "dropped",
+        ]
         for store in [known.path] + scenarioStores {
             let text = try export(.jsonl, store)
             #expect(text.hasSuffix("\n"))
@@ -348,13 +363,16 @@ struct ExportTests {
             counts = try #require((other["redaction"] as? [String: Any])?["counts"] as? [String: Any])
         case .otlp:
             let resource = try #require((try parseJSON(text)["resourceSpans"] as? [[String: Any]])?.first)
-            let attributes = try #require((resource["resource"] as? [String: Any])?["attributes"] as? [[String: Any]])
+            let attributes = try #require(
+                (resource["resource"] as? [String: Any])?["attributes"] as? [[String: Any]])
             var found: [String: Any] = [:]
             for attribute in attributes {
                 let key = attribute["key"] as! String
                 guard key.hasPrefix("session_trace.redaction.count.") else { continue }
                 let value = (attribute["value"] as? [String: Any])?["intValue"] as? String
-                found[String(key.dropFirst("session_trace.redaction.count.".count))] = value.flatMap { Int($0) }
+                found[String(key.dropFirst("session_trace.redaction.count.".count))] = value.flatMap {
+                    Int($0)
+                }
             }
             counts = found
         case .jsonl:
@@ -383,7 +401,8 @@ struct ExportTests {
             request(tracer, session: nil, at: 5_100_000_000, error: "EMP-654321 has no access")
         }
         let rules = directory.path("rules.tsv")
-        try "# employee ids\nemployee_id\tEMP-[0-9]{6}\ttrigger=EMP-\n".write(toFile: rules, atomically: true, encoding: .utf8)
+        try "# employee ids\nemployee_id\tEMP-[0-9]{6}\ttrigger=EMP-\n".write(
+            toFile: rules, atomically: true, encoding: .utf8)
         for format in ExportFormat.allCases {
             let text = try export(format, store, rules: rules)
             #expect(!text.contains("EMP-1") && !text.contains("EMP-6"), "\(format)")
@@ -420,12 +439,20 @@ struct ExportTests {
             (["export", store], "trace-report export: --format is required: perfetto, otlp, jsonl; "),
             (["export", "--format", "svg", store], "trace-report export: unknown format 'svg'; "),
             (["export", "--format", "otlp"], "trace-report export: no store given; "),
-            (["export", "--format", "otlp", "--out", out, directory.path("missing.sqlite")], "does not exist"),
+            (
+                ["export", "--format", "otlp", "--out", out, directory.path("missing.sqlite")],
+                "does not exist"
+            ),
             (["export", "--format", "otlp", "--out", out, "--rules", badRules, store], "bad.rules:3: "),
-            (["export", "--format", "otlp", "--out", out, "--rules", directory.path("none.rules"), store],
-             "cannot read rules file"),
+            (
+                ["export", "--format", "otlp", "--out", out, "--rules", directory.path("none.rules"), store],
+                "cannot read rules file"
+            ),
             (["export", "--format", "jsonl", "--out", store, store], "is the store itself"),
-            (["export", "--format", "jsonl", "--out", directory.path("no/such/dir/x.json"), store], "cannot create"),
+            (
+                ["export", "--format", "jsonl", "--out", directory.path("no/such/dir/x.json"), store],
+                "cannot create"
+            ),
         ]
         for (arguments, message) in cases {
             let result = try runProgram(binary, arguments)
@@ -436,14 +463,18 @@ struct ExportTests {
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
         #expect(!FileManager.default.fileExists(atPath: out))
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: directory.url.path)) == ["copy.sqlite", "bad.rules"])
+        #expect(
+            Set(try FileManager.default.contentsOfDirectory(atPath: directory.url.path)) == [
+                "copy.sqlite", "bad.rules",
+            ])
     }
 
     @Test(arguments: ExportFormat.allCases)
     func everyScenarioExportsThroughTheBinary(format: ExportFormat) throws {
         let binary = try builtBinary()
         for scenario in Scenario.allCases {
-            let result = try runProgram(binary, ["export", "--format", format.rawValue, scenarioPath(scenario)])
+            let result = try runProgram(
+                binary, ["export", "--format", format.rawValue, scenarioPath(scenario)])
             #expect(result.status == 0)
             #expect(result.err == "redacted 0 values\n")
             if format == .jsonl {

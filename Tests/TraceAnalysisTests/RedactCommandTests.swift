@@ -12,7 +12,9 @@ struct RedactCommandTests {
         let input = "12:00 INFO user ana@example.org logged in\n12:01 DEBUG key=\(Self.key)\n"
         let result = try runProgram(try builtBinary(), ["redact"], input: input)
         #expect(result.status == 0)
-        #expect(result.out == "12:00 INFO user [REDACTED:email] logged in\n12:01 DEBUG key=[REDACTED:openai_key]\n")
+        #expect(
+            result.out
+                == "12:00 INFO user [REDACTED:email] logged in\n12:01 DEBUG key=[REDACTED:openai_key]\n")
         #expect(result.err == "redacted 2 values: 1 email, 1 openai_key\n")
     }
 
@@ -68,7 +70,8 @@ struct RedactCommandTests {
         try "employee_id\tEMP-[0-9]{6}\ttrigger=EMP-\n{\"kind\": \"ticket\", \"pattern\": \"TCK-[0-9]{4}\"}\n"
             .write(toFile: rules, atomically: true, encoding: .utf8)
         let result = try runProgram(
-            try builtBinary(), ["redact", "--rules", rules], input: "EMP-123456 opened TCK-0042 for ana@example.org\n")
+            try builtBinary(), ["redact", "--rules", rules],
+            input: "EMP-123456 opened TCK-0042 for ana@example.org\n")
         #expect(result.status == 0)
         #expect(result.out == "[REDACTED:employee_id] opened [REDACTED:ticket] for [REDACTED:email]\n")
         #expect(result.err == "redacted 3 values: 1 email, 1 employee_id, 1 ticket\n")

@@ -41,13 +41,14 @@ extension JSONValue {
 extension TraceMetadata {
     /// The metadata as a JSON object with sorted keys.
     var jsonValue: JSONValue {
-        .object(keys.sorted().map { key in
-            switch self[key]! {
-            case .string(let value): (key, .string(value))
-            case .int(let value): (key, .int(value))
-            case .double(let value): (key, .double(value))
-            case .bool(let value): (key, .bool(value))
-            }
-        })
+        .object(
+            keys.sorted().map { key in
+                switch self[key]! {
+                case .string(let value): (key, .string(value))
+                case .int(let value): (key, .int(value))
+                case .double(let value): (key, .double(value))
+                case .bool(let value): (key, .bool(value))
+                }
+            })
     }
 }

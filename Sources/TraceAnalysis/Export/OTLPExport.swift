@@ -67,7 +67,8 @@ public enum OTLPExport {
 
 /// Table tags for ``OTLPExport/spanID(_:table:)``.
 private enum Table: UInt64 {
-    case run = 1, session, request, toolCall, interval
+    case run = 1
+    case session, request, toolCall, interval
 }
 
 /// The spans of one run.
@@ -83,10 +84,12 @@ private struct RunSpans {
 
     init(run: RecordedRun, report: RedactionReport) {
         self.run = run
-        instantsByParent = Dictionary(grouping: run.instants.filter { $0.parentID != nil }, by: { $0.parentID! })
+        instantsByParent = Dictionary(
+            grouping: run.instants.filter { $0.parentID != nil }, by: { $0.parentID! })
         self.report = report
         let id = run.run.runID
-        traceID = OTLPExport.hex(OTLPExport.spanID(id, table: 0x5452_4143))
+        traceID =
+            OTLPExport.hex(OTLPExport.spanID(id, table: 0x5452_4143))
             + OTLPExport.hex(OTLPExport.spanID(run.run.wallClockStart ^ id, table: 0x5255_4E00))
         runSpanID = OTLPExport.hex(OTLPExport.spanID(id, table: Table.run.rawValue))
         sessionIDs = Set(run.sessions.map(\.sessionID))
@@ -97,7 +100,8 @@ private struct RunSpans {
     func resourceSpans() -> JSONValue {
         let record = run.run
         var attributes: [JSONValue] = [
-            OTLPExport.attribute("service.name", record.label.flatMap { $0.isEmpty ? nil : $0 } ?? "session-trace"),
+            OTLPExport.attribute(
+                "service.name", record.label.flatMap { $0.isEmpty ? nil : $0 } ?? "session-trace"),
             OTLPExport.attribute("session_trace.run_id", record.runID),
             OTLPExport.attribute("session_trace.tool_version", record.toolVersion),
         ]
@@ -105,7 +109,9 @@ private struct RunSpans {
         if !record.commandLine.isEmpty {
             attributes.append(OTLPExport.attribute("process.command_line", record.commandLine))
         }
-        if let revision = record.gitRevision { attributes.append(OTLPExport.attribute("vcs.ref.head.revision", revision)) }
+        if let revision = record.gitRevision {
+            attributes.append(OTLPExport.attribute("vcs.ref.head.revision", revision))
+        }
         attributes.append(OTLPExport.attribute("session_trace.redaction.summary", report.summary))
         attributes.append(OTLPExport.attribute("session_trace.redaction.total", Int64(report.total)))
         for (kind, count) in report.sortedCounts {
@@ -118,12 +124,20 @@ private struct RunSpans {
         spans += run.toolCalls.map(toolSpan)
         return .object([
             ("resource", .object([("attributes", .array(attributes))])),
-            ("scopeSpans", .array([
-                .object([
-                    ("scope", .object([("name", .string("SessionTrace")), ("version", .string(sessionTraceVersion))])),
-                    ("spans", .array(spans)),
+            (
+                "scopeSpans",
+                .array([
+                    .object([
+                        (
+                            "scope",
+                            .object([
+                                ("name", .string("SessionTrace")), ("version", .string(sessionTraceVersion)),
+                            ])
+                        ),
+                        ("spans", .array(spans)),
+                    ])
                 ])
-            ])),
+            ),
         ])
     }
 
@@ -137,15 +151,18 @@ private struct RunSpans {
         for call in run.toolCalls { end = max(end, call.ts + call.dur) }
         for interval in run.intervals { end = max(end, interval.ts + interval.dur) }
         var events: [JSONValue] = run.dropped.map { dropped in
-            event("dropped_events", ts: dropped.ts, [
-                OTLPExport.attribute("session_trace.sink", dropped.sink),
-                OTLPExport.attribute("session_trace.reason", dropped.reason),
-                OTLPExport.attribute("session_trace.count", dropped.count),
-            ])
+            event(
+                "dropped_events", ts: dropped.ts,
+                [
+                    OTLPExport.attribute("session_trace.sink", dropped.sink),
+                    OTLPExport.attribute("session_trace.reason", dropped.reason),
+                    OTLPExport.attribute("session_trace.count", dropped.count),
+                ])
         }
         events += run.instants.filter { instant in
             guard let parent = instant.parentID else { return true }
-            return !intervalIDs.contains(parent) && !sessionIDs.contains(parent) && !requestIDs.contains(parent)
+            return !intervalIDs.contains(parent) && !sessionIDs.contains(parent)
+                && !requestIDs.contains(parent)
         }.map(instantEvent)
         let start = min(record.ts, run.startTime)
         return span(
@@ -155,13 +172,16 @@ private struct RunSpans {
     }
 
     private func sessionSpan(_ session: SessionRecord) -> JSONValue {
-        let events = run.handoffs.filter { $0.sessionID == session.sessionID }.map { handoff in
-            event("session_trace.handoff", ts: handoff.ts, [
-                OTLPExport.attribute("session_trace.handoff.kind", handoff.kind),
-                OTLPExport.attribute("session_trace.handoff.from", handoff.from),
-                OTLPExport.attribute("session_trace.handoff.to", handoff.to),
-            ])
-        } + instants(of: session.sessionID)
+        let events =
+            run.handoffs.filter { $0.sessionID == session.sessionID }.map { handoff in
+                event(
+                    "session_trace.handoff", ts: handoff.ts,
+                    [
+                        OTLPExport.attribute("session_trace.handoff.kind", handoff.kind),
+                        OTLPExport.attribute("session_trace.handoff.from", handoff.from),
+                        OTLPExport.attribute("session_trace.handoff.to", handoff.to),
+                    ])
+            } + instants(of: session.sessionID)
         return span(
             name: "invoke_agent \(session.label)", id: id(session.sessionID, .session), parent: runSpanID,
             kind: .internal, start: session.ts, end: session.ts + session.dur,
@@ -179,9 +199,12 @@ private struct RunSpans {
         if let session = interval.sessionID {
             attributes.append(OTLPExport.attribute("gen_ai.conversation.id", String(session)))
         }
-        for key in interval.metadata.keys.sorted() { attributes.append(metadataAttribute(key, interval.metadata[key]!)) }
+        for key in interval.metadata.keys.sorted() {
+            attributes.append(metadataAttribute(key, interval.metadata[key]!))
+        }
         return span(
-            name: interval.name, id: id(interval.intervalID, .interval), parent: parent(of: interval), kind: .internal,
+            name: interval.name, id: id(interval.intervalID, .interval), parent: parent(of: interval),
+            kind: .internal,
             start: interval.ts, end: interval.ts + interval.dur, attributes: attributes,
             events: instants(of: interval.intervalID), error: interval.error)
     }
@@ -195,7 +218,9 @@ private struct RunSpans {
         if let session = request.sessionID {
             attributes.append(OTLPExport.attribute("gen_ai.conversation.id", String(session)))
         }
-        if let input = request.inputTokens { attributes.append(OTLPExport.attribute("gen_ai.usage.input_tokens", input)) }
+        if let input = request.inputTokens {
+            attributes.append(OTLPExport.attribute("gen_ai.usage.input_tokens", input))
+        }
         if let output = request.outputTokens {
             attributes.append(OTLPExport.attribute("gen_ai.usage.output_tokens", output))
         }
@@ -229,7 +254,8 @@ private struct RunSpans {
             ]
         }
         for payload in run.payloadsByParent[request.requestID] ?? [] {
-            attributes.append(OTLPExport.attribute("session_trace.payload.\(payload.kind.rawValue)", payload.text))
+            attributes.append(
+                OTLPExport.attribute("session_trace.payload.\(payload.kind.rawValue)", payload.text))
         }
         let name = request.model.isEmpty ? "chat" : "chat \(request.model)"
         return span(
@@ -248,7 +274,9 @@ private struct RunSpans {
         if let session = call.sessionID {
             attributes.append(OTLPExport.attribute("gen_ai.conversation.id", String(session)))
         }
-        if call.error != nil || call.outcome == "error" { attributes.append(OTLPExport.attribute("error.type", "_OTHER")) }
+        if call.error != nil || call.outcome == "error" {
+            attributes.append(OTLPExport.attribute("error.type", "_OTHER"))
+        }
         attributes += [
             OTLPExport.attribute("session_trace.tool_call_id", call.toolCallID),
             OTLPExport.attribute("session_trace.arguments_fingerprint", call.argumentsFingerprint),
@@ -258,10 +286,12 @@ private struct RunSpans {
         ]
         for payload in run.payloadsByParent[call.toolCallID] ?? [] {
             switch payload.kind {
-            case .toolArguments: attributes.append(OTLPExport.attribute("gen_ai.tool.call.arguments", payload.text))
+            case .toolArguments:
+                attributes.append(OTLPExport.attribute("gen_ai.tool.call.arguments", payload.text))
             case .toolOutput: attributes.append(OTLPExport.attribute("gen_ai.tool.call.result", payload.text))
             default:
-                attributes.append(OTLPExport.attribute("session_trace.payload.\(payload.kind.rawValue)", payload.text))
+                attributes.append(
+                    OTLPExport.attribute("session_trace.payload.\(payload.kind.rawValue)", payload.text))
             }
         }
         let parent: String
@@ -274,7 +304,8 @@ private struct RunSpans {
         }
         let error = call.error ?? (call.outcome == "error" ? "error" : nil)
         return span(
-            name: "execute_tool \(call.name)", id: id(call.toolCallID, .toolCall), parent: parent, kind: .internal,
+            name: "execute_tool \(call.name)", id: id(call.toolCallID, .toolCall), parent: parent,
+            kind: .internal,
             start: call.ts, end: call.ts + call.dur, attributes: attributes, events: [], error: error)
     }
 
@@ -298,7 +329,9 @@ private struct RunSpans {
         return runSpanID
     }
 
-    private func id(_ id: Int64, _ table: Table) -> String { OTLPExport.hex(OTLPExport.spanID(id, table: table.rawValue)) }
+    private func id(_ id: Int64, _ table: Table) -> String {
+        OTLPExport.hex(OTLPExport.spanID(id, table: table.rawValue))
+    }
 
     /// Nanoseconds since the Unix epoch of a monotonic `ts`, as OTLP/JSON's decimal string.
     private func nanos(_ ts: Int64) -> JSONValue {
@@ -336,7 +369,8 @@ private struct RunSpans {
     }
 
     private func instantEvent(_ instant: InstantRecord) -> JSONValue {
-        let attributes = [OTLPExport.attribute("session_trace.instant_id", instant.instantID)]
+        let attributes =
+            [OTLPExport.attribute("session_trace.instant_id", instant.instantID)]
             + instant.metadata.keys.sorted().map { metadataAttribute($0, instant.metadata[$0]!) }
         return event(instant.name, ts: instant.ts, attributes)
     }
@@ -345,8 +379,10 @@ private struct RunSpans {
         switch value {
         case .string(let string): OTLPExport.attribute(key, string)
         case .int(let int): OTLPExport.attribute(key, int)
-        case .double(let double): double.isFinite ? OTLPExport.attribute(key, double)
-                                                  : OTLPExport.attribute(key, String(double))
+        case .double(let double):
+            double.isFinite
+                ? OTLPExport.attribute(key, double)
+                : OTLPExport.attribute(key, String(double))
         case .bool(let bool): OTLPExport.attribute(key, bool)
         }
     }

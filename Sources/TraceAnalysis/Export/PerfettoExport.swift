@@ -28,7 +28,10 @@ public enum PerfettoExport {
         let report = redacted.report
         let other: JSONValue = .object([
             ("store", .string(redacted.trace.path)),
-            ("exporter", .string("SessionTrace \(sessionTraceVersion) trace-report export --format perfetto")),
+            (
+                "exporter",
+                .string("SessionTrace \(sessionTraceVersion) trace-report export --format perfetto")
+            ),
             ("time", .string("ts and dur in microseconds from each run's start")),
             ("redaction", redactionJSON(report)),
         ])
@@ -82,15 +85,19 @@ private struct RunBuilder {
         var processName = record.host.isEmpty ? "run \(record.runID)" : record.host
         if let label = record.label, !label.isEmpty { processName = "\(label) @ \(processName)" }
         metadata("process_name", tid: 0, name: processName)
-        events.append(.object([
-            ("name", .string("process_sort_index")), ("ph", .string("M")), ("pid", .int(pid)), ("tid", .int(0)),
-            ("args", .object([("sort_index", .int(pid))])),
-        ]))
+        events.append(
+            .object([
+                ("name", .string("process_sort_index")), ("ph", .string("M")), ("pid", .int(pid)),
+                ("tid", .int(0)),
+                ("args", .object([("sort_index", .int(pid))])),
+            ]))
 
         let sessionless = run.intervals.filter { interval in
             interval.sessionID == nil || run.session(interval.sessionID) == nil
         }
-        if !sessionless.isEmpty { sliceGroup(name: "intervals", session: nil, intervals: sessionless, requests: []) }
+        if !sessionless.isEmpty {
+            sliceGroup(name: "intervals", session: nil, intervals: sessionless, requests: [])
+        }
         for session in run.sessions {
             sliceGroup(
                 name: session.label, session: session,
@@ -107,10 +114,13 @@ private struct RunBuilder {
 
         for handoff in run.handoffs {
             let tid = handoff.sessionID.flatMap { sessionThread[$0] } ?? thread("events")
-            instant("handoff: \(handoff.kind)", cat: "handoff", ts: handoff.ts, tid: tid, scope: "t", args: [
-                ("kind", .string(handoff.kind)), ("from", .string(handoff.from)), ("to", .string(handoff.to)),
-                ("session_id", idString(handoff.sessionID)),
-            ])
+            instant(
+                "handoff: \(handoff.kind)", cat: "handoff", ts: handoff.ts, tid: tid, scope: "t",
+                args: [
+                    ("kind", .string(handoff.kind)), ("from", .string(handoff.from)),
+                    ("to", .string(handoff.to)),
+                    ("session_id", idString(handoff.sessionID)),
+                ])
         }
         for instant in run.instants {
             let tid = instant.parentID.flatMap { intervalThread[$0] ?? sessionThread[$0] } ?? thread("events")
@@ -119,9 +129,12 @@ private struct RunBuilder {
             self.instant(instant.name, cat: "instant", ts: instant.ts, tid: tid, scope: "t", args: args)
         }
         for dropped in run.dropped {
-            instant("dropped events", cat: "dropped", ts: dropped.ts, tid: thread("events"), scope: "p", args: [
-                ("sink", .string(dropped.sink)), ("reason", .string(dropped.reason)), ("count", .int(dropped.count)),
-            ])
+            instant(
+                "dropped events", cat: "dropped", ts: dropped.ts, tid: thread("events"), scope: "p",
+                args: [
+                    ("sink", .string(dropped.sink)), ("reason", .string(dropped.reason)),
+                    ("count", .int(dropped.count)),
+                ])
         }
     }
 
@@ -165,16 +178,20 @@ private struct RunBuilder {
             switch entry.item {
             case .session(let session, let first, let last):
                 sessionThread[session.sessionID] = tid
-                slice(session.label, cat: "session", ts: first, dur: last - first, tid: tid, args: [
-                    ("session_id", idString(session.sessionID)),
-                    ("recorded_dur_ms", .double(Double(session.dur) / 1e6)),
-                ])
+                slice(
+                    session.label, cat: "session", ts: first, dur: last - first, tid: tid,
+                    args: [
+                        ("session_id", idString(session.sessionID)),
+                        ("recorded_dur_ms", .double(Double(session.dur) / 1e6)),
+                    ])
             case .interval(let interval):
                 intervalThread[interval.intervalID] = tid
                 var args: [(String, JSONValue)] = [("interval_id", idString(interval.intervalID))]
                 if let error = interval.error { args.append(("error", .string(error))) }
                 args += metadataArgs(interval.metadata)
-                slice(interval.name, cat: "interval", ts: interval.ts, dur: max(0, interval.dur), tid: tid, args: args)
+                slice(
+                    interval.name, cat: "interval", ts: interval.ts, dur: max(0, interval.dur), tid: tid,
+                    args: args)
             case .request(let request):
                 requestSlices(request, tid: tid, counter: name)
             }
@@ -215,14 +232,18 @@ private struct RunBuilder {
         slice(name, cat: "request", ts: request.ts, dur: dur, tid: tid, args: args)
         guard let ttft = request.timeToFirstToken else { return }
         let waiting = min(max(0, ttft), dur)
-        slice("waiting for first token", cat: "ttft", ts: request.ts, dur: waiting, tid: tid, args: [
-            ("ttft_ms", .double(Double(ttft) / 1e6)),
-        ])
-        if dur > waiting {
-            slice("generating", cat: "generation", ts: request.ts + waiting, dur: dur - waiting, tid: tid, args: [
-                ("output_tokens", .int(request.outputTokens)),
-                ("tokens_per_second", .double(request.tokensPerSecond)),
+        slice(
+            "waiting for first token", cat: "ttft", ts: request.ts, dur: waiting, tid: tid,
+            args: [
+                ("ttft_ms", .double(Double(ttft) / 1e6))
             ])
+        if dur > waiting {
+            slice(
+                "generating", cat: "generation", ts: request.ts + waiting, dur: dur - waiting, tid: tid,
+                args: [
+                    ("output_tokens", .int(request.outputTokens)),
+                    ("tokens_per_second", .double(request.tokensPerSecond)),
+                ])
         }
         rateCounter(request, firstToken: request.ts + waiting, end: request.ts + dur, track: counter)
     }
@@ -230,7 +251,8 @@ private struct RunBuilder {
     /// The generation rate while the request streams: its average from the first token, refined
     /// by streamed chunks where the store has them (tokens over the last eight chunks' span),
     /// and 0 when it ends.
-    private mutating func rateCounter(_ request: RequestRecord, firstToken: Int64, end: Int64, track: String) {
+    private mutating func rateCounter(_ request: RequestRecord, firstToken: Int64, end: Int64, track: String)
+    {
         let name = "rate · \(track)"
         if let rate = request.tokensPerSecond { counter(name, ts: firstToken, value: rate) }
         let chunks = chunksByRequest[request.requestID] ?? []
@@ -277,45 +299,52 @@ private struct RunBuilder {
         let tid = Int64(threadIDs.count + 1)
         threadIDs[name] = tid
         metadata("thread_name", tid: tid, name: name)
-        events.append(.object([
-            ("name", .string("thread_sort_index")), ("ph", .string("M")), ("pid", .int(pid)), ("tid", .int(tid)),
-            ("args", .object([("sort_index", .int(tid))])),
-        ]))
+        events.append(
+            .object([
+                ("name", .string("thread_sort_index")), ("ph", .string("M")), ("pid", .int(pid)),
+                ("tid", .int(tid)),
+                ("args", .object([("sort_index", .int(tid))])),
+            ]))
         return tid
     }
 
     private mutating func metadata(_ kind: String, tid: Int64, name: String) {
-        events.append(.object([
-            ("name", .string(kind)), ("ph", .string("M")), ("pid", .int(pid)), ("tid", .int(tid)),
-            ("args", .object([("name", .string(name))])),
-        ]))
+        events.append(
+            .object([
+                ("name", .string(kind)), ("ph", .string("M")), ("pid", .int(pid)), ("tid", .int(tid)),
+                ("args", .object([("name", .string(name))])),
+            ]))
     }
 
     private mutating func slice(
         _ name: String, cat: String, ts: Int64, dur: Int64, tid: Int64, args: [(String, JSONValue)]
     ) {
-        events.append(.object([
-            ("name", .string(name)), ("cat", .string(cat)), ("ph", .string("X")), ("ts", micros(ts)),
-            ("dur", .double(Double(dur) / 1e3)), ("pid", .int(pid)), ("tid", .int(tid)),
-            ("args", JSONValue.objectDroppingNulls(args)),
-        ]))
+        events.append(
+            .object([
+                ("name", .string(name)), ("cat", .string(cat)), ("ph", .string("X")), ("ts", micros(ts)),
+                ("dur", .double(Double(dur) / 1e3)), ("pid", .int(pid)), ("tid", .int(tid)),
+                ("args", JSONValue.objectDroppingNulls(args)),
+            ]))
     }
 
     private mutating func instant(
         _ name: String, cat: String, ts: Int64, tid: Int64, scope: String, args: [(String, JSONValue)]
     ) {
-        events.append(.object([
-            ("name", .string(name)), ("cat", .string(cat)), ("ph", .string("i")), ("s", .string(scope)),
-            ("ts", micros(ts)), ("pid", .int(pid)), ("tid", .int(tid)), ("args", JSONValue.objectDroppingNulls(args)),
-        ]))
+        events.append(
+            .object([
+                ("name", .string(name)), ("cat", .string(cat)), ("ph", .string("i")), ("s", .string(scope)),
+                ("ts", micros(ts)), ("pid", .int(pid)), ("tid", .int(tid)),
+                ("args", JSONValue.objectDroppingNulls(args)),
+            ]))
     }
 
     private mutating func counter(_ name: String, ts: Int64, value: Double) {
         guard value.isFinite else { return }
-        events.append(.object([
-            ("name", .string(name)), ("cat", .string("rate")), ("ph", .string("C")), ("ts", micros(ts)),
-            ("pid", .int(pid)), ("tid", .int(0)), ("args", .object([("tokens/s", .double(value))])),
-        ]))
+        events.append(
+            .object([
+                ("name", .string(name)), ("cat", .string("rate")), ("ph", .string("C")), ("ts", micros(ts)),
+                ("pid", .int(pid)), ("tid", .int(0)), ("args", .object([("tokens/s", .double(value))])),
+            ]))
     }
 
     private func micros(_ ts: Int64) -> JSONValue { .double(Double(ts - start) / 1e3) }
@@ -323,7 +352,9 @@ private struct RunBuilder {
     private func idString(_ id: Int64?) -> JSONValue { id.map { .string(String($0)) } ?? .null }
 
     private func cacheHitRatio(_ request: RequestRecord) -> JSONValue {
-        guard let cached = request.cachedInputTokens, let input = request.inputTokens, input > 0 else { return .null }
+        guard let cached = request.cachedInputTokens, let input = request.inputTokens, input > 0 else {
+            return .null
+        }
         return .double(Double(cached) / Double(input))
     }
 
@@ -338,7 +369,8 @@ private struct RunBuilder {
         return payloads.map { payload in
             var text = payload.text
             if text.count > PerfettoExport.payloadLimit {
-                text = String(text.prefix(PerfettoExport.payloadLimit)) + " … (\(payload.text.count) characters)"
+                text =
+                    String(text.prefix(PerfettoExport.payloadLimit)) + " … (\(payload.text.count) characters)"
             }
             return (payload.kind.rawValue, .string(text))
         }

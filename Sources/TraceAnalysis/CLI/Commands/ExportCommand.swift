@@ -4,7 +4,8 @@ import Redaction
 /// in a format other tools open, redacted.
 public struct ExportCommand: ReportCommand {
     public static let name = "export"
-    public static let abstract = "Write a store, redacted, as Perfetto/Chrome trace JSON, OTLP/JSON or JSON Lines."
+    public static let abstract =
+        "Write a store, redacted, as Perfetto/Chrome trace JSON, OTLP/JSON or JSON Lines."
     public static let usage =
         "trace-report export --format \(formatList("|")) [--out FILE] [--rules FILE] STORE"
     public static let discussion = """
@@ -35,8 +36,9 @@ public struct ExportCommand: ReportCommand {
             throw .usage(UsageError("--format is required: \(formatList(", "))"))
         }
         guard let format = ExportFormat(rawValue: formatName) else {
-            throw .usage(UsageError(
-                "unknown format '\(TerminalText.sanitized(formatName))'; use \(formatList(", "))"))
+            throw .usage(
+                UsageError(
+                    "unknown format '\(TerminalText.sanitized(formatName))'; use \(formatList(", "))"))
         }
         let path: String
         do { path = try arguments.storePath() } catch { throw .usage(error) }

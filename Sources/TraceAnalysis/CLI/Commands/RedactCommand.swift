@@ -30,7 +30,9 @@ public struct RedactCommand: ReportCommand {
         -> ExitCode
     {
         let chosen = [Mode.json, .jsonl, .text].filter { arguments.flag("--" + $0.rawValue) }
-        guard chosen.count <= 1 else { throw .usage(UsageError("give at most one of --json, --jsonl and --text")) }
+        guard chosen.count <= 1 else {
+            throw .usage(UsageError("give at most one of --json, --jsonl and --text"))
+        }
         guard arguments.positionals.count <= 1 else {
             throw .usage(UsageError("one file at a time, but \(arguments.positionals.count) were given"))
         }
@@ -44,7 +46,10 @@ public struct RedactCommand: ReportCommand {
                 var isDirectory: ObjCBool = false
                 let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
                 throw .message(
-                    "\(path) " + (exists ? (isDirectory.boolValue ? "is a directory" : "cannot be read") : "does not exist"))
+                    "\(path) "
+                        + (exists
+                            ? (isDirectory.boolValue ? "is a directory" : "cannot be read")
+                            : "does not exist"))
             }
             data = contents
         }
