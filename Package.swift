@@ -47,7 +47,7 @@ let package = Package(
             name: "trace-bench",
             dependencies: [
                 "SessionTrace", "SessionTraceLTTng", "TraceStore", "CLTTngUST", "CSQLite", "ModelSession",
-                "SessionInstrumentation", "LlamaServer",
+                "SessionInstrumentation", "LlamaServer", "Redaction",
             ]),
 
         .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace"]),

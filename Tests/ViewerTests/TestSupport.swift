@@ -146,11 +146,14 @@ func writeSmallStore(_ path: String) throws {
     script.close()
 }
 
-/// Exports `stores` as HTML with `trace-report export`, run in-process, into `out`.
+/// Exports `stores` as HTML with `trace-report export`, run in-process, into `out`; returns
+/// its note (the redaction report).
 func exportHTML(_ stores: [String], to out: String) throws -> String {
     let output = Mutex("")
     let errors = Mutex("")
-    let context = CommandContext(environment: [:], outputIsTerminal: false) { text in
+    let context = CommandContext(
+        environment: [:], outputIsTerminal: false, writeNote: { text in output.withLock { $0 += text } }
+    ) { text in
         output.withLock { $0 += text }
     }
     let status = TraceReport.main(["export", "--format", "html", "--out", out] + stores, context: context) { text in

@@ -33,10 +33,18 @@ public struct CommandContext: Sendable {
     public var outputIsTerminal: Bool
     /// Writes text to standard output.
     public var write: @Sendable (String) -> Void
+    /// Writes a note for the person running the command, such as a redaction report, to
+    /// standard error, so that it stays out of output that is piped on.
+    public var writeNote: @Sendable (String) -> Void
 
-    public init(environment: [String: String], outputIsTerminal: Bool, write: @escaping @Sendable (String) -> Void) {
+    public init(
+        environment: [String: String], outputIsTerminal: Bool,
+        writeNote: @escaping @Sendable (String) -> Void = CommandContext.writeStandardError,
+        write: @escaping @Sendable (String) -> Void
+    ) {
         self.environment = environment
         self.outputIsTerminal = outputIsTerminal
+        self.writeNote = writeNote
         self.write = write
     }
 
@@ -166,6 +174,7 @@ public enum TraceReport {
             CacheCommand.self,
             GrowthCommand.self,
             ExportCommand.self,
+            RedactCommand.self,
             MakeScenariosCommand.self,
         ]
     }

@@ -1,87 +1,100 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Redaction
 
-/// `trace-report export --format html [--out FILE] STORE [STORE2]`: the web viewer as one file.
+/// `trace-report export --format perfetto|otlp|jsonl|html [--out FILE] [--rules FILE] STORE [STORE2]`:
+/// the store in a format other tools open, or as the web viewer, always redacted.
 public struct ExportCommand: ReportCommand {
     public static let name = "export"
-    public static let abstract = "Write a store (or two, to compare) as a self-contained web viewer page."
-    public static let usage = "trace-report export --format html [--out FILE] STORE [STORE2]"
+    public static let abstract =
+        "Write a store, redacted, as Perfetto/Chrome trace JSON, OTLP/JSON, JSON Lines or the web viewer."
+    public static let usage =
+        "trace-report export --format \(formatList("|")) [--out FILE] [--rules FILE] STORE [STORE2]"
     public static let discussion = """
-        html: one HTML file with the viewer's script, style and the trace inlined; open it in a browser,
-        from disk, with no network. One lane per session: requests (the wait before the first token
-        and the generating part, coloured by cache hits), tool calls under them, handoffs, intervals;
-        zoom with the wheel or + and -, pan by dragging or with the arrow keys; click for details;
-        findings in the side panel. With STORE2 the runs of both stores are shown one above the other
-        on the same time scale. Every string is redacted again on the way out; payloads appear only if
-        they were captured. The file is created readable by its owner only.
-        The data format is documented in docs/viewer-data.md.
+        perfetto  Chrome trace-event JSON for ui.perfetto.dev: a process per run, a thread per session,
+                  requests with their time to first token, tool calls, generation rate, handoffs.
+        otlp      an OTLP/JSON ExportTraceServiceRequest with OpenTelemetry gen_ai.* attributes,
+                  for an OpenTelemetry collector (POST it to /v1/traces).
+        jsonl     one JSON object per record, with a "type" and the schema's column names.
+        html      the web viewer as one file that works offline: lanes per session, requests (the wait
+                  before the first token and the generating part, coloured by cache hits), tool calls,
+                  handoffs; zoom, pan, details on click, findings. With STORE2, both runs one above
+                  the other on the same time scale (docs/viewer-data.md). Only html takes STORE2.
+        Every string is redacted first (labels, names, metadata, errors, payloads, the command
+        line); what was replaced is counted by kind, never shown: on standard error, and inside the
+        file (perfetto: otherData.redaction; otlp: session_trace.redaction.* resource attributes;
+        jsonl: a last "redaction_report" line; html: the data's "redaction"). The file is created
+        readable by its owner only.
         """
     public static let options: [OptionSpec] = [
-        .value("--format", "FORMAT", "html (the default)"),
-        .value("--out", "FILE", "where to write; standard output if absent"),
+        .value("--format", "FORMAT", "\(formatList(", ")) (required)"),
+        .value("--out", "FILE", "where to write (mode 0600); standard output if absent"),
+        .value("--rules", "FILE", "more redaction rules, one per line (see docs/trace-report.md)"),
     ]
+
+    static func formatList(_ separator: String) -> String {
+        ExportFormat.allCases.map(\.rawValue).joined(separator: separator)
+    }
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
         -> ExitCode
     {
-        let format = arguments.value("--format") ?? "html"
-        guard format == "html" else {
-            let shown = TerminalText.sanitized(format)
-            throw .usage(UsageError("unknown format '\(shown)'; html is the one supported"))
+        guard let formatName = arguments.value("--format") else {
+            throw .usage(UsageError("--format is required: \(formatList(", "))"))
+        }
+        guard let format = ExportFormat(rawValue: formatName) else {
+            throw .usage(
+                UsageError(
+                    "unknown format '\(TerminalText.sanitized(formatName))'; use \(formatList(", "))"))
         }
         let paths = arguments.positionals
         guard !paths.isEmpty else { throw .usage(UsageError("no store given; name a .sqlite file")) }
-        guard paths.count <= 2 else {
-            throw .usage(UsageError("one store, or two to compare, but \(paths.count) were given"))
+        let most = format == .html ? 2 : 1
+        guard paths.count <= most else {
+            throw .usage(
+                UsageError(
+                    most == 2 ? "one store, or two to compare, but \(paths.count) were given"
+                        : "one store, but \(paths.count) were given; only html compares two"))
         }
-        var traces: [RecordedTrace] = []
-        for path in paths {
+        let out = arguments.value("--out")
+        if let out, let store = paths.first(where: { ExportFile.sameFile(out, $0) }) {
+            throw .message("--out \(out) is the store \(store) itself; name another file")
+        }
+        let redactor = try Redactor.withRules(from: arguments.value("--rules"))
+
+        let (text, report) = try render(format, paths: paths, redactor: redactor)
+        if let out {
+            try ExportFile.write(text, to: out)
+        } else {
+            context.write(text)
+        }
+        context.writeNote(report.summary + "\n")
+        return .success
+    }
+
+    /// The export's text and what was redacted from it.
+    static func render(_ format: ExportFormat, paths: [String], redactor: Redactor) throws(CommandFailure)
+        -> (String, RedactionReport)
+    {
+        func redacted(_ render: (RedactedTrace) -> String) throws(CommandFailure) -> (String, RedactionReport) {
             do {
-                traces.append(try TraceLoader.load(path: path, chunks: false))
+                let trace = try RedactedTrace.load(path: paths[0], redactor: redactor)
+                return (render(trace), trace.report)
             } catch {
                 throw .input(error)
             }
         }
-        let data = ViewerData.build(traces)
-        let html: String
-        do { html = try ViewerDocument.html(data: data) } catch { throw .message(error.description) }
-        guard let out = arguments.value("--out") else {
-            context.write(html)
-            return .success
-        }
-        try writeOwnerOnly(html, to: out)
-        var note = "wrote \(TerminalText.sanitized(out)): \(data.runCount) run" + (data.runCount == 1 ? "" : "s")
-            + ", \(Format.count(Int64(data.requestCount))) requests"
-            + ", \(Format.count(Int64(data.toolCallCount))) tool calls"
-            + ", \(Format.count(Int64(data.handoffCount))) handoffs"
-        if data.redaction.total > 0 { note += "; " + data.redaction.summary }
-        context.write(note + "\n")
-        return .success
-    }
-
-    /// Writes `text` to `path`, replacing it, with mode 0600: traces are sensitive.
-    static func writeOwnerOnly(_ text: String, to path: String) throws(CommandFailure) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw .message("cannot write \(path): \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        // An existing file keeps its mode through O_TRUNC; make it owner-only as well.
-        fchmod(descriptor, 0o600)
-        var text = text
-        let failure: Int32? = text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
+        switch format {
+        case .perfetto: return try redacted(PerfettoExport.render)
+        case .otlp: return try redacted(OTLPExport.render)
+        case .jsonl: return try redacted(JSONLinesExport.render)
+        case .html:
+            var traces: [RecordedTrace] = []
+            for path in paths {
+                do { traces.append(try TraceLoader.load(path: path, chunks: false)) } catch { throw .input(error) }
             }
-            return nil
+            let data = ViewerData.build(traces, redactor: redactor)
+            do { return (try ViewerDocument.html(data: data), data.redaction) } catch {
+                throw .message(error.description)
+            }
         }
-        if let failure { throw .message("cannot write \(path): \(String(cString: strerror(failure)))") }
     }
 }

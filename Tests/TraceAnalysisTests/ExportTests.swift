@@ -1,0 +1,510 @@
+import Foundation
+import Redaction
+import SessionTrace
+import Testing
+import TraceStore
+
+@testable import TraceAnalysis
+
+/// `trace-report export`: each format's structure, the values it carries, and redaction.
+@Suite("trace-report export")
+struct ExportTests {
+    /// Exports `store` in process and returns the file's text.
+    private func export(_ format: ExportFormat, _ store: String, rules: String? = nil) throws -> String {
+        let directory = try TemporaryDirectory()
+        let out = directory.path("export.\(format.rawValue)")
+        var arguments = ["export", "--format", format.rawValue, "--out", out]
+        if let rules { arguments += ["--rules", rules] }
+        let result = report(arguments + [store])
+        try #require(result.status == .success, "\(result.err)")
+        #expect(result.out.isEmpty)
+        return try String(contentsOfFile: out, encoding: .utf8)
+    }
+
+    private var scenarioStores: [String] { Scenario.allCases.map(scenarioPath) }
+
+    // MARK: Perfetto
+
+    @Test func perfettoEventsHaveTheFieldsTheirPhaseNeeds() throws {
+        let directory = try TemporaryDirectory()
+        let known = try KnownStore(path: directory.path("known.sqlite"), secrets: false)
+        for store in [known.path] + scenarioStores {
+            let object = try parseJSON(try export(.perfetto, store))
+            let events = try #require(object["traceEvents"] as? [[String: Any]])
+            #expect(!events.isEmpty)
+            try checkPerfettoEvents(events, store: store)
+            let other = try #require(object["otherData"] as? [String: Any])
+            let redaction = try #require(other["redaction"] as? [String: Any])
+            #expect(redaction["summary"] as? String == "redacted 0 values")
+        }
+    }
+
+    private func checkPerfettoEvents(_ events: [[String: Any]], store: String) throws {
+        var slices: [String: [(start: Double, end: Double)]] = [:]
+        var threadNames: Set<String> = []
+        var processNames = 0
+        for event in events {
+            let phase = try #require(event["ph"] as? String)
+            #expect(event["pid"] is Int, "\(event)")
+            #expect(event["tid"] is Int, "\(event)")
+            #expect(event["name"] is String, "\(event)")
+            switch phase {
+            case "X":
+                let ts = try #require(event["ts"] as? Double)
+                let dur = try #require(event["dur"] as? Double)
+                #expect(ts >= 0 && dur >= 0)
+                slices["\(event["pid"]!)/\(event["tid"]!)", default: []].append((ts, ts + dur))
+            case "C":
+                _ = try #require(event["ts"] as? Double)
+                let args = try #require(event["args"] as? [String: Any])
+                #expect(!args.isEmpty)
+                for value in args.values { #expect(value is Double, "counter args are numbers: \(event)") }
+            case "M":
+                let args = try #require(event["args"] as? [String: Any])
+                switch event["name"] as? String {
+                case "process_name":
+                    processNames += 1
+                    #expect(args["name"] is String)
+                case "thread_name": threadNames.insert(try #require(args["name"] as? String))
+                case "process_sort_index", "thread_sort_index": #expect(args["sort_index"] is Int)
+                default: Issue.record("unexpected metadata event \(event)")
+                }
+            case "i", "I":
+                _ = try #require(event["ts"] as? Double)
+                #expect(["g", "p", "t"].contains(event["s"] as? String ?? ""), "\(event)")
+            default:
+                Issue.record("unexpected phase \(phase) in \(store)")
+            }
+        }
+        #expect(processNames >= 1)
+        #expect(!threadNames.isEmpty)
+        // Complete events on one thread must follow each other or nest whole.
+        for (thread, spans) in slices {
+            let sorted = spans.sorted { ($0.start, -$0.end) < ($1.start, -$1.end) }
+            var open: [Double] = []
+            for span in sorted {
+                while let top = open.last, top <= span.start + 1e-6 { open.removeLast() }
+                if let top = open.last {
+                    #expect(span.end <= top + 1e-6, "slices overlap without nesting on \(thread) in \(store)")
+                }
+                open.append(span.end)
+            }
+        }
+    }
+
+    @Test func perfettoShowsTimeToFirstTokenRateAndHandoffs() throws {
+        let directory = try TemporaryDirectory()
+        let known = try KnownStore(path: directory.path("known.sqlite"), secrets: false)
+        let events = try #require(
+            try parseJSON(try export(.perfetto, known.path))["traceEvents"] as? [[String: Any]])
+        func named(_ name: String) -> [[String: Any]] { events.filter { $0["name"] as? String == name } }
+        let request = try #require(named("chat gpt-test").first)
+        #expect(request["ts"] as? Double == 100_000)
+        #expect(request["dur"] as? Double == 1_000_000)
+        let args = try #require(request["args"] as? [String: Any])
+        #expect(args["ttft_ms"] as? Double == 250)
+        #expect(args["input_tokens"] as? Int == 500)
+        #expect(args["cached_input_tokens"] as? Int == 300)
+        #expect(args["request_id"] as? String == String(known.first.requestID))
+        #expect(args["prompt"] as? String == #"{"messages":[{"role":"user","content":"plan my day"}]}"#)
+        let waiting = named("waiting for first token")
+        #expect(waiting.count == 2)
+        #expect(waiting.first?["dur"] as? Double == 250_000)
+        #expect(waiting.first?["tid"] as? Int == request["tid"] as? Int)
+        let rate = events.filter { $0["ph"] as? String == "C" }
+        #expect(rate.first?["ts"] as? Double == 350_000)
+        #expect((rate.first?["args"] as? [String: Double])?["tokens/s"] == 40.0 / 0.75)
+        let handoff = try #require(named("handoff: model").first)
+        #expect(handoff["ph"] as? String == "i")
+        #expect((handoff["args"] as? [String: Any])?["to"] as? String == "gpt-test-mini")
+        let tool = try #require(named("searchNotes").first)
+        #expect(tool["ts"] as? Double == 1_200_000)
+        let threads = events.filter { $0["name"] as? String == "thread_name" }
+            .compactMap { ($0["args"] as? [String: Any])?["name"] as? String }
+        #expect(threads.contains("planner"))
+        #expect(threads.contains("planner · tools"))
+        let process = try #require(named("process_name").first?["args"] as? [String: Any])
+        #expect((process["name"] as? String)?.hasPrefix("nightly @ ") == true)
+        #expect(named("PlanDay").first?["tid"] as? Int == request["tid"] as? Int)
+        #expect(named("dropped events").first?["s"] as? String == "p")
+    }
+
+    @Test func overlappingSlicesOpenASecondLane() {
+        var lanes = NestingLanes()
+        #expect(lanes.place(start: 0, end: 100, acceptsChildren: true) == 0)
+        #expect(lanes.place(start: 10, end: 50, acceptsChildren: false) == 0)
+        #expect(lanes.place(start: 40, end: 60, acceptsChildren: false) == 1)
+        #expect(lanes.place(start: 60, end: 90, acceptsChildren: false) == 0)
+        #expect(lanes.place(start: 95, end: 120, acceptsChildren: false) == 1)
+        #expect(lanes.place(start: 130, end: 140, acceptsChildren: false) == 0)
+    }
+
+    // MARK: OTLP
+
+    @Test func otlpIsAnExportTraceServiceRequest() throws {
+        let directory = try TemporaryDirectory()
+        let known = try KnownStore(path: directory.path("known.sqlite"), secrets: false)
+        for store in [known.path] + scenarioStores {
+            let object = try parseJSON(try export(.otlp, store))
+            #expect(Set(object.keys) == ["resourceSpans"])
+            let resources = try #require(object["resourceSpans"] as? [[String: Any]])
+            #expect(!resources.isEmpty)
+            for resource in resources { try checkResourceSpans(resource) }
+        }
+    }
+
+    private func isHex(_ text: String?, length: Int) -> Bool {
+        guard let text, text.utf8.count == length else { return false }
+        return text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+            && text != String(repeating: "0", count: length)
+    }
+
+    private func checkAttribute(_ attribute: [String: Any]) throws {
+        #expect(Set(attribute.keys) == ["key", "value"])
+        #expect(attribute["key"] is String)
+        let value = try #require(attribute["value"] as? [String: Any])
+        #expect(value.count == 1)
+        switch value.keys.first! {
+        case "stringValue": #expect(value["stringValue"] is String)
+        case "intValue":
+            let text = try #require(value["intValue"] as? String, "intValue is a decimal string")
+            #expect(Int64(text) != nil)
+        case "doubleValue": #expect(value["doubleValue"] is Double)
+        case "boolValue": #expect(value["boolValue"] is Bool)
+        case "arrayValue":
+            let array = try #require(value["arrayValue"] as? [String: Any])
+            for element in try #require(array["values"] as? [[String: Any]]) {
+                #expect(element.count == 1 && element["stringValue"] is String)
+            }
+        default: Issue.record("unexpected attribute value \(value)")
+        }
+    }
+
+    private func checkResourceSpans(_ resource: [String: Any]) throws {
+        #expect(Set(resource.keys) == ["resource", "scopeSpans"])
+        let attributes = try #require(
+            (resource["resource"] as? [String: Any])?["attributes"] as? [[String: Any]])
+        for attribute in attributes { try checkAttribute(attribute) }
+        let keys = attributes.compactMap { $0["key"] as? String }
+        #expect(keys.contains("service.name"))
+        #expect(keys.contains("session_trace.redaction.summary"))
+        let scopes = try #require(resource["scopeSpans"] as? [[String: Any]])
+        #expect(scopes.count == 1)
+        let scope = try #require(scopes[0]["scope"] as? [String: Any])
+        #expect(scope["name"] as? String == "SessionTrace")
+        let spans = try #require(scopes[0]["spans"] as? [[String: Any]])
+        let ids = Set(spans.compactMap { $0["spanId"] as? String })
+        #expect(ids.count == spans.count, "span ids are unique")
+        let traceIDs = Set(spans.compactMap { $0["traceId"] as? String })
+        #expect(traceIDs.count == 1)
+        var roots = 0
+        for span in spans {
+            let required: Set<String> = [
+                "traceId", "spanId", "name", "kind", "startTimeUnixNano", "endTimeUnixNano",
+                "attributes", "status",
+            ]
+            #expect(required.isSubset(of: Set(span.keys)), "\(span.keys)")
+            #expect(Set(span.keys).isSubset(of: required.union(["parentSpanId", "events"])))
+            #expect(isHex(span["traceId"] as? String, length: 32))
+            #expect(isHex(span["spanId"] as? String, length: 16))
+            if let parent = span["parentSpanId"] as? String {
+                #expect(ids.contains(parent), "parent \(parent) resolves")
+            } else {
+                roots += 1
+            }
+            #expect([1, 2, 3, 4, 5].contains(span["kind"] as? Int ?? 0))
+            let startText = try #require(span["startTimeUnixNano"] as? String)
+            let endText = try #require(span["endTimeUnixNano"] as? String)
+            let start = try #require(UInt64(startText), "nanoseconds as a decimal string")
+            let end = try #require(UInt64(endText), "nanoseconds as a decimal string")
+            #expect(start <= end)
+            for attribute in try #require(span["attributes"] as? [[String: Any]]) {
+                try checkAttribute(attribute)
+            }
+            let status = try #require(span["status"] as? [String: Any])
+            #expect([0, 1, 2].contains(status["code"] as? Int ?? -1))
+            for event in span["events"] as? [[String: Any]] ?? [] {
+                #expect(UInt64(event["timeUnixNano"] as? String ?? "") != nil)
+                #expect(event["name"] is String)
+                for attribute in try #require(event["attributes"] as? [[String: Any]]) {
+                    try checkAttribute(attribute)
+                }
+            }
+        }
+        #expect(roots == 1, "one root span per run")
+    }
+
+    @Test func otlpCarriesTheGenAIAttributes() throws {
+        let directory = try TemporaryDirectory()
+        let known = try KnownStore(path: directory.path("known.sqlite"), secrets: false)
+        let object = try parseJSON(try export(.otlp, known.path))
+        let resource = try #require((object["resourceSpans"] as? [[String: Any]])?.first)
+        let spans = try #require(
+            (resource["scopeSpans"] as? [[String: Any]])?.first?["spans"] as? [[String: Any]])
+        func attributes(_ span: [String: Any]) -> [String: [String: Any]] {
+            var out: [String: [String: Any]] = [:]
+            for attribute in span["attributes"] as? [[String: Any]] ?? [] {
+                out[attribute["key"] as! String] = attribute["value"] as? [String: Any]
+            }
+            return out
+        }
+        func span(_ name: String) throws -> [String: Any] {
+            try #require(spans.first { $0["name"] as? String == name }, "no span \(name)")
+        }
+        let chat = try span("chat gpt-test")
+        let a = attributes(chat)
+        #expect(a["gen_ai.operation.name"]?["stringValue"] as? String == "chat")
+        #expect(a["gen_ai.provider.name"]?["stringValue"] as? String == "openai")
+        #expect(a["gen_ai.request.model"]?["stringValue"] as? String == "gpt-test")
+        #expect(a["gen_ai.usage.input_tokens"]?["intValue"] as? String == "500")
+        #expect(a["gen_ai.usage.output_tokens"]?["intValue"] as? String == "41")
+        #expect(a["gen_ai.usage.cache_read.input_tokens"]?["intValue"] as? String == "300")
+        #expect(a["gen_ai.response.time_to_first_chunk"]?["doubleValue"] as? Double == 0.25)
+        #expect(a["gen_ai.conversation.id"]?["stringValue"] as? String == String(known.session.sessionID))
+        let reasons = (a["gen_ai.response.finish_reasons"]?["arrayValue"] as? [String: Any])?["values"]
+        #expect((reasons as? [[String: String]]) == [["stringValue": "tool_calls"]])
+        #expect(chat["kind"] as? Int == 3)
+        #expect(chat["startTimeUnixNano"] as? String == String(KnownStore.wallClockStart + 100_000_000))
+        #expect(chat["endTimeUnixNano"] as? String == String(KnownStore.wallClockStart + 1_100_000_000))
+        #expect((chat["status"] as? [String: Any])?["code"] as? Int == 0)
+
+        let tool = try span("execute_tool searchNotes")
+        let t = attributes(tool)
+        #expect(t["gen_ai.operation.name"]?["stringValue"] as? String == "execute_tool")
+        #expect(t["gen_ai.tool.name"]?["stringValue"] as? String == "searchNotes")
+        #expect(t["gen_ai.tool.call.id"]?["stringValue"] as? String == "call_7")
+        #expect(t["gen_ai.tool.call.arguments"]?["stringValue"] as? String == #"{"query":"launch"}"#)
+        #expect(tool["parentSpanId"] as? String == chat["spanId"] as? String)
+
+        let failed = try span("chat gpt-test-mini")
+        let status = try #require(failed["status"] as? [String: Any])
+        #expect(status["code"] as? Int == 2)
+        #expect(status["message"] as? String == "timed out")
+        #expect(attributes(failed)["error.type"]?["stringValue"] as? String == "_OTHER")
+
+        let agent = try span("invoke_agent planner")
+        #expect(attributes(agent)["gen_ai.operation.name"]?["stringValue"] as? String == "invoke_agent")
+        let planDay = try span("PlanDay")
+        #expect(planDay["parentSpanId"] as? String == agent["spanId"] as? String)
+        #expect(chat["parentSpanId"] as? String == planDay["spanId"] as? String)
+        #expect(attributes(planDay)["requestLength"]?["intValue"] as? String == "42")
+        let handoff = (agent["events"] as? [[String: Any]])?.first {
+            $0["name"] as? String == "session_trace.handoff"
+        }
+        #expect(handoff?["timeUnixNano"] as? String == String(KnownStore.wallClockStart + 1_550_000_000))
+        let instant = (planDay["events"] as? [[String: Any]])?.first
+        #expect(instant?["name"] as? String == "cacheMiss")
+    }
+
+    // MARK: JSON Lines
+
+    @Test func jsonLinesHaveOneLinePerRecordAndAReport() throws {
+        let directory = try TemporaryDirectory()
+        let known = try KnownStore(path: directory.path("known.sqlite"), secrets: false)
+        #expect(try storeRowCount(known.path) == known.recordCount)
+        let types: Set<String> = [
+            "run", "session", "request", "tool_call", "handoff", "interval", "instant", "chunk",
+            "payload", "dropped",
+        ]
+        for store in [known.path] + scenarioStores {
+            let text = try export(.jsonl, store)
+            #expect(text.hasSuffix("\n"))
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            #expect(lines.count == (try storeRowCount(store)) + 1, "\(store)")
+            let objects = try lines.map { try parseJSON(String($0)) }
+            for object in objects.dropLast() {
+                #expect(types.contains(object["type"] as? String ?? ""), "\(object)")
+                #expect(object["run_id"] is Int)
+                for key in object.keys { #expect(key == key.lowercased() && !key.contains("-")) }
+            }
+            let last = try #require(objects.last)
+            #expect(last["type"] as? String == "redaction_report")
+            #expect(last["total"] as? Int == 0)
+        }
+        let objects = try export(.jsonl, known.path).split(separator: "\n").map { try parseJSON(String($0)) }
+        let request = try #require(objects.first { $0["type"] as? String == "request" })
+        #expect(request["request_id"] as? Int64 == known.first.requestID)
+        #expect(request["ttft"] as? Int == 250_000_000)
+        #expect(request["cached_input_tokens"] as? Int == 300)
+        #expect(request["server_prompt_dur"] as? Int == 80_000_000)
+        let interval = try #require(objects.first { $0["type"] as? String == "interval" })
+        #expect((interval["metadata"] as? [String: Any])?["requestLength"] as? Int == 42)
+    }
+
+    // MARK: Redaction
+
+    @Test(arguments: ExportFormat.allCases)
+    func secretsNeverLeaveInAnExport(format: ExportFormat) throws {
+        let directory = try TemporaryDirectory()
+        let known = try KnownStore(path: directory.path("secrets.sqlite"), secrets: true)
+        let before = try Data(contentsOf: URL(fileURLWithPath: known.path))
+        // Without redaction the store does hold every secret, so their absence below means something.
+        let raw = try runProgram("/usr/bin/sqlite3", [known.path, ".dump"]).out
+        for secret in KnownStore.secrets { #expect(raw.contains(secret)) }
+
+        let out = directory.path("export.out")
+        let result = try runProgram(
+            try builtBinary(), ["export", "--format", format.rawValue, "--out", out, known.path])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.isEmpty)
+        if format != .html {
+            #expect(result.err == "redacted 7 values: 4 email, 2 openai_key, 1 jwt\n")
+        }
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        for secret in KnownStore.secrets + ["@example."] {
+            #expect(!text.contains(secret), "\(format) leaks \(secret)")
+        }
+        #expect(text.contains("[REDACTED:email]"))
+        #expect(try permissions(out) == 0o600)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: known.path)) == before)
+
+        let counts: [String: Any]
+        switch format {
+        case .perfetto:
+            let other = try #require(try parseJSON(text)["otherData"] as? [String: Any])
+            counts = try #require((other["redaction"] as? [String: Any])?["counts"] as? [String: Any])
+        case .otlp:
+            let resource = try #require((try parseJSON(text)["resourceSpans"] as? [[String: Any]])?.first)
+            let attributes = try #require(
+                (resource["resource"] as? [String: Any])?["attributes"] as? [[String: Any]])
+            var found: [String: Any] = [:]
+            for attribute in attributes {
+                let key = attribute["key"] as! String
+                guard key.hasPrefix("session_trace.redaction.count.") else { continue }
+                let value = (attribute["value"] as? [String: Any])?["intValue"] as? String
+                found[String(key.dropFirst("session_trace.redaction.count.".count))] = value.flatMap {
+                    Int($0)
+                }
+            }
+            counts = found
+        case .html:
+            let data = try embeddedViewerData(text)
+            counts = try #require((data["redaction"] as? [String: Any])?["counts"] as? [String: Any])
+        case .jsonl:
+            let last = try parseJSON(String(try #require(text.split(separator: "\n").last)))
+            #expect(last["type"] as? String == "redaction_report")
+            #expect(last["summary"] as? String == "redacted 7 values: 4 email, 2 openai_key, 1 jwt")
+            counts = try #require(last["counts"] as? [String: Any])
+        }
+        if format == .html {
+            // The viewer also shows summary groups and findings, so a secret in a model name is
+            // replaced, and counted, in each place it appears: the same kinds, at least as often.
+            #expect(Set(counts.keys) == Set(KnownStore.secretCounts.keys))
+            for (kind, count) in KnownStore.secretCounts { #expect((counts[kind] as? Int ?? 0) >= count) }
+        } else {
+            #expect(counts.mapValues { $0 as? Int } == KnownStore.secretCounts.mapValues { Optional($0) })
+        }
+    }
+
+    @Test func toStandardOutputTheReportGoesToStandardError() throws {
+        let directory = try TemporaryDirectory()
+        let known = try KnownStore(path: directory.path("secrets.sqlite"), secrets: true)
+        let result = try runProgram(try builtBinary(), ["export", "--format", "jsonl", known.path])
+        #expect(result.status == 0)
+        #expect(result.err == "redacted 7 values: 4 email, 2 openai_key, 1 jwt\n")
+        for secret in KnownStore.secrets { #expect(!result.out.contains(secret)) }
+        #expect(result.out.split(separator: "\n").count == known.recordCount + 1)
+    }
+
+    @Test func customRulesApplyToExports() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.path("employee.sqlite")
+        try makeStore(store, label: "run for EMP-123456") { tracer, _ in
+            request(tracer, session: nil, at: 5_100_000_000, error: "EMP-654321 has no access")
+        }
+        let rules = directory.path("rules.tsv")
+        try "# employee ids\nemployee_id\tEMP-[0-9]{6}\ttrigger=EMP-\n".write(
+            toFile: rules, atomically: true, encoding: .utf8)
+        for format in ExportFormat.allCases {
+            let text = try export(format, store, rules: rules)
+            #expect(!text.contains("EMP-1") && !text.contains("EMP-6"), "\(format)")
+            #expect(text.contains("[REDACTED:employee_id]"))
+        }
+        let plain = try export(.jsonl, store)
+        #expect(plain.contains("EMP-123456"))
+    }
+
+    @Test func existingFilesAreReplacedWithOwnerOnlyPermissions() throws {
+        let directory = try TemporaryDirectory()
+        let out = directory.path("trace.json")
+        try "old".write(toFile: out, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: out)
+        let result = report(["export", "--format", "perfetto", "--out", out, scenarioPath(.toolLoop)])
+        #expect(result.status == .success)
+        #expect(try permissions(out) == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["trace.json"])
+    }
+
+    // MARK: Bad input
+
+    @Test func badInputIsOneSentenceExitTwoAndTheStoreUntouched() throws {
+        let binary = try builtBinary()
+        let directory = try TemporaryDirectory()
+        let store = directory.path("copy.sqlite")
+        try FileManager.default.copyItem(atPath: scenarioPath(.toolLoop), toPath: store)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let badRules = directory.path("bad.rules")
+        try "# fine\nticket\tTCK-[0-9]{6}\nbroken line without a tab\n".write(
+            toFile: badRules, atomically: true, encoding: .utf8)
+        let out = directory.path("out.json")
+        let cases: [([String], String)] = [
+            (["export", store], "trace-report export: --format is required: perfetto, otlp, jsonl, html; "),
+            (["export", "--format", "svg", store], "trace-report export: unknown format 'svg'; "),
+            (["export", "--format", "otlp"], "trace-report export: no store given; "),
+            (
+                ["export", "--format", "otlp", "--out", out, directory.path("missing.sqlite")],
+                "does not exist"
+            ),
+            (["export", "--format", "otlp", "--out", out, "--rules", badRules, store], "bad.rules:3: "),
+            (
+                ["export", "--format", "otlp", "--out", out, "--rules", directory.path("none.rules"), store],
+                "cannot read rules file"
+            ),
+            (["export", "--format", "jsonl", "--out", store, store], "itself; name another file"),
+            (["export", "--format", "otlp", store, store], "only html compares two"),
+            (
+                ["export", "--format", "jsonl", "--out", directory.path("no/such/dir/x.json"), store],
+                "cannot create"
+            ),
+        ]
+        for (arguments, message) in cases {
+            let result = try runProgram(binary, arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.out.isEmpty)
+            #expect(result.err.contains(message), "\(arguments): \(result.err)")
+            #expect(result.err.filter { $0 == "\n" }.count == 1, "\(result.err)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(
+            Set(try FileManager.default.contentsOfDirectory(atPath: directory.url.path)) == [
+                "copy.sqlite", "bad.rules",
+            ])
+    }
+
+    @Test(arguments: ExportFormat.allCases)
+    func everyScenarioExportsThroughTheBinary(format: ExportFormat) throws {
+        let binary = try builtBinary()
+        for scenario in Scenario.allCases {
+            let result = try runProgram(
+                binary, ["export", "--format", format.rawValue, scenarioPath(scenario)])
+            #expect(result.status == 0)
+            #expect(result.err == "redacted 0 values\n")
+            if format == .jsonl {
+                for line in result.out.split(separator: "\n") { _ = try parseJSON(String(line)) }
+            } else if format == .html {
+                _ = try embeddedViewerData(result.out)
+            } else {
+                _ = try parseJSON(result.out)
+            }
+        }
+    }
+}
+
+/// The trace data a viewer export embeds, parsed.
+func embeddedViewerData(_ html: String) throws -> [String: Any] {
+    let opening = #"<script type="application/json" id="trace-data">"#
+    let start = try #require(html.range(of: opening)).upperBound
+    let end = try #require(html.range(of: "</script>", range: start..<html.endIndex)).lowerBound
+    return try parseJSON(String(html[start..<end]))
+}
