@@ -70,6 +70,7 @@ do {
     failed = true
 }
 rows += storeBenchmarks(events: events)
+rows += redactionBenchmarks()
 do {
     rows += try combinedBenchmarks(events: events)
 } catch {
