@@ -1,3 +1,4 @@
+import CLTTngUST
 import Foundation
 import SessionTrace
 import SessionTraceLTTng
@@ -8,7 +9,9 @@ import Glibc
 #endif
 
 /// `emit.lttng+store`: ns per request record on the caller's thread with both real sinks on at
-/// once, an enabled LTTng snapshot session and a SQLite store, as `planner-demo --lttng` runs.
+/// once, an enabled LTTng snapshot session and a SQLite store, as `planner-demo --lttng` runs;
+/// `emit.lttng.request`, the same records into LTTng alone, judged against `c.lttng.request`, the
+/// same events from a C loop, shows how the cost splits.
 func combinedBenchmarks(events: Int) throws -> [BenchmarkRow] {
     let daemon = try LTTngControl.ensureSessionDaemon()
     defer { daemon.stop() }
@@ -19,10 +22,27 @@ func combinedBenchmarks(events: Int) throws -> [BenchmarkRow] {
         outputDirectory: directory.appendingPathComponent("lttng").path, snapshot: true)
     defer { try? session.destroy() }
     try session.start()
+    let tracer = Tracer(sink: LTTngSink(), label: "trace-bench")
+    let lttngOnly = measureInterleaved(
+        events: events,
+        [
+            { count in st_reference_request_loop(Int64(count)) },
+            { count in
+                for index in 0..<count {
+                    tracer.record(.request(benchmarkRequest(id: tracer.makeID(), ts: Int64(index))), kind: .request)
+                }
+            },
+        ])
     let store = try StoreSink(path: directory.appendingPathComponent("store.sqlite").path)
     let cost = callerCost(of: MultiplexSink([LTTngSink(), store]), events: events)
     reportDropped(store)
     store.close()
     try session.stop()
-    return [BenchmarkRow(metric: "emit.lttng+store", value: cost, unit: "ns/event")]
+    return [
+        BenchmarkRow(metric: "c.lttng.request", value: lttngOnly[0], unit: "ns/event"),
+        BenchmarkRow(
+            metric: "emit.lttng.request", value: lttngOnly[1], unit: "ns/event", reference: "c.lttng.request",
+            referenceValue: lttngOnly[0]),
+        BenchmarkRow(metric: "emit.lttng+store", value: cost, unit: "ns/event"),
+    ]
 }

@@ -45,7 +45,7 @@ func storeBenchmarks(events: Int) -> [BenchmarkRow] {
 /// The request every benchmark writes; strings short enough to be stored inline, as model and
 /// profile names usually are.
 @inline(__always)
-private func benchmarkRequest(id: Int64, ts: Int64) -> RequestRecord {
+func benchmarkRequest(id: Int64, ts: Int64) -> RequestRecord {
     RequestRecord(
         requestID: id, sessionID: 7, parentID: 7, ts: ts, dur: 900_000_000, timeToFirstToken: 120_000_000,
         profile: "economy", provider: "llama.cpp", model: "smollm2-135m", inputTokens: 512,

@@ -95,6 +95,8 @@ void st_emit_dropped(int64_t ts, const char *sink, const char *reason, int64_t c
  * `ts`, name "bench", metadata "{}"): the floor the Swift path is judged against.
  */
 void st_reference_instant_loop(int64_t n);
+/* n request events through st_emit_request, as a C program would emit them. */
+void st_reference_request_loop(int64_t n);
 
 #ifdef __cplusplus
 }
