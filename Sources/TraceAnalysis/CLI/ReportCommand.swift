@@ -165,6 +165,9 @@ public enum TraceReport {
             ToolsCommand.self,
             CacheCommand.self,
             GrowthCommand.self,
+            BaselineCommand.self,
+            GateCommand.self,
+            DiffCommand.self,
             MakeScenariosCommand.self,
         ]
     }
