@@ -56,6 +56,7 @@ let package = Package(
             name: "InstrumentationTests",
             dependencies: ["SessionInstrumentation", "ModelSession", "SessionTrace", "TraceStore", "LlamaServer"]),
         .testTarget(name: "TraceAnalysisTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
+        .testTarget(name: "GateTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
     ],
     swiftLanguageModes: [.v6]
 )
