@@ -82,9 +82,12 @@ public struct GateBudget: Sendable, Hashable, CustomStringConvertible {
         let limits = String(text[text.index(after: colon)...]).trimmingSpaces
         if limits == "off" { return nil }
         var budget = GateBudget(key: key, relative: nil, absolute: nil)
-        let parts = limits.split(separator: " and ", omittingEmptySubsequences: false)
-            .map { String($0).trimmingSpaces }
-        guard !parts.isEmpty, !parts.contains(where: \.isEmpty) else {
+        // Limits are separated by the word `and`; `50 ms` may keep its space.
+        var parts = [""]
+        for word in limits.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
+            if word == "and" { parts.append("") } else { parts[parts.count - 1] += word }
+        }
+        guard !parts.contains(where: \.isEmpty) else {
             throw UsageError("budget \(key) has an empty limit")
         }
         for part in parts {
