@@ -173,7 +173,7 @@ struct GateEvaluationTests {
         let result = try GateEvaluation.evaluate(
             baseline: baseline(group([calm])), current: baseline(group([busy], repeated: [repeated])))
         #expect(Set(result.regressions.map(\.key.description)) == [
-            "tool_calls.mean", "input_tokens.p50", "cache_hit_rate.overall", "repeated_tool_calls.new",
+            "tool_calls.mean", "input_tokens.p50", "cache_hit_rate.mean", "repeated_tool_calls.new",
         ])
         #expect(result.regressions.contains { $0.message.contains("loop search_notes in context") })
     }

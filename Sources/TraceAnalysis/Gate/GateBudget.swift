@@ -69,7 +69,7 @@ public struct GateBudget: Sendable, Hashable, CustomStringConvertible {
         "tokens_per_second.p50: -33% and -3tok/s",
         "tool_calls.mean: +25% and +0.25",
         "input_tokens.p50: +20% and +32",
-        "cache_hit_rate.overall: -5% and -3pt",
+        "cache_hit_rate.mean: -5% and -3pt",
         "repeated_tool_calls.new: +0",
     ].map { try! GateBudget.parse($0)! }
 
@@ -158,6 +158,9 @@ public struct GateBudget: Sendable, Hashable, CustomStringConvertible {
 public struct GateConfiguration: Sendable {
     public var budgets: [GateBudget]
     public var minSamples: Int
+    /// Scale timing to the baseline's machine speed first (see
+    /// ``LatencyBaseline/normalized(toServerNanosPerToken:)``); on by default.
+    public var normalizesSpeed = true
 
     public static let defaultMinSamples = 3
 
@@ -183,7 +186,8 @@ public struct GateConfiguration: Sendable {
         budgets.sort { $0.key < $1.key }
     }
 
-    /// Reads a config file: one budget a line, `min-samples: N`, `#` comments, blank lines.
+    /// Reads a config file: one budget a line, `min-samples: N`, `speed: raw|normalized`, `#`
+    /// comments, blank lines.
     public mutating func apply(configText text: String, path: String) throws(UsageError) {
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var line = String(rawLine)
@@ -191,7 +195,13 @@ public struct GateConfiguration: Sendable {
             line = line.trimmingSpaces
             if line.isEmpty { continue }
             do throws(UsageError) {
-                if line.hasPrefix("min-samples") {
+                if line.hasPrefix("speed") {
+                    let value = line.dropFirst("speed".count).drop { $0 == " " || $0 == ":" }
+                    guard value == "raw" || value == "normalized" else {
+                        throw UsageError("speed is raw or normalized")
+                    }
+                    normalizesSpeed = value == "normalized"
+                } else if line.hasPrefix("min-samples") {
                     let value = line.dropFirst("min-samples".count).drop { $0 == " " || $0 == ":" }
                     guard let number = Int(value), number >= 1 else {
                         throw UsageError("min-samples needs a whole number from 1 up")

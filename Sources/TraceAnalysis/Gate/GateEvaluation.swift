@@ -88,6 +88,20 @@ public struct GateEvaluation: Sendable {
         bootstrap: Bootstrap = Bootstrap()
     ) throws(Failure) -> GateEvaluation {
         var notes: [String] = []
+        var baseline = baseline
+        var current = current
+        if configuration.normalizesSpeed {
+            if let reference = baseline.medianServerNanosPerToken, let now = current.medianServerNanosPerToken {
+                baseline = baseline.normalized(toServerNanosPerToken: reference)
+                current = current.normalized(toServerNanosPerToken: reference)
+                notes.append("timing normalized to the baseline's server speed, \(Format.fixed(reference / 1e6, 1)) ms "
+                    + "a generated token; the current runs' median was \(Format.fixed(now / 1e6, 1)) ms "
+                    + "(\(Format.fixed(now / reference, 2))×); --speed raw compares raw times")
+            } else {
+                notes.append("timing not normalized: the \(baseline.medianServerNanosPerToken == nil ? "baseline" : "current runs") "
+                    + "has no server timings")
+            }
+        }
         var pairs: [(ScenarioSamples, ScenarioSamples)] = []
         for group in baseline.groups {
             if let mine = current.group(group.key) {

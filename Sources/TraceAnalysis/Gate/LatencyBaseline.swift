@@ -90,6 +90,10 @@ public struct ScenarioSamples: Sendable, Hashable {
         /// The run's id, or 0 for a baseline's run whose id was not kept.
         public var runID: Int64
         public var requests: [RequestSample]
+        /// The machine's speed during the run: the median over all the run's requests (of every
+        /// scenario) of the server's generation time per token (`server_predicted_dur /
+        /// server_predicted_tokens`), in ns; nil when the server reported no timings.
+        public var serverNanosPerToken: Double? = nil
     }
 
     public var key: ScenarioKey
@@ -131,6 +135,46 @@ public struct LatencyBaseline: Sendable {
     }
 
     public func group(_ key: ScenarioKey) -> ScenarioSamples? { groups.first { $0.key == key } }
+
+    // MARK: - Machine speed
+
+    /// The median machine speed of the runs (``ScenarioSamples/Run/serverNanosPerToken``), each
+    /// run counted once; nil when no run has server timings.
+    public var medianServerNanosPerToken: Double? {
+        var byRun: [Int64: Double] = [:]
+        var anonymous: [Double] = []
+        for group in groups {
+            for run in group.runs {
+                guard let speed = run.serverNanosPerToken else { continue }
+                if run.runID != 0 { byRun[run.runID] = speed } else { anonymous.append(speed) }
+            }
+        }
+        return Percentile.nearestRank(50, of: Array(byRun.values) + anonymous)
+    }
+
+    /// The samples as if every run had run at `reference` ns per generated token: times to first
+    /// token and latencies scaled by `reference / run speed`, rates by its inverse. A run on a
+    /// machine twice as busy generates at half the speed and is halved back. Runs without server
+    /// timings are left as recorded.
+    public func normalized(toServerNanosPerToken reference: Double) -> LatencyBaseline {
+        var copy = self
+        for index in copy.groups.indices {
+            copy.groups[index].runs = copy.groups[index].runs.map { run in
+                guard let speed = run.serverNanosPerToken, speed > 0 else { return run }
+                let factor = reference / speed
+                var scaled = run
+                scaled.requests = run.requests.map { request in
+                    var request = request
+                    request.ttft = request.ttft.map { Int64((Double($0) * factor).rounded()) }
+                    request.latency = Int64((Double(request.latency) * factor).rounded())
+                    request.tokensPerSecond = request.tokensPerSecond.map { $0 / factor }
+                    return request
+                }
+                return scaled
+            }
+        }
+        return copy
+    }
 
     /// Why a baseline or store could not be read; one sentence for the user.
     public enum LoadError: Error, Sendable, CustomStringConvertible {
@@ -177,8 +221,16 @@ public struct LatencyBaseline: Sendable {
                         toolCalls: Int64(run.toolCallsByRequest[request.requestID]?.count ?? 0),
                         inputTokens: request.inputTokens, cachedInputTokens: request.cachedInputTokens))
                 }
+                let perToken = run.requests.compactMap { request -> Double? in
+                    guard let timings = request.serverTimings, timings.predictedTokens > 0,
+                        timings.predictedDuration > 0
+                    else { return nil }
+                    return Double(timings.predictedDuration) / Double(timings.predictedTokens)
+                }
+                let speed = Percentile.nearestRank(50, of: perToken)
                 for key in order {
-                    runsByKey[key, default: []].append(ScenarioSamples.Run(runID: run.run.runID, requests: perKey[key]!))
+                    runsByKey[key, default: []].append(
+                        ScenarioSamples.Run(runID: run.run.runID, requests: perKey[key]!, serverNanosPerToken: speed))
                 }
             }
             for finding in ToolFindings.analyze(trace).findings {
@@ -240,7 +292,8 @@ public struct LatencyBaseline: Sendable {
         return runs.map { run in
             ScenarioSamples.Run(
                 runID: run.runID,
-                requests: run.requests.enumerated().filter { $0.offset % stride == 0 }.map(\.element))
+                requests: run.requests.enumerated().filter { $0.offset % stride == 0 }.map(\.element),
+                serverNanosPerToken: run.serverNanosPerToken)
         }
     }
 
@@ -286,6 +339,7 @@ public struct LatencyBaseline: Sendable {
             ("runs", .array(group.runs.map { run in
                 .object([
                     ("run_id", .int(run.runID)),
+                    ("server_ns_per_token", .int(run.serverNanosPerToken.map { Int64($0.rounded()) })),
                     ("ttft_ns", .array(run.requests.map { .int($0.ttft) })),
                     ("latency_ns", .array(run.requests.map { .int($0.latency) })),
                     ("tokens_per_second", .array(run.requests.map { rounded(.tokensPerSecond, $0.tokensPerSecond) })),
@@ -380,7 +434,9 @@ public struct LatencyBaseline: Sendable {
                         toolCalls: int(tools[row]) ?? 0, inputTokens: int(input[row]),
                         cachedInputTokens: int(cached[row])))
                 }
-                runs.append(ScenarioSamples.Run(runID: int(run["run_id"]) ?? 0, requests: requests))
+                runs.append(ScenarioSamples.Run(
+                    runID: int(run["run_id"]) ?? 0, requests: requests,
+                    serverNanosPerToken: double(run["server_ns_per_token"])))
             }
             let repeated = (object["repeated_tool_calls"] as? [[String: Any]] ?? []).compactMap { call in
                 (call["kind"] as? String).flatMap { kind in

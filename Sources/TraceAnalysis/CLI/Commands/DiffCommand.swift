@@ -3,17 +3,19 @@
 public struct DiffCommand: ReportCommand {
     public static let name = "diff"
     public static let abstract = "Compare two runs per scenario and metric, with confidence intervals."
-    public static let usage = "trace-report diff [--group-by label|interval] [--json] RUN_A RUN_B"
+    public static let usage = "trace-report diff [--group-by label|interval] [--speed raw|normalized] [--json] RUN_A RUN_B"
     public static let discussion = """
         RUN_A and RUN_B are stores or baseline .json files. For each scenario in both (run label or
         interval name, profile and model): ttft p50/p95, latency p50/p95, generation rate p50, tool calls
         per request, input tokens p50/mean and the overall cache hit rate of A and of B, the change B - A,
         its 95% interval from a seeded two-level bootstrap (runs, then requests; 2000 resamples), and
         'beyond noise' when the interval excludes zero. The same inputs always give the same intervals.
+        --speed normalized scales every run's times to A's server speed (generation time per token).
         """
     public static let options: [OptionSpec] = [
         .value("--group-by", "label|interval", "what a scenario is (default label, or the baseline's)"),
         .value("--resamples", "N", "bootstrap resamples (default 2000)"),
+        .value("--speed", "raw|normalized", "raw times (default), or B scaled to A's server speed"),
         CommonOptions.json,
     ]
 
@@ -36,7 +38,20 @@ public struct DiffCommand: ReportCommand {
         } catch {
             throw .message(error.description)
         }
-        let comparison = RunComparison.compare(a, b, bootstrap: Bootstrap(resamples: resamples))
+        var left = a
+        var right = b
+        switch arguments.value("--speed") ?? "raw" {
+        case "raw": break
+        case "normalized":
+            guard let reference = a.medianServerNanosPerToken, b.medianServerNanosPerToken != nil else {
+                throw .message("--speed normalized needs server timings in both runs")
+            }
+            left = a.normalized(toServerNanosPerToken: reference)
+            right = b.normalized(toServerNanosPerToken: reference)
+        case let other:
+            throw .usage(UsageError("--speed takes raw or normalized, not '\(TerminalText.sanitized(other))'"))
+        }
+        let comparison = RunComparison.compare(left, right, bootstrap: Bootstrap(resamples: resamples))
         context.write(arguments.flag("--json") ? comparison.json.serialized() + "\n" : comparison.text)
         return .success
     }

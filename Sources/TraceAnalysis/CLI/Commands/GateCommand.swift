@@ -19,6 +19,8 @@ public struct GateCommand: ReportCommand {
         (and 'min-samples: N', '#' comments); --budget applies after --config, over the defaults.
         Metrics: ttft, latency, tokens_per_second (pNN or mean); tool_calls, input_tokens (pNN or mean);
         cache_hit_rate (overall, mean or pNN); repeated_tool_calls.new (new ToolFindings findings).
+        Timing is first scaled to the baseline's machine speed: each run's times by the ratio of the
+        baseline's median server generation time per token to the run's (--speed raw to compare raw).
         Timing metrics must also be beyond noise: the 95% interval of the change, from a seeded
         two-level bootstrap (runs, then requests; 2000 resamples), must lie wholly on the worse side.
         Defaults:
@@ -33,6 +35,7 @@ public struct GateCommand: ReportCommand {
         .value("--config", "FILE", "a file of budgets, one a line, and 'min-samples: N'"),
         .value("--min-samples", "N", "least requests a scenario needs on each side (default 3)"),
         .value("--resamples", "N", "bootstrap resamples (default 2000)"),
+        .value("--speed", "raw|normalized", "scale timing to the baseline's server speed first (default normalized)"),
         .flag("--markdown", "print Markdown (for a PR comment or $GITHUB_STEP_SUMMARY) instead of the table"),
         .value("--junit", "FILE", "also write JUnit XML: a test case per scenario and metric"),
         .flag("--github", "also print GitHub Actions ::error/::warning annotations"),
@@ -57,6 +60,12 @@ public struct GateCommand: ReportCommand {
             }
             if let list = arguments.value("--budget") { try configuration.apply(budgetList: list) }
             configuration.minSamples = try arguments.int("--min-samples", default: configuration.minSamples)
+            if let speed = arguments.value("--speed") {
+                guard speed == "raw" || speed == "normalized" else {
+                    throw UsageError("--speed takes raw or normalized, not '\(TerminalText.sanitized(speed))'")
+                }
+                configuration.normalizesSpeed = speed == "normalized"
+            }
             resamples = try arguments.int("--resamples", default: 2000, in: 100...1_000_000)
         } catch let failure as CommandFailure {
             throw failure
