@@ -276,3 +276,49 @@ struct BaselineFileTests {
         #expect(!text.out.contains(" yes"))  // a store against itself: nothing beyond noise
     }
 }
+
+@Suite("machine speed")
+struct MachineSpeedTests {
+    /// Baseline runs at 30 ms a token; the current run 5× slower in every time, at 150 ms a token.
+    private func inputs() -> (LatencyBaseline, LatencyBaseline) {
+        let runs = (0..<3).map { index in
+            ScenarioSamples.Run(
+                runID: Int64(index + 1), requests: samples(centre: 1e9, spread: 0.2, count: 8, seed: UInt64(20 + index)),
+                serverNanosPerToken: 30e6)
+        }
+        var slow = samples(centre: 1e9, spread: 0.2, count: 8, seed: 30)
+        for index in slow.indices {
+            slow[index].latency *= 5
+            slow[index].ttft = slow[index].ttft.map { $0 * 5 }
+            slow[index].tokensPerSecond = slow[index].tokensPerSecond.map { $0 / 5 }
+        }
+        let key = ScenarioKey(scenario: "demo", profile: "plan", model: "m")
+        let before = LatencyBaseline(grouping: .label, sources: [], groups: [
+            ScenarioSamples(key: key, runs: runs, repeatedCalls: []),
+        ])
+        let after = LatencyBaseline(grouping: .label, sources: [], groups: [
+            ScenarioSamples(key: key, runs: [.init(runID: 9, requests: slow, serverNanosPerToken: 150e6)],
+                            repeatedCalls: []),
+        ])
+        return (before, after)
+    }
+
+    @Test func aBusierMachineIsNotARegressionOnceNormalized() throws {
+        let (before, after) = inputs()
+        #expect(before.medianServerNanosPerToken == 30e6)
+        let normalized = try GateEvaluation.evaluate(baseline: before, current: after)
+        #expect(normalized.passed, "\(normalized.text)")
+        #expect(normalized.notes.contains { $0.contains("(5.00×)") })
+        var raw = GateConfiguration()
+        raw.normalizesSpeed = false
+        let result = try GateEvaluation.evaluate(baseline: before, current: after, configuration: raw)
+        #expect(Set(result.regressions.map(\.key.description)) == ["ttft.p50", "latency.p50", "tokens_per_second.p50"])
+    }
+
+    @Test func speedSurvivesTheBaselineFile() throws {
+        let (before, _) = inputs()
+        let directory = try TemporaryDirectory()
+        try before.write(path: directory.path("b.json"))
+        #expect(try LatencyBaseline.read(path: directory.path("b.json")).medianServerNanosPerToken == 30e6)
+    }
+}
