@@ -65,6 +65,7 @@ let package = Package(
         .testTarget(name: "TraceAnalysisTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
         // Opens trace-report's HTML exports in real headless Chromium (scripts/install-deps.sh installs it).
         .testTarget(name: "ViewerTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
+        .testTarget(name: "GateTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,6 +12,10 @@ struct DayPlanner {
     let index: NotesIndex
     var searchBudget = 4
     var economyAfterTurns = 2
+    /// Filler notes padded into the plan session's instructions (see `PlannerBloat`).
+    var bloatNotes = 0
+    /// The plan session's response cap outside economy mode.
+    var maximumResponseTokens = 160
     var tracingOptions = TracingOptions()
 
     static let topics = ["launch", "design sync", "lunch"]
@@ -55,16 +59,19 @@ struct DayPlanner {
         let turn = Mutex(0)
         let economyAfter = economyAfterTurns
         let model = self.model
+        let filler = PlannerBloat.notes(bloatNotes)
+        let cap = maximumResponseTokens
         let session = LanguageModelSession(label: "plan", middleware: [middleware]) {
             let economy = turn.withLock { $0 } >= economyAfter
             return Profile(economy ? "plan-economy" : "plan") {
                 Instructions("You plan the user's day from their notes. Be concrete, with times.")
                 Instructions("Notes:\n\(context)")
+                if !filler.isEmpty { Instructions(filler) }
             }
             .economyMode(isEnabled: economy, maximumResponseTokens: 64, promptWindow: 1)
             .model(model)
             .temperature(0)
-            .maximumResponseTokens(160)
+            .maximumResponseTokens(cap)
         }
         for prompt in Self.planTurns {
             try await tracer.withInterval("PlanTurn") {

@@ -7,10 +7,15 @@ struct DemoArguments {
     var capturePayloads = false
     var economyAfterTurns = 2
     var searchBudget = 4
+    /// Filler notes added to the plan session's instructions: a prompt-bloat regression on demand.
+    var bloatNotes = 0
+    /// The plan session's response cap outside economy mode.
+    var maximumResponseTokens = 160
 
     static let usage = """
         usage: planner-demo [--store PATH] [--lttng DIR] [--server URL] [--label TEXT]
                             [--economy-after N] [--search-budget N] [--capture-payloads]
+                            [--bloat N] [--max-tokens N]
 
         Runs the day-planner agent against SmolLM2-135M on a local llama.cpp server (started on a
         free loopback port unless --server names one), recording every request, tool call and
@@ -23,6 +28,8 @@ struct DemoArguments {
           --economy-after N    turns of the plan session before economy mode (default 2)
           --search-budget N    search_notes calls allowed in the run (default 4)
           --capture-payloads   record prompts, responses and tool text, redacted (off by default)
+          --bloat N            pad the plan session's instructions with N filler notes (default 0)
+          --max-tokens N       the plan session's response cap before economy mode (default 160)
         """
 
     enum ParseError: Error, CustomStringConvertible {
@@ -62,6 +69,8 @@ struct DemoArguments {
             case "--economy-after": parsed.economyAfterTurns = try number(option)
             case "--search-budget": parsed.searchBudget = try number(option)
             case "--capture-payloads": parsed.capturePayloads = true
+            case "--bloat": parsed.bloatNotes = try number(option)
+            case "--max-tokens": parsed.maximumResponseTokens = max(1, try number(option))
             default: throw .unknownOption(option)
             }
         }

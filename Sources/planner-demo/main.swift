@@ -70,7 +70,8 @@ let model = OpenAICompatibleModel(
     baseURL: baseURL, modelName: "SmolLM2-135M-Instruct", provider: "openai", toolCalling: .structuredOutput)
 let planner = DayPlanner(
     model: model, tracer: tracer, index: .sample, searchBudget: arguments.searchBudget,
-    economyAfterTurns: arguments.economyAfterTurns,
+    economyAfterTurns: arguments.economyAfterTurns, bloatNotes: arguments.bloatNotes,
+    maximumResponseTokens: arguments.maximumResponseTokens,
     tracingOptions: TracingOptions(capturePayloads: arguments.capturePayloads))
 
 var status: Int32 = 0

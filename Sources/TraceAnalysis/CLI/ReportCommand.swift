@@ -175,6 +175,9 @@ public enum TraceReport {
             GrowthCommand.self,
             ExportCommand.self,
             RedactCommand.self,
+            BaselineCommand.self,
+            GateCommand.self,
+            DiffCommand.self,
             MakeScenariosCommand.self,
         ]
     }

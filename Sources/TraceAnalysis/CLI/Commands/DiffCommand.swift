@@ -1,0 +1,58 @@
+/// `trace-report diff RUN_A RUN_B`: per scenario and metric, A and B side by side with the
+/// interval of the change and whether it is beyond noise.
+public struct DiffCommand: ReportCommand {
+    public static let name = "diff"
+    public static let abstract = "Compare two runs per scenario and metric, with confidence intervals."
+    public static let usage = "trace-report diff [--group-by label|interval] [--speed raw|normalized] [--json] RUN_A RUN_B"
+    public static let discussion = """
+        RUN_A and RUN_B are stores or baseline .json files. For each scenario in both (run label or
+        interval name, profile and model): ttft p50/p95, latency p50/p95, generation rate p50, tool calls
+        per request, input tokens p50/mean and the overall cache hit rate of A and of B, the change B - A,
+        its 95% interval from a seeded two-level bootstrap (runs, then requests; 2000 resamples), and
+        'beyond noise' when the interval excludes zero. The same inputs always give the same intervals.
+        --speed normalized scales every run's times to A's server speed (generation time per token).
+        """
+    public static let options: [OptionSpec] = [
+        .value("--group-by", "label|interval", "what a scenario is (default label, or the baseline's)"),
+        .value("--resamples", "N", "bootstrap resamples (default 2000)"),
+        .value("--speed", "raw|normalized", "raw times (default), or B scaled to A's server speed"),
+        CommonOptions.json,
+    ]
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ExitCode
+    {
+        guard arguments.positionals.count == 2 else {
+            throw .usage(UsageError("diff takes two runs, RUN_A and RUN_B, but \(arguments.positionals.count) were given"))
+        }
+        let grouping = try BaselineCommand.parseGrouping(arguments)
+        let resamples: Int
+        do { resamples = try arguments.int("--resamples", default: 2000, in: 100...1_000_000) } catch {
+            throw .usage(error)
+        }
+        let a: LatencyBaseline
+        let b: LatencyBaseline
+        do {
+            a = try LatencyBaseline.make(paths: [arguments.positionals[0]], grouping: grouping)
+            b = try LatencyBaseline.make(paths: [arguments.positionals[1]], grouping: grouping ?? a.grouping)
+        } catch {
+            throw .message(error.description)
+        }
+        var left = a
+        var right = b
+        switch arguments.value("--speed") ?? "raw" {
+        case "raw": break
+        case "normalized":
+            guard let reference = a.medianServerNanosPerToken, b.medianServerNanosPerToken != nil else {
+                throw .message("--speed normalized needs server timings in both runs")
+            }
+            left = a.normalized(toServerNanosPerToken: reference)
+            right = b.normalized(toServerNanosPerToken: reference)
+        case let other:
+            throw .usage(UsageError("--speed takes raw or normalized, not '\(TerminalText.sanitized(other))'"))
+        }
+        let comparison = RunComparison.compare(left, right, bootstrap: Bootstrap(resamples: resamples))
+        context.write(arguments.flag("--json") ? comparison.json.serialized() + "\n" : comparison.text)
+        return .success
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// `trace-report gate --baseline FILE RUN...`: fails CI on a latency or behaviour regression
+/// that is beyond both its budget and the noise.
+public struct GateCommand: ReportCommand {
+    public static let name = "gate"
+    public static let abstract = "Fail on latency or behaviour regressions against a baseline, beyond noise."
+    public static let usage = """
+        trace-report gate --baseline FILE [--budget 'ttft.p95: +15% and +50ms; ...'] [--config FILE]
+                 [--min-samples N] [--markdown] [--junit FILE] [--github] RUN...
+        """
+    public static var discussion: String {
+        """
+        Compares the runs (stores, or baseline .json files) with the baseline, scenario by scenario
+        (run label or interval name, profile and model, as the baseline was made).
+        A budget is 'metric.statistic: limit [and limit]'; a limit is a ratio (+15%) or an absolute
+        floor (+50ms, +32 tokens, -3pt, -2tok/s); with both, a regression must exceed BOTH. 'off' drops
+        a budget. Several budgets go in one --budget separated by ';'; --config FILE holds one a line
+        (and 'min-samples: N', '#' comments); --budget applies after --config, over the defaults.
+        Metrics: ttft, latency, tokens_per_second (pNN or mean); tool_calls, input_tokens (pNN or mean);
+        cache_hit_rate (overall, mean or pNN); repeated_tool_calls.new (new ToolFindings findings).
+        Timing is first scaled to the baseline's machine speed: each run's times by the ratio of the
+        baseline's median server generation time per token to the run's (--speed raw to compare raw).
+        Timing metrics must also be beyond noise: the 95% interval of the change, from a seeded
+        two-level bootstrap (runs, then requests; 2000 resamples), must lie wholly on the worse side.
+        Defaults:
+        \(GateBudget.defaults.map { "  " + $0.description }.joined(separator: "\n"))
+        Exit status: 0 pass, 1 regression, 2 bad input or a scenario with fewer than --min-samples
+        requests (default \(GateConfiguration.defaultMinSamples)).
+        """
+    }
+    public static let options: [OptionSpec] = [
+        .value("--baseline", "FILE", "the baseline JSON written by 'trace-report baseline'"),
+        .value("--budget", "LIST", "budgets over the defaults, ';'-separated: 'ttft.p95: +15% and +50ms'"),
+        .value("--config", "FILE", "a file of budgets, one a line, and 'min-samples: N'"),
+        .value("--min-samples", "N", "least requests a scenario needs on each side (default 3)"),
+        .value("--resamples", "N", "bootstrap resamples (default 2000)"),
+        .value("--speed", "raw|normalized", "scale timing to the baseline's server speed first (default normalized)"),
+        .flag("--markdown", "print Markdown (for a PR comment or $GITHUB_STEP_SUMMARY) instead of the table"),
+        .value("--junit", "FILE", "also write JUnit XML: a test case per scenario and metric"),
+        .flag("--github", "also print GitHub Actions ::error/::warning annotations"),
+    ]
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ExitCode
+    {
+        guard let baselinePath = arguments.value("--baseline") else {
+            throw .usage(UsageError("--baseline FILE is required"))
+        }
+        guard !arguments.positionals.isEmpty else { throw .usage(UsageError("no run given; name one or more .sqlite stores")) }
+        var configuration = GateConfiguration()
+        let resamples: Int
+        do {
+            if let path = arguments.value("--config") {
+                guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+                else {
+                    throw CommandFailure.message("the config file \(path) could not be read")
+                }
+                try configuration.apply(configText: text, path: path)
+            }
+            if let list = arguments.value("--budget") { try configuration.apply(budgetList: list) }
+            configuration.minSamples = try arguments.int("--min-samples", default: configuration.minSamples)
+            if let speed = arguments.value("--speed") {
+                guard speed == "raw" || speed == "normalized" else {
+                    throw UsageError("--speed takes raw or normalized, not '\(TerminalText.sanitized(speed))'")
+                }
+                configuration.normalizesSpeed = speed == "normalized"
+            }
+            resamples = try arguments.int("--resamples", default: 2000, in: 100...1_000_000)
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch let usage as UsageError {
+            throw .usage(usage)
+        } catch {
+            throw .message("\(error)")
+        }
+        let baseline: LatencyBaseline
+        let current: LatencyBaseline
+        do {
+            baseline = try LatencyBaseline.read(path: baselinePath)
+            current = try LatencyBaseline.make(paths: arguments.positionals, grouping: baseline.grouping)
+        } catch {
+            throw .message(error.description)
+        }
+        let result: GateEvaluation
+        do {
+            result = try GateEvaluation.evaluate(
+                baseline: baseline, current: current, configuration: configuration,
+                bootstrap: Bootstrap(resamples: resamples))
+        } catch {
+            throw .message(error.description)
+        }
+        if let path = arguments.value("--junit") {
+            do { try Data(result.junit.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+                throw .message("the JUnit file \(path) could not be written: \(error.localizedDescription)")
+            }
+        }
+        context.write(arguments.flag("--markdown") ? result.markdown : result.text)
+        if arguments.flag("--github") { context.write(result.githubAnnotations) }
+        return result.passed ? .success : .findings
+    }
+}

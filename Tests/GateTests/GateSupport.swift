@@ -1,0 +1,103 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import TraceAnalysis
+
+/// The package's root, found from this file, so tests reach `tracefiles/` and the built binaries.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// The checked-in baseline the CI gate compares against.
+let checkedInBaseline = packageRoot.appendingPathComponent("tracefiles/baseline/planner-baseline.json").path
+
+/// The planner configuration the baseline was recorded with (`scripts/record-baseline.sh`).
+let gatePlannerArguments = ["--label", "planner", "--max-tokens", "64"]
+
+/// A built executable of the package, which `swift build` makes before `swift test` runs.
+func builtProgram(_ name: String) throws -> String {
+    let path = packageRoot.appendingPathComponent(".build/debug/\(name)").path
+    try #require(FileManager.default.isExecutableFile(atPath: path), "build \(name) first: swift build")
+    return path
+}
+
+/// Runs `program` to its end; returns status, standard output and standard error.
+func runProgram(_ program: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    process.currentDirectoryURL = packageRoot
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("GateTests-io-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // Files, not pipes: a chatty child cannot block on a full pipe while we wait.
+    let outURL = directory.appendingPathComponent("out")
+    let errURL = directory.appendingPathComponent("err")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    process.standardOutput = try FileHandle(forWritingTo: outURL)
+    process.standardError = try FileHandle(forWritingTo: errURL)
+    try process.run()
+    process.waitUntilExit()
+    let out = String(decoding: try Data(contentsOf: outURL), as: UTF8.self)
+    let err = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+    return (process.terminationStatus, out, err)
+}
+
+/// A fresh directory under the system's temporary directory, removed when the value goes away.
+final class TemporaryDirectory: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("GateTests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+}
+
+/// Planner runs made by the real-model tests, recorded once per test process and shared, so the
+/// unchanged configuration costs two runs however many tests look at it.
+enum PlannerRuns {
+    private static let directory = Mutex<TemporaryDirectory?>(nil)
+    private static let unchanged = Mutex<[String]?>(nil)
+
+    /// Records one planner run with `extra` options after the gate configuration; returns the store.
+    static func record(_ name: String, extra: [String] = []) throws -> String {
+        let folder = try directory.withLock { folder in
+            if folder == nil { folder = try TemporaryDirectory() }
+            return folder!
+        }
+        let store = folder.path("\(name).sqlite")
+        try? FileManager.default.removeItem(atPath: store)
+        let started = ContinuousClock.now
+        let result = try runProgram(try builtProgram("planner-demo"), ["--store", store] + gatePlannerArguments + extra)
+        try #require(result.status == 0, "planner-demo \(extra) failed: \(result.err)")
+        print("GateTests: planner run \(name) took \(ContinuousClock.now - started)")
+        return store
+    }
+
+    /// Two runs of the unchanged configuration.
+    static func unchangedRuns() throws -> [String] {
+        try unchanged.withLock { runs in
+            if let runs { return runs }
+            let made = [try record("unchanged-1"), try record("unchanged-2")]
+            runs = made
+            return made
+        }
+    }
+}
+
+/// The `metric.statistic` keys and scenarios of the `::error` annotations of `gate --github`.
+func regressions(inAnnotations text: String) -> [(scenario: String, key: String)] {
+    text.split(separator: "\n").compactMap { line in
+        guard line.hasPrefix("::error title=Latency regression%3A ") else { return nil }
+        let title = line.dropFirst("::error title=Latency regression%3A ".count).prefix { $0 != ":" }
+        let decoded = String(title).replacingOccurrences(of: "%3A", with: ":").replacingOccurrences(of: "%2C", with: ",")
+        guard let space = decoded.lastIndex(of: " ") else { return nil }
+        return (String(decoded[..<space]), String(decoded[decoded.index(after: space)...]))
+    }
+}
