@@ -72,6 +72,26 @@ struct ViewerBrowserTests {
         try Chromium.screenshot(html, to: screenshotDirectory + "/scenario-\(scenario.rawValue).png")
     }
 
+    @Test("a real planner run, recorded from SmolLM2, opens with every request, tool call and handoff")
+    func plannerRun() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let store = repositoryRoot + "/tracefiles/planner/run-1.sqlite"
+        try #require(FileManager.default.fileExists(atPath: store), "tracefiles/planner/run-1.sqlite missing")
+        let directory = try TemporaryDirectory()
+        let html = directory.file("planner.html")
+        _ = try exportHTML([store], to: html)
+        let counts = try StoreCounts(store)
+        #expect(counts.requests > 0 && counts.toolCalls > 0 && counts.handoffs > 0)
+        let dom = try Chromium.dumpDOM(html)
+        #expect(dom.events("request") == counts.requests)
+        #expect(dom.events("tool") == counts.toolCalls)
+        #expect(dom.events("handoff") == counts.handoffs)
+        #expect(dom.canvas("data-drawn-request") == counts.requests)
+        #expect(dom.canvas("data-drawn-tool") == counts.toolCalls)
+        #expect(dom.canvas("data-drawn-handoff") == counts.handoffs)
+        try Chromium.screenshot(html, to: screenshotDirectory + "/planner-run.png")
+    }
+
     @Test("clicking a request shows its figures as the store holds them")
     func clickRequest() throws {
         try #require(Chromium.path != nil, Chromium.missingMessage)
