@@ -13,6 +13,8 @@ struct PlannerGateTests {
         var name: String
         var options: [String]
         var failingKey: String
+        /// Metrics the same change may also move, for a physical reason, without being wrong.
+        var mayAlsoFail: Set<String> = []
         var testDescription: String { name }
     }
 
@@ -22,7 +24,11 @@ struct PlannerGateTests {
         // Economy mode's rolling window from the first turn: history is dropped, the cache misses.
         Regression(name: "rolling-window", options: ["--economy-after", "0"], failingKey: "cache_hit_rate.mean"),
         // Five times the response cap for the plan turns: the same prompts, much longer answers.
-        Regression(name: "more-output-tokens", options: ["--max-tokens", "320"], failingKey: "latency.p50"),
+        // Longer answers also generate more slowly per token on SmolLM2 on CPU (measured on a quiet
+        // machine: 49.6 -> 23.4 tok/s), so the rate may fail with the latency; nothing else may.
+        Regression(
+            name: "more-output-tokens", options: ["--max-tokens", "320"], failingKey: "latency.p50",
+            mayAlsoFail: ["tokens_per_second.p50"]),
     ]
 
     @Test func twoUnchangedRunsPassAgainstTheCheckedInBaseline() throws {
@@ -50,7 +56,9 @@ struct PlannerGateTests {
         #expect(result.status == 1, "\(result.out)\(result.err)")
         let failing = regressions(inAnnotations: result.out)
         #expect(!failing.isEmpty, "\(result.out)")
-        #expect(Set(failing.map(\.key)) == [regression.failingKey], "\(result.out)")
+        let keys = Set(failing.map(\.key))
+        #expect(keys.contains(regression.failingKey), "\(result.out)")
+        #expect(keys.isSubset(of: regression.mayAlsoFail.union([regression.failingKey])), "\(result.out)")
         #expect(failing.allSatisfy { $0.scenario.hasPrefix("planner / plan") }, "\(result.out)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.components(separatedBy: "<failure ").count - 1 == failing.count)
