@@ -68,13 +68,22 @@ public final class Tracer: Sendable {
     }
 
     /// Records an instant event, parented to the current interval.
+    ///
+    /// Inlinable so that, with the kind disabled, a caller in another module pays for the check
+    /// alone, not for a call into this module.
+    @inlinable
     public func instant(_ name: String, metadata: @autoclosure () -> TraceMetadata = [:]) {
         guard sink.isEnabled(.instant) else { return }
+        recordInstant(name, metadata: metadata())
+    }
+
+    @usableFromInline
+    func recordInstant(_ name: String, metadata: TraceMetadata) {
         sink.record(
             .instant(
                 InstantRecord(
                     instantID: makeID(), parentID: TraceContext.current.parentID, ts: clock.now(),
-                    name: name, metadata: metadata())))
+                    name: name, metadata: metadata)))
     }
 
     /// Records `text` as a payload of `parentID`, redacted, if payload capture is on.
