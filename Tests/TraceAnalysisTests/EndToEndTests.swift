@@ -22,6 +22,26 @@ struct EndToEndTests {
         }
     }
 
+    /// Every analysis on every real planner run in `tracefiles/planner/`, recorded from SmolLM2.
+    @Test(arguments: ["summary", "timeline", "tools", "cache", "growth"])
+    func everyAnalysisReadsTheRecordedPlannerRuns(command: String) throws {
+        let binary = try builtBinary()
+        let directory = packageRoot.appendingPathComponent("tracefiles/planner").path
+        let stores = try FileManager.default.contentsOfDirectory(atPath: directory)
+            .filter { $0.hasSuffix(".sqlite") }.sorted().map { directory + "/" + $0 }
+        try #require(!stores.isEmpty, "no planner runs in tracefiles/planner")
+        for store in stores {
+            let result = try runProgram(binary, [command, "--json", store])
+            #expect(result.status == 0, "\(command) \(store): \(result.err)")
+            let object = try parseJSON(result.out)
+            #expect(object["store"] as? String == store)
+        }
+        let summary = try parseJSON(try runProgram(binary, ["summary", "--json", stores[0]]).out)
+        let runs = try #require(summary["runs"] as? [[String: Any]])
+        #expect(runs.count == 1)
+        #expect((runs[0]["requests"] as? Int ?? 0) > 0)
+    }
+
     @Test func toolsOutputOfTheLoopScenario() throws {
         let result = try runProgram(try builtBinary(), ["tools", scenarioPath(.toolLoop)])
         let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
