@@ -30,10 +30,16 @@ public struct ViewerData: Sendable {
     /// Builds the viewer's document for `traces`: one, or two for a diff, whose runs are shown one
     /// above the other on the same time scale.
     ///
-    /// - Parameter redactor: applied to every string; payloads of tool arguments and output are
-    ///   redacted as JSON when they are JSON.
+    /// - Parameter redactor: applied to every string through ``RedactedTrace``, the one redaction
+    ///   every export goes through; findings and summaries are computed from the redacted records.
     public static func build(_ traces: [RecordedTrace], redactor: Redactor = .standard) -> ViewerData {
-        var builder = Builder(redactor: redactor)
+        var report = RedactionReport()
+        let traces = traces.map { trace -> RecordedTrace in
+            let redacted = RedactedTrace.redact(trace, with: redactor)
+            report.merge(redacted.report)
+            return redacted.trace
+        }
+        let builder = Builder()
         var runs: [JSONValue] = []
         var findings: [JSONValue] = []
         var summaries: [JSONValue] = []
@@ -61,62 +67,29 @@ public struct ViewerData: Sendable {
             ("findings", .array(findings)),
             ("summary", .object([("runs", .array(summaries))])),
             ("redaction", .object([
-                ("counts", .object(builder.report.sortedCounts.map { ($0.kind, .int(Int64($0.count))) })),
+                ("counts", .object(report.sortedCounts.map { ($0.kind, .int(Int64($0.count))) })),
             ])),
         ])
         return ViewerData(
-            json: json, redaction: builder.report, runCount: runs.count, requestCount: counts.requests,
+            json: json, redaction: report, runCount: runs.count, requestCount: counts.requests,
             toolCallCount: counts.tools, handoffCount: counts.handoffs)
     }
 }
 
-/// Turns records into the viewer's JSON, redacting every string once per distinct value.
+/// Turns redacted records into the viewer's JSON.
 private struct Builder {
-    let redactor: Redactor
-    var report = RedactionReport()
-    /// Names, models and labels repeat across thousands of rows; each is scanned once.
-    private var memo: [String: RedactionResult] = [:]
-
-    init(redactor: Redactor) {
-        self.redactor = redactor
+    func text(_ value: String) -> JSONValue {
+        .string(value)
     }
 
-    mutating func text(_ value: String) -> JSONValue {
-        .string(redacted(value))
-    }
-
-    mutating func text(_ value: String?) -> JSONValue {
-        guard let value else { return .null }
-        return .string(redacted(value))
-    }
-
-    mutating func redacted(_ value: String) -> String {
-        if value.isEmpty { return value }
-        let result: RedactionResult
-        if let known = memo[value] {
-            result = known
-        } else {
-            result = redactor.redact(value)
-            if value.utf8.count <= 256 { memo[value] = result }
-        }
-        report.add(result)
-        return result.text
-    }
-
-    mutating func payloadText(_ payload: PayloadRecord) -> String {
-        let result: RedactionResult
-        switch payload.kind {
-        case .toolArguments, .toolOutput: result = redactor.redactJSON(payload.text)
-        case .prompt, .response: result = redactor.redact(payload.text)
-        }
-        report.add(result)
-        return result.text
+    func text(_ value: String?) -> JSONValue {
+        value.map(JSONValue.string) ?? .null
     }
 
     static func id(_ value: Int64) -> JSONValue { .string(String(value)) }
     static func id(_ value: Int64?) -> JSONValue { value.map { .string(String($0)) } ?? .null }
 
-    mutating func run(_ recorded: RecordedRun, store: String, storeIndex: Int) -> JSONValue {
+    func run(_ recorded: RecordedRun, store: String, storeIndex: Int) -> JSONValue {
         let start = recorded.startTime
         let record = recorded.run
         let storeName = store.split(separator: "/").last.map(String.init) ?? store
@@ -179,7 +152,7 @@ private struct Builder {
                 case .double(let number): value = .double(number)
                 case .bool(let flag): value = .bool(flag)
                 }
-                return (redacted(key), value)
+                return (key, value)
             }
             return .object([
                 ("id", Self.id(interval.intervalID)), ("parentID", Self.id(interval.parentID)),
@@ -192,7 +165,7 @@ private struct Builder {
             .object([
                 ("id", Self.id(payload.payloadID)), ("parentID", Self.id(payload.parentID)),
                 ("ts", .int(payload.ts - start)), ("kind", .string(payload.kind.rawValue)),
-                ("text", .string(payloadText(payload))),
+                ("text", .string(payload.text)),
             ])
         }
         let dropped: [JSONValue] = recorded.dropped.map { row in
@@ -232,7 +205,7 @@ private struct Builder {
     }
 
     /// Tool, cache and growth findings of one store, each naming the events it is about.
-    mutating func findings(_ trace: RecordedTrace, runIndex: [Int64: Int]) -> [JSONValue] {
+    func findings(_ trace: RecordedTrace, runIndex: [Int64: Int]) -> [JSONValue] {
         var out: [JSONValue] = []
         func finding(
             _ kind: String, run: Int64, title: String, detail: String, events: [Int64]
