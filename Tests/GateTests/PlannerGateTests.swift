@@ -20,7 +20,11 @@ struct PlannerGateTests {
 
     static let cases = [
         // Filler notes in the plan instructions: prompts grow, the cache serves the rest.
-        Regression(name: "prompt-bloat", options: ["--bloat", "12"], failingKey: "input_tokens.p50"),
+        // A prompt 4.5 times larger (114 -> 519 tokens) also takes longer to process, so time to first
+        // token and latency may rise with it (measured: latency.p50 +52%, CI +352 ms .. +2.48 s).
+        Regression(
+            name: "prompt-bloat", options: ["--bloat", "12"], failingKey: "input_tokens.p50",
+            mayAlsoFail: ["ttft.p50", "latency.p50"]),
         // Economy mode's rolling window from the first turn: history is dropped, the cache misses.
         Regression(name: "rolling-window", options: ["--economy-after", "0"], failingKey: "cache_hit_rate.mean"),
         // Five times the response cap for the plan turns: the same prompts, much longer answers.
