@@ -16,8 +16,10 @@ public struct CacheCommand: ReportCommand {
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
         -> ExitCode
     {
-        let report = CacheFindings.analyze(try loadTrace(arguments))
-        context.write(arguments.flag("--json") ? report.json.serialized() + "\n" : report.text)
+        let trace = try loadTrace(arguments)
+        let report = CacheFindings.analyze(trace)
+        context.write(AnomalyNotes.report(
+            trace.anomalies, json: arguments.flag("--json"), text: { report.text }, object: { report.json }))
         return arguments.flag("--fail-on-findings") && !report.findings.isEmpty ? .findings : .success
     }
 }

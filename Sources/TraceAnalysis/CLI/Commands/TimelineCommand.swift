@@ -39,11 +39,12 @@ public struct TimelineCommand: ReportCommand {
         options.color = !noColor && (arguments.flag("--color") || context.outputIsTerminal)
         let trace = try loadTrace(arguments)
         if arguments.flag("--json") {
-            context.write(TimelineData.json(trace, options: options).serialized() + "\n")
+            context.write(AnomalyNotes.adding(trace.anomalies, to: TimelineData.json(trace, options: options))
+                .serialized() + "\n")
             return .success
         }
         do {
-            context.write(try Timeline.render(trace, options: options))
+            context.write(try Timeline.render(trace, options: options) + AnomalyNotes.text(trace.anomalies))
         } catch {
             switch error {
             case .noSuchSession: throw .message(error.description)

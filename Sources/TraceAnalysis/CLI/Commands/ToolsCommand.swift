@@ -29,8 +29,10 @@ public struct ToolsCommand: ReportCommand {
         } catch {
             throw .usage(error)
         }
-        let report = ToolFindings.analyze(try loadTrace(arguments), options: options)
-        context.write(arguments.flag("--json") ? report.json.serialized() + "\n" : report.text)
+        let trace = try loadTrace(arguments)
+        let report = ToolFindings.analyze(trace, options: options)
+        context.write(AnomalyNotes.report(
+            trace.anomalies, json: arguments.flag("--json"), text: { report.text }, object: { report.json }))
         return arguments.flag("--fail-on-findings") && !report.findings.isEmpty ? .findings : .success
     }
 }
