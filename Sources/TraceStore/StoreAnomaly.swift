@@ -54,40 +54,59 @@ public struct StoreAnomaly: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension StoreReader {
-    /// The columns whose values read so far were not plausible, each with a count of every such
-    /// value in the column; empty for a store a recording wrote.
+    /// The columns that hold values no recording writes, each with a count of every such value.
     ///
-    /// Reads are checked as they happen, at the cost of a comparison; only a column found wanting
-    /// is counted, with one more query.
-    public func anomalies() throws(StoreError) -> [StoreAnomaly] {
-        let columns = database.implausibleColumns.withLock { $0 }
-            .sorted { ($0.table, $0.column) < ($1.table, $1.column) }
+    /// Reads check values as they happen, at the cost of a comparison; by default only the columns
+    /// where a read met one are counted, with one query per table. `everyColumn` counts every
+    /// INTEGER column of every table instead, for a caller that loads the whole store anyway: so
+    /// a value in a row no query returned (a `run_id` that matches no run) is reported too.
+    public func anomalies(everyColumn: Bool = false) throws(StoreError) -> [StoreAnomaly] {
+        let columns = everyColumn ? try integerColumns() : database.implausibleColumns.withLock { $0 }
+        var byTable: [String: [String]] = [:]
+        for origin in columns { byTable[origin.table, default: []].append(origin.column) }
         var anomalies: [StoreAnomaly] = []
-        for origin in columns {
-            let range = PlausibleRange.of(column: origin.column)
-            let table = Self.quotedName(origin.table)
-            let column = Self.quotedName(origin.column)
-            let number = "typeof(\(column)) IN ('integer', 'real')"
-            let sql = """
-                SELECT count(*) FILTER (WHERE \(number) AND (\(column) < ?1 OR \(column) > ?2)),
-                    min(\(column)) FILTER (WHERE \(number) AND \(column) < ?1),
-                    max(\(column)) FILTER (WHERE \(number) AND \(column) > ?2),
-                    count(*) FILTER (WHERE typeof(\(column)) = 'real' AND \(column) BETWEEN ?1 AND ?2),
-                    count(*) FILTER (WHERE typeof(\(column)) IN ('text', 'blob'))
-                FROM \(table)
-                """
-            let statement = try database.prepare(sql, persistent: false)
-            statement.bind(1, range.lowerBound)
-            statement.bind(2, range.upperBound)
-            try statement.forEachRow { row in
-                let anomaly = StoreAnomaly(
-                    path: path, table: origin.table, column: origin.column, plausible: range,
-                    outOfRange: row.int64(0), lowest: row.optionalString(1), highest: row.optionalString(2),
-                    fractions: row.int64(3), notNumbers: row.int64(4))
-                if anomaly.outOfRange + anomaly.fractions + anomaly.notNumbers > 0 { anomalies.append(anomaly) }
+        for table in byTable.keys.sorted() {
+            let names = byTable[table]!.sorted()
+            var aggregates: [String] = []
+            for name in names {
+                let range = PlausibleRange.of(column: name)
+                let column = Self.quotedName(name)
+                let (low, high) = (range.lowerBound, range.upperBound)
+                let number = "typeof(\(column)) IN ('integer', 'real')"
+                aggregates += [
+                    "count(*) FILTER (WHERE \(number) AND (\(column) < \(low) OR \(column) > \(high)))",
+                    "min(\(column)) FILTER (WHERE \(number) AND \(column) < \(low))",
+                    "max(\(column)) FILTER (WHERE \(number) AND \(column) > \(high))",
+                    "count(*) FILTER (WHERE typeof(\(column)) = 'real' AND \(column) BETWEEN \(low) AND \(high))",
+                    "count(*) FILTER (WHERE typeof(\(column)) IN ('text', 'blob'))",
+                ]
+            }
+            let sql = "SELECT " + aggregates.joined(separator: ", ") + " FROM " + Self.quotedName(table)
+            try database.prepare(sql, persistent: false).forEachRow { row in
+                for (offset, name) in names.enumerated() {
+                    let first = offset * 5
+                    let anomaly = StoreAnomaly(
+                        path: path, table: table, column: name, plausible: PlausibleRange.of(column: name),
+                        outOfRange: row.int64(first), lowest: row.optionalString(first + 1),
+                        highest: row.optionalString(first + 2), fractions: row.int64(first + 3),
+                        notNumbers: row.int64(first + 4))
+                    if anomaly.outOfRange + anomaly.fractions + anomaly.notNumbers > 0 { anomalies.append(anomaly) }
+                }
             }
         }
         return anomalies
+    }
+
+    /// Every column declared INTEGER, of every table.
+    private func integerColumns() throws(StoreError) -> Set<StoreColumn> {
+        var columns: Set<StoreColumn> = []
+        try database.prepare(
+            """
+            SELECT m.name, p.name FROM sqlite_schema AS m, pragma_table_info(m.name) AS p
+            WHERE m.type = 'table' AND upper(p.type) = 'INTEGER'
+            """, persistent: false
+        ).forEachRow { row in columns.insert(StoreColumn(table: row.string(0), column: row.string(1))) }
+        return columns
     }
 
     /// `name` as an SQL identifier.

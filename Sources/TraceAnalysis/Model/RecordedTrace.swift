@@ -175,7 +175,8 @@ public enum TraceLoader {
         }
         runs.sort { ($0.run.ts, $0.run.runID) < ($1.run.ts, $1.run.runID) }
         return RecordedTrace(
-            path: reader.path, schemaVersion: reader.schemaVersion, runs: runs, anomalies: try reader.anomalies())
+            path: reader.path, schemaVersion: reader.schemaVersion, runs: runs,
+            anomalies: try reader.anomalies(everyColumn: true))
     }
 
     private static func loadRun(
