@@ -47,6 +47,16 @@ public enum PlausibleRange {
         return Int64(rounded)
     }
 
+    /// How a column declared `declaredType` and named `column` is read: an INTEGER column within
+    /// its range, a REAL column as finite numbers; nil for any other column, read as it is.
+    static func rule(declaredType: String, column: String) -> ColumnRule? {
+        switch declaredType.uppercased() {
+        case "INTEGER": .integer(of(column: column))
+        case "REAL": .real
+        default: nil
+        }
+    }
+
     /// `range` for people: `0 to 2^60`.
     public static func describe(_ range: ClosedRange<Int64>) -> String {
         func bound(_ value: Int64) -> String {
@@ -56,5 +66,21 @@ public enum PlausibleRange {
             return String(value)
         }
         return "\(bound(range.lowerBound)) to \(bound(range.upperBound))"
+    }
+}
+
+/// How ``Row`` reads a store's numeric column.
+enum ColumnRule: Hashable, Sendable {
+    /// Whole numbers within the range.
+    case integer(ClosedRange<Int64>)
+    /// Finite numbers.
+    case real
+
+    /// What the column may hold, for people.
+    var plausible: String {
+        switch self {
+        case .integer(let range): PlausibleRange.describe(range)
+        case .real: "finite numbers"
+        }
     }
 }

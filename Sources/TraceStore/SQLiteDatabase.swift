@@ -14,7 +14,7 @@ final class SQLiteDatabase: @unchecked Sendable {
     let handle: OpaquePointer
     /// The path as the user gave it, for error messages.
     let path: String
-    /// Columns where a read met a value outside ``PlausibleRange``, for ``StoreReader/anomalies()``.
+    /// Columns where a read met an implausible value, for ``StoreReader/anomalies()``.
     let implausibleColumns = Mutex<Set<StoreColumn>>([])
 
     /// Opens `path` with `flags` through the VFS named `vfs` (SQLite's default if nil); fails
@@ -181,8 +181,9 @@ public enum StoreValue: Sendable, Hashable, ExpressibleByIntegerLiteral, Express
 ///
 /// A column that is a store's INTEGER column (not an expression) is read within its
 /// ``PlausibleRange``: a number outside it reads as the nearest bound, a fraction rounded, text
-/// or a blob as NULL; ``StoreReader/anomalies()`` then reports the column. So no value a file
-/// holds makes arithmetic on what was read overflow.
+/// or a blob as NULL; a REAL column reads infinities, text and blobs as NULL.
+/// ``StoreReader/anomalies()`` then reports the column. So no value a file holds makes arithmetic
+/// on what was read overflow.
 public struct Row {
     let statement: OpaquePointer
     let checks: ColumnChecks
@@ -200,11 +201,15 @@ public struct Row {
         String(cString: sqlite3_column_name(statement, Int32(index)))
     }
 
-    /// True where column `index` is NULL, or not a number in a store's INTEGER column.
+    /// True where column `index` is NULL, or not a number in a store's numeric column.
     public func isNull(_ index: Int) -> Bool {
-        let type = sqlite3_column_type(statement, Int32(index))
-        if type == SQLITE_NULL { return true }
-        return checks.range(of: index) != nil && (type == SQLITE_TEXT || type == SQLITE_BLOB)
+        let column = Int32(index)
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_NULL: return true
+        case SQLITE_TEXT, SQLITE_BLOB: return checks.rule(of: index) != nil
+        case SQLITE_FLOAT: return checks.rule(of: index) == .real && !sqlite3_column_double(statement, column).isFinite
+        default: return false
+        }
     }
 
     /// Column `index` as an integer; NULL reads as 0, as in SQLite.
@@ -217,15 +222,22 @@ public struct Row {
         let column = Int32(index)
         let type = sqlite3_column_type(statement, column)
         if type == SQLITE_NULL { return nil }
-        guard let range = checks.range(of: index) else { return sqlite3_column_int64(statement, column) }
-        if type == SQLITE_INTEGER {
-            let value = sqlite3_column_int64(statement, column)
-            if range.contains(value) { return value }
+        switch checks.rule(of: index) {
+        case nil:
+            return sqlite3_column_int64(statement, column)
+        case .real:
+            return optionalDouble(index).flatMap { PlausibleRange.nearest($0, in: PlausibleRange.identifier) }
+        case .integer(let range):
+            if type == SQLITE_INTEGER {
+                let value = sqlite3_column_int64(statement, column)
+                if range.contains(value) { return value }
+                checks.flag(index)
+                return PlausibleRange.nearest(value, in: range)
+            }
             checks.flag(index)
-            return PlausibleRange.nearest(value, in: range)
+            return type == SQLITE_FLOAT
+                ? PlausibleRange.nearest(sqlite3_column_double(statement, column), in: range) : nil
         }
-        checks.flag(index)
-        return type == SQLITE_FLOAT ? PlausibleRange.nearest(sqlite3_column_double(statement, column), in: range) : nil
     }
 
     /// Column `index` as a double; NULL reads as 0, as in SQLite.
@@ -236,8 +248,20 @@ public struct Row {
     /// Column `index` as a double, or nil where it is NULL.
     public func optionalDouble(_ index: Int) -> Double? {
         let column = Int32(index)
-        if checks.range(of: index) != nil { return optionalInt64(index).map(Double.init) }
-        return sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_double(statement, column)
+        let type = sqlite3_column_type(statement, column)
+        if type == SQLITE_NULL { return nil }
+        switch checks.rule(of: index) {
+        case nil:
+            return sqlite3_column_double(statement, column)
+        case .integer:
+            return optionalInt64(index).map(Double.init)
+        case .real:
+            if type == SQLITE_INTEGER { return Double(sqlite3_column_int64(statement, column)) }
+            let value = type == SQLITE_FLOAT ? sqlite3_column_double(statement, column) : Double.nan
+            if value.isFinite { return value }
+            checks.flag(index)
+            return nil
+        }
     }
 
     /// Column `index` as text; NULL reads as the empty string.
@@ -254,43 +278,39 @@ public struct Row {
     }
 }
 
-/// A column of a store's table.
+/// A numeric column of a store's table, and how it is read.
 struct StoreColumn: Hashable, Sendable {
     var table: String
     var column: String
+    var rule: ColumnRule
 }
 
-/// Which result columns of a statement are a store's INTEGER columns, and their plausible values.
+/// Which result columns of a statement are a store's numeric columns, and how they are read.
 ///
 /// Worked out from SQLite's column metadata: a result column that names a table's column (directly
 /// or through a view) has its declared type and origin; an expression has neither and is read
 /// as SQLite gives it.
 final class ColumnChecks {
     private let origins: [StoreColumn?]
-    private let ranges: [ClosedRange<Int64>?]
     private let database: SQLiteDatabase
 
     init(statement: OpaquePointer, database: SQLiteDatabase) {
         self.database = database
-        var origins: [StoreColumn?] = []
-        for index in 0..<sqlite3_column_count(statement) {
+        origins = (0..<sqlite3_column_count(statement)).map { index in
             guard let declared = sqlite3_column_decltype(statement, index),
-                String(cString: declared).uppercased() == "INTEGER",
                 let table = sqlite3_column_table_name(statement, index),
                 let column = sqlite3_column_origin_name(statement, index)
-            else {
-                origins.append(nil)
-                continue
+            else { return nil }
+            let name = String(cString: column)
+            return PlausibleRange.rule(declaredType: String(cString: declared), column: name).map {
+                StoreColumn(table: String(cString: table), column: name, rule: $0)
             }
-            origins.append(StoreColumn(table: String(cString: table), column: String(cString: column)))
         }
-        self.origins = origins
-        ranges = origins.map { $0.map { PlausibleRange.of(column: $0.column) } }
     }
 
     @inline(__always)
-    func range(of index: Int) -> ClosedRange<Int64>? {
-        index < ranges.count ? ranges[index] : nil
+    func rule(of index: Int) -> ColumnRule? {
+        index < origins.count ? origins[index]?.rule : nil
     }
 
     /// Notes that column `index` held an implausible value.

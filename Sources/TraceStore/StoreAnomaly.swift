@@ -1,14 +1,14 @@
 /// A numeric column of a store that holds values no recording writes: numbers outside the
-/// column's ``PlausibleRange``, fractions, text or blobs. ``StoreReader`` reads them as the nearest
-/// plausible value (text as unknown) and reports the column with this, so an analysis shows what
-/// it worked around instead of trapping on it.
+/// column's ``PlausibleRange``, fractions, infinities, text or blobs.
+/// ``StoreReader`` reads them as the nearest plausible value (text as unknown) and reports the
+/// column with this, so an analysis shows what it worked around instead of trapping on it.
 public struct StoreAnomaly: Sendable, Hashable, CustomStringConvertible {
     /// The store's file, as given.
     public var path: String
     public var table: String
     public var column: String
-    /// What the column may hold.
-    public var plausible: ClosedRange<Int64>
+    /// What the column may hold, for people: `0 to 2^60`, `finite numbers`.
+    public var plausible: String
     /// Numbers outside ``plausible``, each read as the nearest bound.
     public var outOfRange: Int64
     /// The lowest and the highest of them below and above the range, as SQLite prints them.
@@ -16,11 +16,11 @@ public struct StoreAnomaly: Sendable, Hashable, CustomStringConvertible {
     public var highest: String?
     /// Fractions within the range, read rounded.
     public var fractions: Int64
-    /// Text or blob values, read as unknown (NULL). Never shown: they may be anything.
+    /// Text, blobs and infinities, read as unknown (NULL). Never shown: text may be anything.
     public var notNumbers: Int64
 
     public init(
-        path: String, table: String, column: String, plausible: ClosedRange<Int64>, outOfRange: Int64,
+        path: String, table: String, column: String, plausible: String, outOfRange: Int64,
         lowest: String? = nil, highest: String? = nil, fractions: Int64 = 0, notNumbers: Int64 = 0
     ) {
         self.path = path
@@ -34,9 +34,6 @@ public struct StoreAnomaly: Sendable, Hashable, CustomStringConvertible {
         self.notNumbers = notNumbers
     }
 
-    /// The plausible range for people: `0 to 2^60`.
-    public var plausibleText: String { PlausibleRange.describe(plausible) }
-
     /// One sentence: `run.sqlite: request.dur holds 1 value outside 0 to 2^60
     /// (9223372036854775807), read as the nearest bound`.
     public var description: String {
@@ -44,11 +41,11 @@ public struct StoreAnomaly: Sendable, Hashable, CustomStringConvertible {
         var parts: [String] = []
         if outOfRange > 0 {
             let seen = [lowest, highest].compactMap { $0 }.joined(separator: ", ")
-            parts.append("\(values(outOfRange)) outside \(plausibleText)"
+            parts.append("\(values(outOfRange)) outside \(plausible)"
                 + (seen.isEmpty ? "" : " (\(seen))") + ", read as the nearest bound")
         }
         if fractions > 0 { parts.append("\(values(fractions)) with a fraction, read rounded") }
-        if notNumbers > 0 { parts.append("\(values(notNumbers)) not a number, read as unknown") }
+        if notNumbers > 0 { parts.append("\(values(notNumbers)) not a finite number, read as unknown") }
         return "\(path): \(table).\(column) holds " + parts.joined(separator: "; ")
     }
 }
@@ -58,35 +55,20 @@ extension StoreReader {
     ///
     /// Reads check values as they happen, at the cost of a comparison; by default only the columns
     /// where a read met one are counted, with one query per table. `everyColumn` counts every
-    /// INTEGER column of every table instead, for a caller that loads the whole store anyway: so
+    /// numeric column of every table instead, for a caller that loads the whole store anyway: so
     /// a value in a row no query returned (a `run_id` that matches no run) is reported too.
     public func anomalies(everyColumn: Bool = false) throws(StoreError) -> [StoreAnomaly] {
-        let columns = everyColumn ? try integerColumns() : database.implausibleColumns.withLock { $0 }
-        var byTable: [String: [String]] = [:]
-        for origin in columns { byTable[origin.table, default: []].append(origin.column) }
+        let columns = everyColumn ? try numericColumns() : database.implausibleColumns.withLock { $0 }
         var anomalies: [StoreAnomaly] = []
-        for table in byTable.keys.sorted() {
-            let names = byTable[table]!.sorted()
-            var aggregates: [String] = []
-            for name in names {
-                let range = PlausibleRange.of(column: name)
-                let column = Self.quotedName(name)
-                let (low, high) = (range.lowerBound, range.upperBound)
-                let number = "typeof(\(column)) IN ('integer', 'real')"
-                aggregates += [
-                    "count(*) FILTER (WHERE \(number) AND (\(column) < \(low) OR \(column) > \(high)))",
-                    "min(\(column)) FILTER (WHERE \(number) AND \(column) < \(low))",
-                    "max(\(column)) FILTER (WHERE \(number) AND \(column) > \(high))",
-                    "count(*) FILTER (WHERE typeof(\(column)) = 'real' AND \(column) BETWEEN \(low) AND \(high))",
-                    "count(*) FILTER (WHERE typeof(\(column)) IN ('text', 'blob'))",
-                ]
-            }
-            let sql = "SELECT " + aggregates.joined(separator: ", ") + " FROM " + Self.quotedName(table)
+        for (table, members) in Dictionary(grouping: columns, by: \.table).sorted(by: { $0.key < $1.key }) {
+            let members = members.sorted { $0.column < $1.column }
+            let sql = "SELECT " + members.map(Self.aggregates).joined(separator: ", ") + " FROM "
+                + Self.quotedName(table)
             try database.prepare(sql, persistent: false).forEachRow { row in
-                for (offset, name) in names.enumerated() {
+                for (offset, member) in members.enumerated() {
                     let first = offset * 5
                     let anomaly = StoreAnomaly(
-                        path: path, table: table, column: name, plausible: PlausibleRange.of(column: name),
+                        path: path, table: table, column: member.column, plausible: member.rule.plausible,
                         outOfRange: row.int64(first), lowest: row.optionalString(first + 1),
                         highest: row.optionalString(first + 2), fractions: row.int64(first + 3),
                         notNumbers: row.int64(first + 4))
@@ -97,15 +79,45 @@ extension StoreReader {
         return anomalies
     }
 
-    /// Every column declared INTEGER, of every table.
-    private func integerColumns() throws(StoreError) -> Set<StoreColumn> {
+    /// Five aggregates over `member`: how many numbers are outside its range, the lowest below
+    /// and the highest above, how many have a fraction, and how many are not numbers.
+    private static func aggregates(_ member: StoreColumn) -> String {
+        let column = quotedName(member.column)
+        let number = "typeof(\(column)) IN ('integer', 'real')"
+        let (below, above, fraction): (String, String, String)
+        var notNumber = "typeof(\(column)) IN ('text', 'blob')"
+        switch member.rule {
+        case .integer(let range):
+            below = "\(column) < \(range.lowerBound)"
+            above = "\(column) > \(range.upperBound)"
+            fraction = "typeof(\(column)) = 'real' AND \(column) BETWEEN \(range.lowerBound) AND \(range.upperBound)"
+        case .real:
+            // A REAL column holds any finite number; infinity (9e999 in SQL) is not one.
+            (below, above, fraction) = ("0", "0", "0")
+            notNumber += " OR \(column) IN (9e999, -9e999)"
+        }
+        return """
+            count(*) FILTER (WHERE \(number) AND (\(below) OR \(above))), \
+            min(\(column)) FILTER (WHERE \(number) AND \(below)), \
+            max(\(column)) FILTER (WHERE \(number) AND \(above)), \
+            count(*) FILTER (WHERE \(fraction)), \
+            count(*) FILTER (WHERE \(notNumber))
+            """
+    }
+
+    /// Every column declared INTEGER or REAL, of every table.
+    private func numericColumns() throws(StoreError) -> Set<StoreColumn> {
         var columns: Set<StoreColumn> = []
         try database.prepare(
             """
-            SELECT m.name, p.name FROM sqlite_schema AS m, pragma_table_info(m.name) AS p
-            WHERE m.type = 'table' AND upper(p.type) = 'INTEGER'
+            SELECT m.name, p.name, p.type FROM sqlite_schema AS m, pragma_table_info(m.name) AS p
+            WHERE m.type = 'table'
             """, persistent: false
-        ).forEachRow { row in columns.insert(StoreColumn(table: row.string(0), column: row.string(1))) }
+        ).forEachRow { row in
+            let name = row.string(1)
+            guard let rule = PlausibleRange.rule(declaredType: row.string(2), column: name) else { return }
+            columns.insert(StoreColumn(table: row.string(0), column: name, rule: rule))
+        }
         return columns
     }
 

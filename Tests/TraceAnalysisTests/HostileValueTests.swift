@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 
 /// Every numeric column of the schema, holding values no recording writes (the extremes of
-/// Int64, negatives, REALs, text, blobs), read by the built `trace-report` through every
+/// Int64, negatives, REALs, infinity, text, blobs), read by the built `trace-report` through every
 /// subcommand that reads a store or a baseline: each exits 0, 1 or 2, never on a signal, and the
 /// value is reported as an anomaly.
 @Suite("hostile values", .serialized)
@@ -11,7 +11,7 @@ struct HostileValueTests {
     /// SQL literals, the first of them implausible in every column, so a table of one row gets one.
     static let values = [
         "1e19", "'many'", "-1", "9223372036854775807", "-9223372036854775808", "-1e300", "1.5", "x'00ff'",
-        "4611686018427387905",
+        "4611686018427387905", "9e999",
     ]
 
     struct Column: Sendable, CustomStringConvertible {
@@ -39,11 +39,11 @@ struct HostileValueTests {
         return path
     }
 
-    /// Every INTEGER column of every table, from the store's own schema.
+    /// Every INTEGER and REAL column of every table, from the store's own schema.
     private func numericColumns(_ path: String) throws -> [Column] {
         let sql = """
             SELECT m.name, p.name, p.pk FROM sqlite_schema AS m, pragma_table_info(m.name) AS p
-            WHERE m.type = 'table' AND p.type = 'INTEGER' ORDER BY m.name, p.cid
+            WHERE m.type = 'table' AND p.type IN ('INTEGER', 'REAL') ORDER BY m.name, p.cid
             """
         let out = try runProgram("/usr/bin/sqlite3", ["-separator", "|", path, sql]).out
         return out.split(separator: "\n").map { line in

@@ -16,7 +16,7 @@ enum AnomalyNotes {
                 ("store", .string(anomaly.path)),
                 ("table", .string(anomaly.table)),
                 ("column", .string(anomaly.column)),
-                ("plausible", .string(anomaly.plausibleText)),
+                ("plausible", .string(anomaly.plausible)),
                 ("out_of_range", .int(anomaly.outOfRange)),
                 ("lowest", .string(anomaly.lowest)),
                 ("highest", .string(anomaly.highest)),
