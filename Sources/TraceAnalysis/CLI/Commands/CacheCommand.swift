@@ -16,8 +16,8 @@ public struct CacheCommand: ReportCommand {
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
         -> ExitCode
     {
-        let report = CacheFindings.analyze(try loadTrace(arguments))
-        context.write(arguments.flag("--json") ? report.json.serialized() + "\n" : report.text)
+        let report = CacheFindings.analyze(try loadTrace(arguments, context: context))
+        if arguments.flag("--json") { context.write(json: report.json) } else { context.write(report.text) }
         return arguments.flag("--fail-on-findings") && !report.findings.isEmpty ? .findings : .success
     }
 }

@@ -24,8 +24,14 @@ public struct SummaryCommand: ReportCommand {
         do { limit = try arguments.int("--limit", default: 20) } catch { throw .usage(error) }
         let reader = try openStore(arguments)
         let report: SummaryReport
-        do { report = try SummaryReport.compute(reader: reader) } catch { throw .input(error) }
-        context.write(arguments.flag("--json") ? report.json.serialized() + "\n" : report.text(sessionLimit: limit))
+        do { report = try SummaryReport.compute(reader: reader).redacted(by: context.redactor) } catch {
+            throw .input(error)
+        }
+        if arguments.flag("--json") {
+            context.write(json: report.json)
+        } else {
+            context.write(report.text(sessionLimit: limit))
+        }
         return .success
     }
 }

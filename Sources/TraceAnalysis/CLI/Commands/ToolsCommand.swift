@@ -29,8 +29,8 @@ public struct ToolsCommand: ReportCommand {
         } catch {
             throw .usage(error)
         }
-        let report = ToolFindings.analyze(try loadTrace(arguments), options: options)
-        context.write(arguments.flag("--json") ? report.json.serialized() + "\n" : report.text)
+        let report = ToolFindings.analyze(try loadTrace(arguments, context: context), options: options)
+        if arguments.flag("--json") { context.write(json: report.json) } else { context.write(report.text) }
         return arguments.flag("--fail-on-findings") && !report.findings.isEmpty ? .findings : .success
     }
 }
