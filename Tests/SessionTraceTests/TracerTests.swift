@@ -158,7 +158,10 @@ struct TracerTests {
                                    from: "a hunter2", to: "b hunter2")))
 
         let events = sink.recorded
-        #expect(Set(events.map(\.kind)) == [.run, .session, .interval, .instant, .payload, .request, .toolCall, .handoff])
+        let kinds: Set<TraceEventKind> = [
+            .run, .session, .interval, .instant, .payload, .request, .toolCall, .handoff,
+        ]
+        #expect(Set(events.map(\.kind)) == kinds)
         let text = events.map { String(describing: $0) }.joined(separator: "\n")
         #expect(!text.contains("hunter2"))
         #expect(text.ranges(of: "[R]").count == 20)

@@ -51,7 +51,8 @@ public struct CommandContext: Sendable {
             }
             pointer += 1
         }
-        return CommandContext(environment: environment, outputIsTerminal: isatty(STDOUT_FILENO) == 1) { text in
+        let isTerminal = isatty(STDOUT_FILENO) == 1
+        return CommandContext(environment: environment, outputIsTerminal: isTerminal) { text in
             writeAll(STDOUT_FILENO, text)
         }
     }

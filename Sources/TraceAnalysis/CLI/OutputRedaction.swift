@@ -53,11 +53,13 @@ extension JSONValue {
         switch self {
         case .null, .bool, .int, .double: return self
         case .string(let value): return .string(text(value, field: field))
-        case .array(let values): return .array(values.map { $0.redacted(by: redactor, field: field, memo: &memo) })
+        case .array(let values):
+            return .array(values.map { $0.redacted(by: redactor, field: field, memo: &memo) })
         case .object(let members):
-            return .object(members.map { key, value in
-                (text(key, field: ""), value.redacted(by: redactor, field: key, memo: &memo))
-            })
+            return .object(
+                members.map { key, value in
+                    (text(key, field: ""), value.redacted(by: redactor, field: key, memo: &memo))
+                })
         }
     }
 }
@@ -65,7 +67,9 @@ extension JSONValue {
 extension SummaryReport {
     /// The report with its store path and every group's label, profile and model redacted.
     public func redacted(by redactor: Redactor) -> SummaryReport {
-        func text(_ value: String?, _ field: String) -> String? { value.map { redactor.redact($0, field: field).text } }
+        func text(_ value: String?, _ field: String) -> String? {
+            value.map { redactor.redact($0, field: field).text }
+        }
         func groups(_ groups: [Group]) -> [Group] {
             groups.map { group in
                 var group = group
@@ -89,15 +93,19 @@ extension LatencyBaseline {
     /// become equal are merged, as if the runs had been recorded with the redacted names.
     public func redacted(by redactor: Redactor) -> LatencyBaseline {
         func text(_ value: String, _ field: String) -> String { redactor.redact(value, field: field).text }
-        var merged = LatencyBaseline(grouping: grouping, sources: sources.map { text($0, "path") }, groups: [])
+        var merged = LatencyBaseline(
+            grouping: grouping, sources: sources.map { text($0, "path") }, groups: [])
         for group in groups {
             var group = group
             group.key = ScenarioKey(
                 scenario: text(group.key.scenario, "scenario"), profile: text(group.key.profile, "profile"),
                 model: text(group.key.model, "model"))
-            group.repeatedCalls = Set(group.repeatedCalls.map { call in
-                RepeatedCall(kind: call.kind, session: text(call.session, "label"), tool: text(call.tool, "name"))
-            }).sorted()
+            group.repeatedCalls = Set(
+                group.repeatedCalls.map { call in
+                    RepeatedCall(
+                        kind: call.kind, session: text(call.session, "label"), tool: text(call.tool, "name"))
+                }
+            ).sorted()
             merged = merged.merged(with: LatencyBaseline(grouping: grouping, sources: [], groups: [group]))
         }
         return merged

@@ -96,7 +96,9 @@ extension ReportCommand {
     public static func loadBaseline(
         paths: [String], grouping: ScenarioGrouping?, context: CommandContext
     ) throws(CommandFailure) -> LatencyBaseline {
-        do { return try LatencyBaseline.make(paths: paths, grouping: grouping).redacted(by: context.redactor) } catch {
+        do {
+            return try LatencyBaseline.make(paths: paths, grouping: grouping).redacted(by: context.redactor)
+        } catch {
             throw .message(error.description)
         }
     }
@@ -195,7 +197,8 @@ public enum TraceReport {
         do {
             parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), options: command.acceptedOptions)
         } catch {
-            return fail("trace-report \(command.name): \(error.message); see 'trace-report \(command.name) --help'\n")
+            return fail(
+                "trace-report \(command.name): \(error.message); see 'trace-report \(command.name) --help'\n")
         }
         if parsed.wantsHelp {
             context.write(command.helpText)

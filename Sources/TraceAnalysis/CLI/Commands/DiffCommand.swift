@@ -31,7 +31,8 @@ public struct DiffCommand: ReportCommand {
             throw .usage(error)
         }
         let a = try loadBaseline(paths: [arguments.positionals[0]], grouping: grouping, context: context)
-        let b = try loadBaseline(paths: [arguments.positionals[1]], grouping: grouping ?? a.grouping, context: context)
+        let b = try loadBaseline(
+            paths: [arguments.positionals[1]], grouping: grouping ?? a.grouping, context: context)
         var left = a
         var right = b
         switch arguments.value("--speed") ?? "raw" {
@@ -46,7 +47,11 @@ public struct DiffCommand: ReportCommand {
             throw .usage(UsageError("--speed takes raw or normalized, not '\(TerminalText.sanitized(other))'"))
         }
         let comparison = RunComparison.compare(left, right, bootstrap: Bootstrap(resamples: resamples))
-        if arguments.flag("--json") { context.write(json: comparison.json) } else { context.write(comparison.text) }
+        if arguments.flag("--json") {
+            context.write(json: comparison.json)
+        } else {
+            context.write(comparison.text)
+        }
         return .success
     }
 }

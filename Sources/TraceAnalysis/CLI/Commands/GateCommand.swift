@@ -78,7 +78,8 @@ public struct GateCommand: ReportCommand {
         do { baseline = try LatencyBaseline.read(path: baselinePath).redacted(by: context.redactor) } catch {
             throw .message(error.description)
         }
-        let current = try loadBaseline(paths: arguments.positionals, grouping: baseline.grouping, context: context)
+        let current = try loadBaseline(
+            paths: arguments.positionals, grouping: baseline.grouping, context: context)
         let result: GateEvaluation
         do {
             result = try GateEvaluation.evaluate(
