@@ -2,8 +2,10 @@ import Redaction
 
 /// The options that choose the run's redaction policy; every subcommand takes them.
 extension CommonOptions {
+    /// `--rules FILE`: custom rules on top of the built-in ones.
     public static let rules = OptionSpec.value(
         "--rules", "FILE", "more redaction rules, one per line (see docs/trace-report.md)")
+    /// `--no-redact`: no redaction at all.
     public static let noRedact = OptionSpec.flag(
         "--no-redact", "redact nothing, for your own terminal only; says so on standard error")
     /// The redaction options, in the order `--help` lists them.
