@@ -16,10 +16,11 @@ public struct CacheCommand: ReportCommand {
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
         -> ExitCode
     {
-        let trace = try loadTrace(arguments)
+        let trace = try loadTrace(arguments, context: context)
         let report = CacheFindings.analyze(trace)
-        context.write(AnomalyNotes.report(
-            trace.anomalies, json: arguments.flag("--json"), text: { report.text }, object: { report.json }))
+        context.writeReport(
+            json: arguments.flag("--json"), anomalies: trace.anomalies, text: { report.text },
+            object: { report.json })
         return arguments.flag("--fail-on-findings") && !report.findings.isEmpty ? .findings : .success
     }
 }

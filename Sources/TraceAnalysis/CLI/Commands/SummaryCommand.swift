@@ -28,14 +28,14 @@ public struct SummaryCommand: ReportCommand {
         let report: SummaryReport
         let anomalies: [StoreAnomaly]
         do {
-            report = try SummaryReport.compute(reader: reader)
+            report = try SummaryReport.compute(reader: reader).redacted(by: context.redactor)
             anomalies = try reader.anomalies()
         } catch {
             throw .input(error)
         }
-        context.write(AnomalyNotes.report(
-            anomalies, json: arguments.flag("--json"), text: { report.text(sessionLimit: limit) },
-            object: { report.json }))
+        context.writeReport(
+            json: arguments.flag("--json"), anomalies: anomalies, text: { report.text(sessionLimit: limit) },
+            object: { report.json })
         return .success
     }
 }
