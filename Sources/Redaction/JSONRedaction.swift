@@ -224,7 +224,7 @@ struct JSONRedaction {
         var found: [Finding]
         if field != .ordinary,
            let f = SecretFields.redaction(of: field, in: value, 0..<value.count, config: config,
-                                          prose: false) {
+                                          context: .quoted) {
             found = [f]
         } else {
             found = redactor.findings(in: value, text: String(decoding: value, as: UTF8.self))
