@@ -69,8 +69,10 @@ extension TextScanner {
            isDigit(b[colon + 1]) {
             return nil
         }
+        // After `name:` mid-line, as in a log message, a value is prose as often as not; a name
+        // that starts its line is a config key (YAML, INI, headers).
         let context: ValueContext = quoted ? .quoted
-            : (!name.quoted && sep == UInt8(ascii: ":") ? .prose : .unquoted)
+            : (!name.quoted && sep == UInt8(ascii: ":") && !startsLine(b, name.range.lowerBound) ? .prose : .unquoted)
         return SecretFields.redaction(of: field, in: b, value, config: config, context: context)
     }
 
@@ -102,6 +104,14 @@ extension TextScanner {
             return nil
         }
         return (nameStart..<nameEnd, quoted)
+    }
+
+    /// Whether only indentation, a list dash or `export` stands between `i` and the line's start.
+    static func startsLine(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        var k = i
+        while k > 0 && (isBlank(b[k - 1]) || b[k - 1] == UInt8(ascii: "-")) { k -= 1 }
+        if k >= 7 && b.has("export", at: k - 7) && isBlank(b[k - 1]) { k -= 7 }
+        return k == 0 || b[k - 1] == UInt8(ascii: "\n") || b[k - 1] == UInt8(ascii: "\r")
     }
 
     /// The quoted value of a `key=` or `name=` attribute earlier in the same tag.

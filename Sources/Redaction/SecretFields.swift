@@ -199,7 +199,12 @@ enum SecretFields {
         switch first {
         case UInt8(ascii: "<") where last == UInt8(ascii: ">"): return true
         case UInt8(ascii: "[") where last == UInt8(ascii: "]"): return true
-        case UInt8(ascii: "{") where second == UInt8(ascii: "{") || last == UInt8(ascii: "}"): return true
+        case UInt8(ascii: "{") where second == UInt8(ascii: "{"): return true
+        case UInt8(ascii: "{") where last == UInt8(ascii: "}"):
+            // `{token}`, `{ password }` are templates; `{AQAAABAAAAAQ…=}` (Jenkins) is a secret.
+            let inner = (r.lowerBound + 1)..<(r.upperBound - 1)
+            if b[inner].allSatisfy({ isWordByte($0) || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: ".")
+                || $0 == UInt8(ascii: "-") }) && !ValueShapes.isRandomWord(b, inner) { return true }
         case UInt8(ascii: "$") where isUpper(second) || second == UInt8(ascii: "{")
             || second == UInt8(ascii: "("):
             return true
@@ -212,7 +217,8 @@ enum SecretFields {
             for word: StaticString in ["null", "none", "nil", "true", "false", "undefined", "n/a", "empty",
                                        "unset", "hidden", "masked", "password", "passwd", "pass", "pwd",
                                        "secret", "token", "apikey", "api_key", "key", "value", "username",
-                                       "user", "example", "required", "optional", "string"]
+                                       "user", "example", "required", "optional", "string", "test", "dummy",
+                                       "fake", "sample", "demo", "foo", "bar", "foobar", "baz", "todo", "tbd"]
             where n == word.utf8CodeUnitCount && b.hasIgnoringCase(word, at: r.lowerBound) {
                 return true
             }

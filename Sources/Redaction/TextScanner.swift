@@ -165,9 +165,16 @@ enum TextScanner {
         if i + 1 < b.count {
             let second = b[i + 1]
             if config.tokenPairs[Int(c) << 2 | Int(second >> 6)] & (1 << UInt64(second & 63)) != 0 {
-                for format in config.tokens[Int(c)] {
-                    if let f = scanToken(format, b, at: i) { return f }
+                // Borrowed in place: iterating the array would copy (retain) every format.
+                let found: Finding? = config.tokens[Int(c)].withUnsafeBufferPointer { formats in
+                    for k in formats.indices {
+                        // The second byte first: most candidates share only the first.
+                        guard formats[k].prefix[1] == second, let f = scanToken(formats[k], b, at: i) else { continue }
+                        return f
+                    }
+                    return nil
                 }
+                if let found { return found }
             }
         }
         if config.iban && isUpper(c), let f = scanIBAN(b, at: i) { return f }
@@ -181,7 +188,7 @@ enum TextScanner {
             if b.has("bot", at: i) && i + 3 < b.count && isDigit(b[i + 3]),
                let f = config.allows(scanTelegramBotToken(b, at: i + 3)) { return f }
         case UInt8(ascii: "p"):
-            if config.fields, let f = scanNetrcPassword(b, at: i) { return f }
+            if config.fields && b.has("password ", at: i), let f = scanNetrcPassword(b, at: i) { return f }
         case UInt8(ascii: "B"), UInt8(ascii: "b"):
             if config.bearer, b.hasIgnoringCase("bearer", at: i), let f = scanBearer(b, at: i) { return f }
             if config.basicAuth, b.hasIgnoringCase("basic", at: i), let f = scanBasic(b, at: i) { return f }
@@ -503,6 +510,19 @@ enum TextScanner {
     static func scanInternationalPhone(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
         if b[i] == UInt8(ascii: "+") && i > 0 && (isWordByte(b[i - 1]) || b[i - 1] == UInt8(ascii: "+")) {
             return nil
+        }
+        // `(+44) 20 7946 0958`: the country code in parentheses.
+        if b[i] == UInt8(ascii: "+") && i > 0 && b[i - 1] == UInt8(ascii: "(") {
+            var k = i + 1
+            while k < b.count && isDigit(b[k]) && k - i <= 4 { k += 1 }
+            guard k > i + 1, k < b.count, b[k] == UInt8(ascii: ")") else { return nil }
+            var rest = k + 1
+            if rest < b.count && (b[rest] == UInt8(ascii: " ") || b[rest] == UInt8(ascii: "-")) { rest += 1 }
+            guard rest < b.count, isDigit(b[rest]), var f = scanInternationalPhone(b, at: rest - 1) else { return nil }
+            let digits = b[(i + 1)..<f.end].filter(isDigit).count
+            guard digits <= 15 else { return nil }
+            f.start = i - 1
+            return f
         }
         guard i + 1 < b.count, isDigit(b[i + 1]), b[i + 1] != UInt8(ascii: "0") else { return nil }
         var j = i + 1

@@ -142,6 +142,10 @@ enum EvaluationSet {
             "Driver={ODBC Driver 18 for SQL Server};Server=db;Uid=sa;Pwd={%};",
         ])
         add("netrc", f.hex(40), ["machine api.heroku.com login ana@example.org password %"])
+        add("config_xml", f.alnum(26), ["<add key=\"StorageKey\" value=\"%\" />",
+                                        "<property name=\"db.password\" value=\"%\"/>"])
+        add("cli_password", "Pw" + f.alnum(12), ["mysql -u root -p% app", "docker login -u ci -p % ghcr.io",
+                                                 "sshpass -p '%' scp a.txt host:"])
         add("uuid_token", f.uuid(), [
             "api_token = \"%\"", "HEROKU_API_KEY=%", "api_token: %", "\"auth_token\": \"%\"", "apiToken := \"%\"",
             "'api_token' => '%'", "<apiToken>%</apiToken>", "X-Auth-Token: %",

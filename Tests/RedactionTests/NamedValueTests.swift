@@ -41,6 +41,14 @@ struct NamedValueTests {
             Sensitive(kind: "secret", "<secretKey>%</secretKey>", key),
             Sensitive(kind: "secret", "secret_key = %", key),
             Sensitive(kind: "secret", "AccountName=acme;AccountKey=%;EndpointSuffix=core.windows.net", f.base64(86) + "=="),
+            Sensitive(kind: "api_key", "<add key=\"ApiKey\" value=\"%\" />", key),
+            Sensitive(kind: "password", "<property name=\"password\" value=\"%\"/>", password),
+            Sensitive(kind: "token", "<param name=\"token\">%</param>", key),
+            Sensitive(kind: "password", "<password>{%}</password>", "AQAAABAAAAAQ" + f.base64(40) + "="),
+            Sensitive(kind: "password", "mysql -u root -p% shop", "S3cret" + f.alnum(6)),
+            Sensitive(kind: "password", "docker login -u ana -p % registry.example.com", f.alnum(16)),
+            Sensitive(kind: "password", "sshpass -p '%' ssh root@host", password),
+            Sensitive(kind: "password", "  password: %", "qwzrtplk"),
         ]
     }()
 
@@ -79,6 +87,10 @@ struct NamedValueTests {
         "secret: ${{ secrets.DEPLOY_KEY }}",
         "token = \"{token}\"",
         "password: password",
+        "Error: invalid password: wrong",
+        "  auth: required",
+        "password: !vault |",
+        "mysql -h db -p 3306",
     ]
 
     @Test("placeholders and variable references are left alone", arguments: placeholders)
