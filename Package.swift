@@ -52,6 +52,10 @@ let package = Package(
 
         .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace"]),
         .testTarget(name: "TraceStoreTests", dependencies: ["TraceStore", "SessionTrace"]),
+        // Test-only (in no product): a process that records and then exits, is signalled, or
+        // writes beside others, for TraceStoreTests to read what reached its store.
+        .executableTarget(
+            name: "store-sink-helper", dependencies: ["TraceStore", "SessionTrace"], path: "Tests/StoreSinkHelper"),
         .testTarget(name: "LTTngTests", dependencies: ["SessionTraceLTTng", "SessionTrace"]),
         .testTarget(name: "RedactionTests", dependencies: ["Redaction"]),
         // The real model server around a test suite, shared by the suites that need one.
