@@ -51,7 +51,8 @@ struct AnthropicStreamAssembler: ModelEventAssembler {
         case "message_stop":
             sawMessageStop = true
         case "error":
-            throw HTTPEndpoint.Error.serverError(url: url, message: payload.error?.message ?? event.data)
+            throw HTTPEndpoint.Error.serverError(
+                url: url, message: HTTPEndpoint.Error.serverText(payload.error?.message ?? event.data))
         default:
             break  // ping and future event types
         }

@@ -27,7 +27,8 @@ struct OpenAIStreamAssembler: ModelEventAssembler {
         }
         let chunk = try JSONDecoder.decodeEvent(Chunk.self, from: event, url: url)
         if let error = chunk.error {
-            throw HTTPEndpoint.Error.serverError(url: url, message: error.message ?? event.data)
+            throw HTTPEndpoint.Error.serverError(
+                url: url, message: HTTPEndpoint.Error.serverText(error.message ?? event.data))
         }
         if let reported = chunk.usage {
             usage = TokenUsage(
