@@ -46,6 +46,10 @@ final class EventStreamTransfer: @unchecked Sendable {
         continuation: AsyncThrowingStream<ModelEvent, any Error>.Continuation
     ) throws(HTTPEndpoint.Error) {
         url = endpoint.url(for: path)
+        guard let easy = curl_easy_init() else {
+            throw HTTPEndpoint.Error.transport(url: url, description: "libcurl could not create a handle")
+        }
+        self.easy = easy
         timeout = endpoint.timeout
         parser = ServerSentEventParser(maximumEventSize: endpoint.maximumEventSize)
         self.assembler = assembler
@@ -56,10 +60,6 @@ final class EventStreamTransfer: @unchecked Sendable {
         headerList = fields.reduce(nil) { list, field in curl_slist_append(list, field) }
         errorBuffer = .allocate(capacity: ccurl_error_buffer_size())
         errorBuffer.initialize(to: 0)
-        guard let easy = curl_easy_init() else {
-            throw HTTPEndpoint.Error.transport(url: url, description: "libcurl could not create a handle")
-        }
-        self.easy = easy
 
         let onHeader: curl_write_callback = { bytes, size, count, context in
             let transfer = Unmanaged<EventStreamTransfer>.fromOpaque(context!).takeUnretainedValue()
