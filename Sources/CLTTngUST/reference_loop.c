@@ -26,7 +26,20 @@ void st_reference_request_loop(int64_t n) {
         clock_gettime(CLOCK_MONOTONIC, &now);
         const int64_t ts = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
         /* The same values trace-bench's Swift request records carry. */
-        st_emit_request(run_id | i, 7, 7, ts, 900000000, 120000000, "economy", "llama.cpp", "smollm2-135m",
-                        512, 384, 79, 2048, 6, 4, "stop", "", 128, 384, 40000000, 79, 760000000);
+        const struct st_request_fields fields = {
+            .request_id = run_id | i, .session_id = 7, .parent_id = 7, .ts = ts,
+            .dur = 900000000, .ttft = 120000000,
+            .profile = "economy", .provider = "llama.cpp", .model = "smollm2-135m",
+            .input_tokens = 512, .cached_input_tokens = 384, .output_tokens = 79,
+            .prompt_bytes = 2048, .transcript_entries = 6, .reused_prefix_entries = 4,
+            .finish_reason = "stop", .error = "",
+            .server_prompt_tokens = 128, .server_cached_tokens = 384, .server_prompt_dur = 40000000,
+            .server_predicted_tokens = 79, .server_predicted_dur = 760000000,
+            .turn_id = 9, .instructions_fingerprint = "3f2a9c0d1e4b5a69", .tools_fingerprint = "",
+            .cache_write_tokens = -1, .response_id = "", .response_model = "smollm2-135m",
+            .server_address = "127.0.0.1", .server_port = 8080, .streamed = 1, .max_tokens = 256,
+            .temperature = -1,
+        };
+        st_emit_request(&fields);
     }
 }

@@ -32,40 +32,12 @@ void st_emit_session(int64_t session_id, int64_t ts, int64_t dur, const char *la
     lttng_ust_tracepoint(session_trace, session, session_id, ts, dur, label);
 }
 
-void st_emit_request(int64_t request_id, int64_t session_id, int64_t parent_id, int64_t ts,
-                     int64_t dur, int64_t ttft, const char *profile, const char *provider,
-                     const char *model, int64_t input_tokens, int64_t cached_input_tokens,
-                     int64_t output_tokens, int64_t prompt_bytes, int64_t transcript_entries,
-                     int64_t reused_prefix_entries, const char *finish_reason, const char *error,
-                     int64_t server_prompt_tokens, int64_t server_cached_tokens,
-                     int64_t server_prompt_dur, int64_t server_predicted_tokens,
-                     int64_t server_predicted_dur) {
-    const struct st_request_args args = {
-        .request_id = request_id, .session_id = session_id, .parent_id = parent_id,
-        .ts = ts, .dur = dur, .ttft = ttft,
-        .profile = profile, .provider = provider, .model = model,
-        .input_tokens = input_tokens, .cached_input_tokens = cached_input_tokens,
-        .output_tokens = output_tokens, .prompt_bytes = prompt_bytes,
-        .transcript_entries = transcript_entries, .reused_prefix_entries = reused_prefix_entries,
-        .finish_reason = finish_reason, .error = error,
-        .server_prompt_tokens = server_prompt_tokens, .server_cached_tokens = server_cached_tokens,
-        .server_prompt_dur = server_prompt_dur, .server_predicted_tokens = server_predicted_tokens,
-        .server_predicted_dur = server_predicted_dur,
-    };
-    lttng_ust_tracepoint(session_trace, request, &args);
+void st_emit_request(const struct st_request_fields *fields) {
+    lttng_ust_tracepoint(session_trace, request, fields);
 }
 
-void st_emit_tool_call(int64_t tool_call_id, int64_t request_id, int64_t session_id, int64_t ts,
-                       int64_t dur, const char *name, const char *call_id,
-                       const char *arguments_fingerprint, int64_t arguments_bytes,
-                       int64_t output_bytes, const char *outcome, const char *error) {
-    const struct st_tool_call_args args = {
-        .tool_call_id = tool_call_id, .request_id = request_id, .session_id = session_id,
-        .ts = ts, .dur = dur, .name = name, .call_id = call_id,
-        .arguments_fingerprint = arguments_fingerprint, .arguments_bytes = arguments_bytes,
-        .output_bytes = output_bytes, .outcome = outcome, .error = error,
-    };
-    lttng_ust_tracepoint(session_trace, tool_call, &args);
+void st_emit_tool_call(const struct st_tool_call_fields *fields) {
+    lttng_ust_tracepoint(session_trace, tool_call, fields);
 }
 
 void st_emit_handoff(int64_t handoff_id, int64_t session_id, int64_t ts, const char *kind,

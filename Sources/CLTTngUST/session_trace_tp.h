@@ -27,29 +27,9 @@
 
 /*
  * A tracepoint takes at most ten arguments; `request` and `tool_call` have more fields, so
- * they take one pointer to these structs. Outside the multi-read guard: defined once.
+ * they take one pointer to the field structs of include/CLTTngUST.h.
  */
-#ifndef SESSION_TRACE_TP_ARGS_H
-#define SESSION_TRACE_TP_ARGS_H
-#include <stdint.h>
-
-struct st_request_args {
-    int64_t request_id, session_id, parent_id, ts, dur, ttft;
-    const char *profile, *provider, *model;
-    int64_t input_tokens, cached_input_tokens, output_tokens;
-    int64_t prompt_bytes, transcript_entries, reused_prefix_entries;
-    const char *finish_reason, *error;
-    int64_t server_prompt_tokens, server_cached_tokens, server_prompt_dur;
-    int64_t server_predicted_tokens, server_predicted_dur;
-};
-
-struct st_tool_call_args {
-    int64_t tool_call_id, request_id, session_id, ts, dur;
-    const char *name, *call_id, *arguments_fingerprint;
-    int64_t arguments_bytes, output_bytes;
-    const char *outcome, *error;
-};
-#endif
+#include "include/CLTTngUST.h"
 
 #if !defined(SESSION_TRACE_TP_H) || defined(LTTNG_UST_TRACEPOINT_HEADER_MULTI_READ)
 #define SESSION_TRACE_TP_H
@@ -83,7 +63,7 @@ LTTNG_UST_TRACEPOINT_EVENT(session_trace, session,
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(session_trace, request,
-    LTTNG_UST_TP_ARGS(const struct st_request_args *, r),
+    LTTNG_UST_TP_ARGS(const struct st_request_fields *, r),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_integer(int64_t, request_id, r->request_id)
         lttng_ust_field_integer(int64_t, session_id, r->session_id)
@@ -107,11 +87,22 @@ LTTNG_UST_TRACEPOINT_EVENT(session_trace, request,
         lttng_ust_field_integer(int64_t, server_prompt_dur, r->server_prompt_dur)
         lttng_ust_field_integer(int64_t, server_predicted_tokens, r->server_predicted_tokens)
         lttng_ust_field_integer(int64_t, server_predicted_dur, r->server_predicted_dur)
+        lttng_ust_field_integer(int64_t, turn_id, r->turn_id)
+        lttng_ust_field_string(instructions_fingerprint, r->instructions_fingerprint)
+        lttng_ust_field_string(tools_fingerprint, r->tools_fingerprint)
+        lttng_ust_field_integer(int64_t, cache_write_tokens, r->cache_write_tokens)
+        lttng_ust_field_string(response_id, r->response_id)
+        lttng_ust_field_string(response_model, r->response_model)
+        lttng_ust_field_string(server_address, r->server_address)
+        lttng_ust_field_integer(int64_t, server_port, r->server_port)
+        lttng_ust_field_integer(int8_t, streamed, r->streamed)
+        lttng_ust_field_integer(int64_t, max_tokens, r->max_tokens)
+        lttng_ust_field_float(double, temperature, r->temperature)
     )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(session_trace, tool_call,
-    LTTNG_UST_TP_ARGS(const struct st_tool_call_args *, t),
+    LTTNG_UST_TP_ARGS(const struct st_tool_call_fields *, t),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_integer(int64_t, tool_call_id, t->tool_call_id)
         lttng_ust_field_integer(int64_t, request_id, t->request_id)
@@ -125,6 +116,9 @@ LTTNG_UST_TRACEPOINT_EVENT(session_trace, tool_call,
         lttng_ust_field_integer(int64_t, output_bytes, t->output_bytes)
         lttng_ust_field_string(outcome, t->outcome)
         lttng_ust_field_string(error, t->error)
+        lttng_ust_field_string(output_fingerprint, t->output_fingerprint)
+        lttng_ust_field_sequence(uint32_t, output_sketch, t->output_sketch, uint32_t,
+            t->output_sketch_length)
     )
 )
 

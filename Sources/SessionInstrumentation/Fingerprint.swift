@@ -1,4 +1,5 @@
 import Foundation
+import ModelSession
 
 /// Stable, non-cryptographic fingerprints for arguments and instructions: 64-bit FNV-1a, hex.
 ///
@@ -14,6 +15,13 @@ enum Fingerprint {
         }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// One fingerprint over tool definitions as sent: each name, description and schema, in
+    /// order, separated so that moving text from one field to the next changes it.
+    static func of(toolDefinitions tools: [ToolDefinition]) -> String {
+        of(tools.map { [$0.name, $0.description, $0.parameters].joined(separator: "\u{1F}") }
+            .joined(separator: "\u{1E}"))
     }
 
     /// The normalized form of tool arguments: JSON with sorted keys, and every string trimmed,

@@ -3,7 +3,7 @@ import SessionTrace
 import Synchronization
 
 /// What the middleware remembers of one session between its requests: enough to tell prefix
-/// reuse (the client-side predictor of a KV-cache hit) and handoffs.
+/// reuse (the client-side predictor of a KV-cache hit), the user turn, and handoffs.
 final class SessionRecorder: Sendable {
     let tracer: Tracer
     let sessionID: Int64
@@ -16,7 +16,18 @@ final class SessionRecorder: Sendable {
         var previousEntries: [Transcript.Entry] = []
         var previousSignature: RequestSignature?
         var lastRequestID: Int64?
+        var turnID: Int64?
         var hasRequests = false
+    }
+
+    /// What the recorder tells a request about its place in the session.
+    struct Placement {
+        /// Leading transcript entries identical to the previous request's.
+        var reusedPrefixEntries: Int64
+        /// The user turn: new when the request carries no tool output since its last prompt.
+        var turnID: Int64
+        var instructionsFingerprint: String?
+        var toolsFingerprint: String?
     }
 
     init(tracer: Tracer, label: String) {
@@ -30,11 +41,15 @@ final class SessionRecorder: Sendable {
     var lastRequestID: Int64? { state.withLock { $0.lastRequestID } }
 
     /// Compares `request` with the previous request of the session: records a handoff for every
-    /// change of profile, model, instructions or tool set, at the request's start, and returns the
-    /// reused prefix length.
-    func beginRequest(_ request: ModelRequest, model: any LanguageModel, requestID: Int64, at start: Int64) -> Int64 {
+    /// change of profile, model, instructions or tool definitions, at the request's start, and
+    /// returns the reused prefix length, the turn and the prefix fingerprints.
+    func beginRequest(
+        _ request: ModelRequest, model: any LanguageModel, requestID: Int64, at start: Int64
+    ) -> Placement {
         let signature = RequestSignature(request: request, model: model)
-        let (reused, changes) = state.withLock { state -> (Int64, [(String, String, String)]) in
+        let newTurn = !request.hasToolOutputSinceLastPrompt
+        let freshTurnID = newTurn ? tracer.makeID() : nil
+        let (placement, changes) = state.withLock { state -> (Placement, [(String, String, String)]) in
             let reused: Int64
             if state.hasRequests, state.previousInstructions == request.instructions {
                 reused = Int64(zip(state.previousEntries, request.entries).prefix(while: { $0 == $1 }).count)
@@ -47,7 +62,13 @@ final class SessionRecorder: Sendable {
             state.previousSignature = signature
             state.lastRequestID = requestID
             state.hasRequests = true
-            return (reused, changes)
+            let turnID = freshTurnID ?? state.turnID ?? tracer.makeID()
+            state.turnID = turnID
+            let placement = Placement(
+                reusedPrefixEntries: reused, turnID: turnID,
+                instructionsFingerprint: signature.instructionsFingerprint,
+                toolsFingerprint: signature.toolsFingerprint)
+            return (placement, changes)
         }
         if !changes.isEmpty, tracer.isEnabled(.handoff) {
             for (kind, from, to) in changes {
@@ -56,7 +77,7 @@ final class SessionRecorder: Sendable {
                                            from: from, to: to)))
             }
         }
-        return reused
+        return placement
     }
 
     /// Re-records the session with its duration so far; the store keeps the latest record.
@@ -67,27 +88,43 @@ final class SessionRecorder: Sendable {
     }
 }
 
-/// The parts of a request whose change between two requests is a handoff.
+/// The parts of a request whose change between two requests is a handoff: each also forms the
+/// prompt prefix, so a change breaks the server's prompt cache.
 struct RequestSignature: Equatable {
     var profile: String
     var model: String
-    var instructions: String
-    var tools: String
+    var instructionsFingerprint: String?
+    /// Over every definition sent, in order: a changed description or schema counts, not only
+    /// an added or removed tool.
+    var toolsFingerprint: String?
+    var toolNames: String
 
     init(request: ModelRequest, model: any LanguageModel) {
         profile = request.profileName
         self.model = "\(model.provider)/\(model.modelName)"
-        instructions = request.instructions.map { "instructions#" + Fingerprint.of($0).prefix(8) } ?? "none"
-        tools = request.tools.map(\.name).sorted().joined(separator: ",")
+        instructionsFingerprint = request.instructions.map(Fingerprint.of)
+        toolsFingerprint = request.tools.isEmpty ? nil : Fingerprint.of(toolDefinitions: request.tools)
+        toolNames = request.tools.map(\.name).joined(separator: ",")
     }
 
-    /// `(kind, from, to)` for each part that differs; instructions are named by fingerprint only.
+    /// `(kind, from, to)` for each part that differs; instructions and tool definitions are
+    /// named by short fingerprint, never by their text.
     func changes(to next: RequestSignature) -> [(String, String, String)] {
         var changes: [(String, String, String)] = []
         if profile != next.profile { changes.append(("profile", profile, next.profile)) }
         if model != next.model { changes.append(("model", model, next.model)) }
-        if instructions != next.instructions { changes.append(("instructions", instructions, next.instructions)) }
-        if tools != next.tools { changes.append(("tools", tools, next.tools)) }
+        if instructionsFingerprint != next.instructionsFingerprint {
+            changes.append(("instructions", instructionsLabel, next.instructionsLabel))
+        }
+        if toolsFingerprint != next.toolsFingerprint { changes.append(("tools", toolsLabel, next.toolsLabel)) }
         return changes
+    }
+
+    private var instructionsLabel: String {
+        instructionsFingerprint.map { "instructions#" + $0.prefix(8) } ?? "none"
+    }
+
+    private var toolsLabel: String {
+        toolsFingerprint.map { toolNames + "#" + $0.prefix(8) } ?? "none"
     }
 }

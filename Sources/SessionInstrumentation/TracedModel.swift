@@ -36,13 +36,17 @@ public struct TracedModel: LanguageModel {
         context.requestID = requestID
         let parentID = context.parentID
         context.parentID = requestID
-        let reused = recorder.beginRequest(request, model: base, requestID: requestID, at: start)
+        let placement = recorder.beginRequest(request, model: base, requestID: requestID, at: start)
         var observation = RequestObservation(
             record: RequestRecord(
                 requestID: requestID, sessionID: recorder.sessionID, parentID: parentID, ts: start, dur: 0,
                 profile: request.profileName, provider: base.provider, model: base.modelName,
                 promptBytes: request.promptBytes, transcriptEntries: Int64(request.entries.count),
-                reusedPrefixEntries: reused))
+                reusedPrefixEntries: placement.reusedPrefixEntries, turnID: placement.turnID,
+                instructionsFingerprint: placement.instructionsFingerprint,
+                toolsFingerprint: placement.toolsFingerprint,
+                maxTokens: request.options.maximumResponseTokens.map(Int64.init),
+                temperature: request.options.temperature))
         if options.capturePayloads, case .prompt(let text)? = request.entries.last {
             tracer.capturePayload(.prompt, text, parentID: requestID)
         }

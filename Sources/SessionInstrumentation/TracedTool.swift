@@ -52,6 +52,7 @@ public struct TracedTool<Base: Tool>: Tool {
             let output = try await TraceContext.$current.withValue(inner) { try await base.call(arguments: arguments) }
             record.dur = tracer.now() - start
             record.outputBytes = Int64(output.utf8.count)
+            record.outputFingerprint = Fingerprint.of(output)
             tracer.sink.record(.toolCall(record))
             if options.capturePayloads { tracer.capturePayload(.toolOutput, output, parentID: id) }
             return output

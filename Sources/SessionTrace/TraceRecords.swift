@@ -96,6 +96,31 @@ public struct RequestRecord: Sendable, Hashable {
     public var finishReason: String?
     public var error: String?
     public var serverTimings: ServerTimings?
+    /// The user turn the request belongs to: one `respond` or `streamResponse` call and the tool
+    /// rounds it drives share it. Nil where the recorder did not know (schema version 1 stores).
+    public var turnID: Int64?
+    /// A fingerprint of the instructions sent, nil when there were none: a change breaks the
+    /// prompt prefix even when the transcript is reused whole.
+    public var instructionsFingerprint: String?
+    /// A fingerprint of the tool definitions sent (names, descriptions, schemas, in order), nil
+    /// when no tools were sent.
+    public var toolsFingerprint: String?
+    /// Server-reported input tokens written to its prompt cache (Anthropic's
+    /// `cache_creation_input_tokens`).
+    public var cacheWriteTokens: Int64?
+    /// `gen_ai.response.id`, as the server named its response.
+    public var responseID: String?
+    /// `gen_ai.response.model`: the model that answered, as the server reported it.
+    public var responseModel: String?
+    /// `server.address` and `server.port` of the endpoint the request went to.
+    public var serverAddress: String?
+    public var serverPort: Int64?
+    /// `gen_ai.request.stream`: whether the response was streamed from the server.
+    public var streamed: Bool?
+    /// `gen_ai.request.max_tokens`, when the request set a cap on output tokens.
+    public var maxTokens: Int64?
+    /// `gen_ai.request.temperature`, when the request set one.
+    public var temperature: Double?
 
     public init(
         requestID: Int64, sessionID: Int64? = nil, parentID: Int64? = nil, ts: Int64, dur: Int64,
@@ -103,7 +128,10 @@ public struct RequestRecord: Sendable, Hashable {
         model: String = "", inputTokens: Int64? = nil, cachedInputTokens: Int64? = nil,
         outputTokens: Int64? = nil, promptBytes: Int64 = 0, transcriptEntries: Int64 = 0,
         reusedPrefixEntries: Int64 = 0, finishReason: String? = nil, error: String? = nil,
-        serverTimings: ServerTimings? = nil
+        serverTimings: ServerTimings? = nil, turnID: Int64? = nil, instructionsFingerprint: String? = nil,
+        toolsFingerprint: String? = nil, cacheWriteTokens: Int64? = nil, responseID: String? = nil,
+        responseModel: String? = nil, serverAddress: String? = nil, serverPort: Int64? = nil,
+        streamed: Bool? = nil, maxTokens: Int64? = nil, temperature: Double? = nil
     ) {
         self.requestID = requestID
         self.sessionID = sessionID
@@ -123,6 +151,17 @@ public struct RequestRecord: Sendable, Hashable {
         self.finishReason = finishReason
         self.error = error
         self.serverTimings = serverTimings
+        self.turnID = turnID
+        self.instructionsFingerprint = instructionsFingerprint
+        self.toolsFingerprint = toolsFingerprint
+        self.cacheWriteTokens = cacheWriteTokens
+        self.responseID = responseID
+        self.responseModel = responseModel
+        self.serverAddress = serverAddress
+        self.serverPort = serverPort
+        self.streamed = streamed
+        self.maxTokens = maxTokens
+        self.temperature = temperature
     }
 
     /// Output tokens after the first, over the time since the first; nil when not measurable.
@@ -150,11 +189,17 @@ public struct ToolCallRecord: Sendable, Hashable {
     /// `ok` or `error`.
     public var outcome: String
     public var error: String?
+    /// A hash of the output, so repeated results are found without the text; nil on failure.
+    public var outputFingerprint: String?
+    /// A MinHash sketch of the output's words, to estimate how much two results overlap without
+    /// the text; nil when not computed.
+    public var outputSketch: [UInt32]?
 
     public init(
         toolCallID: Int64, requestID: Int64? = nil, sessionID: Int64? = nil, ts: Int64, dur: Int64,
         name: String, callID: String? = nil, argumentsFingerprint: String, argumentsBytes: Int64,
-        outputBytes: Int64, outcome: String = "ok", error: String? = nil
+        outputBytes: Int64, outcome: String = "ok", error: String? = nil, outputFingerprint: String? = nil,
+        outputSketch: [UInt32]? = nil
     ) {
         self.toolCallID = toolCallID
         self.requestID = requestID
@@ -168,6 +213,8 @@ public struct ToolCallRecord: Sendable, Hashable {
         self.outputBytes = outputBytes
         self.outcome = outcome
         self.error = error
+        self.outputFingerprint = outputFingerprint
+        self.outputSketch = outputSketch
     }
 }
 

@@ -79,41 +79,62 @@ public struct LTTngSink: TraceSink {
 
     private static func emit(_ r: RequestRecord) {
         let server = r.serverTimings
-        r.profile.withCString { profile in
-            r.provider.withCString { provider in
-                r.model.withCString { model in
-                    (r.finishReason ?? "").withCString { finishReason in
-                        (r.error ?? "").withCString { error in
-                            st_emit_request(
-                                r.requestID, r.sessionID ?? -1, r.parentID ?? -1, r.ts, r.dur,
-                                r.timeToFirstToken ?? -1, profile, provider, model,
-                                r.inputTokens ?? -1, r.cachedInputTokens ?? -1, r.outputTokens ?? -1,
-                                r.promptBytes, r.transcriptEntries, r.reusedPrefixEntries,
-                                finishReason, error,
-                                server?.promptTokens ?? -1, server?.cachedTokens ?? -1,
-                                server?.promptDuration ?? -1, server?.predictedTokens ?? -1,
-                                server?.predictedDuration ?? -1)
-                        }
-                    }
-                }
-            }
+        withCStrings(
+            r.profile, r.provider, r.model, r.finishReason ?? "", r.error ?? "", r.instructionsFingerprint ?? "",
+            r.toolsFingerprint ?? "", r.responseID ?? "", r.responseModel ?? "", r.serverAddress ?? ""
+        ) { text in
+            var fields = st_request_fields(
+                request_id: r.requestID, session_id: r.sessionID ?? -1, parent_id: r.parentID ?? -1, ts: r.ts,
+                dur: r.dur, ttft: r.timeToFirstToken ?? -1, profile: text[0], provider: text[1], model: text[2],
+                input_tokens: r.inputTokens ?? -1, cached_input_tokens: r.cachedInputTokens ?? -1,
+                output_tokens: r.outputTokens ?? -1, prompt_bytes: r.promptBytes,
+                transcript_entries: r.transcriptEntries, reused_prefix_entries: r.reusedPrefixEntries,
+                finish_reason: text[3], error: text[4],
+                server_prompt_tokens: server?.promptTokens ?? -1, server_cached_tokens: server?.cachedTokens ?? -1,
+                server_prompt_dur: server?.promptDuration ?? -1,
+                server_predicted_tokens: server?.predictedTokens ?? -1,
+                server_predicted_dur: server?.predictedDuration ?? -1, turn_id: r.turnID ?? -1,
+                instructions_fingerprint: text[5], tools_fingerprint: text[6],
+                cache_write_tokens: r.cacheWriteTokens ?? -1, response_id: text[7], response_model: text[8],
+                server_address: text[9], server_port: r.serverPort ?? -1,
+                streamed: r.streamed.map { $0 ? 1 : 0 } ?? -1, max_tokens: r.maxTokens ?? -1,
+                temperature: r.temperature ?? -1)
+            st_emit_request(&fields)
         }
     }
 
     private static func emit(_ t: ToolCallRecord) {
-        t.name.withCString { name in
-            (t.callID ?? "").withCString { callID in
-                t.argumentsFingerprint.withCString { fingerprint in
-                    t.outcome.withCString { outcome in
-                        (t.error ?? "").withCString { error in
-                            st_emit_tool_call(
-                                t.toolCallID, t.requestID ?? -1, t.sessionID ?? -1, t.ts, t.dur,
-                                name, callID, fingerprint, t.argumentsBytes, t.outputBytes, outcome,
-                                error)
-                        }
-                    }
-                }
+        withCStrings(
+            t.name, t.callID ?? "", t.argumentsFingerprint, t.outcome, t.error ?? "", t.outputFingerprint ?? ""
+        ) { text in
+            (t.outputSketch ?? []).withUnsafeBufferPointer { sketch in
+                var fields = st_tool_call_fields(
+                    tool_call_id: t.toolCallID, request_id: t.requestID ?? -1, session_id: t.sessionID ?? -1,
+                    ts: t.ts, dur: t.dur, name: text[0], call_id: text[1], arguments_fingerprint: text[2],
+                    arguments_bytes: t.argumentsBytes, output_bytes: t.outputBytes, outcome: text[3],
+                    error: text[4], output_fingerprint: text[5], output_sketch: sketch.baseAddress,
+                    output_sketch_length: UInt32(sketch.count))
+                st_emit_tool_call(&fields)
             }
+        }
+    }
+
+    /// Calls `body` with a NUL-terminated C string for each of `strings`, all in one buffer: an
+    /// event with many text fields costs one allocation rather than a closure per field.
+    private static func withCStrings<Result>(
+        _ strings: String..., body: ([UnsafePointer<CChar>]) -> Result
+    ) -> Result {
+        var bytes: [CChar] = []
+        bytes.reserveCapacity(strings.reduce(0) { $0 + $1.utf8.count + 1 })
+        var offsets: [Int] = []
+        offsets.reserveCapacity(strings.count)
+        for string in strings {
+            offsets.append(bytes.count)
+            for byte in string.utf8 { bytes.append(CChar(bitPattern: byte == 0 ? 0x20 : byte)) }
+            bytes.append(0)
+        }
+        return bytes.withUnsafeBufferPointer { buffer in
+            body(offsets.map { buffer.baseAddress! + $0 })
         }
     }
 

@@ -99,6 +99,11 @@ final class Statement {
     }
 
     @inline(__always)
+    func bind(_ index: Int32, _ value: Double?) {
+        if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    @inline(__always)
     func bind(_ index: Int32, _ value: String) {
         var value = value
         value.withUTF8 { bytes in

@@ -93,7 +93,8 @@ public struct StoreReader: Sendable {
             SELECT request_id, session_id, parent_id, ts, dur, ttft, profile, provider, model, input_tokens,
                 cached_input_tokens, output_tokens, prompt_bytes, transcript_entries, reused_prefix_entries,
                 finish_reason, error, server_prompt_tokens, server_cached_tokens, server_prompt_dur,
-                server_predicted_tokens, server_predicted_dur
+                server_predicted_tokens, server_predicted_dur,
+                \(StoreSchema.addedColumns("request", schemaVersion: schemaVersion))
             FROM request
             """, runID: runID, order: "request_id"
         ) { row in
@@ -110,7 +111,13 @@ public struct StoreReader: Sendable {
                 inputTokens: row.optionalInt64(9), cachedInputTokens: row.optionalInt64(10),
                 outputTokens: row.optionalInt64(11), promptBytes: row.int64(12),
                 transcriptEntries: row.int64(13), reusedPrefixEntries: row.int64(14),
-                finishReason: row.optionalString(15), error: row.optionalString(16), serverTimings: timings)
+                finishReason: row.optionalString(15), error: row.optionalString(16), serverTimings: timings,
+                turnID: row.optionalInt64(22), instructionsFingerprint: row.optionalString(23),
+                toolsFingerprint: row.optionalString(24), cacheWriteTokens: row.optionalInt64(25),
+                responseID: row.optionalString(26), responseModel: row.optionalString(27),
+                serverAddress: row.optionalString(28), serverPort: row.optionalInt64(29),
+                streamed: row.optionalInt64(30).map { $0 != 0 }, maxTokens: row.optionalInt64(31),
+                temperature: row.optionalDouble(32))
         }
     }
 
@@ -119,7 +126,8 @@ public struct StoreReader: Sendable {
         try select(
             """
             SELECT tool_call_id, request_id, session_id, ts, dur, name, call_id, arguments_fingerprint,
-                arguments_bytes, output_bytes, outcome, error
+                arguments_bytes, output_bytes, outcome, error,
+                \(StoreSchema.addedColumns("tool_call", schemaVersion: schemaVersion))
             FROM tool_call
             """, runID: runID, order: "tool_call_id"
         ) { row in
@@ -127,7 +135,9 @@ public struct StoreReader: Sendable {
                 toolCallID: row.int64(0), requestID: row.optionalInt64(1), sessionID: row.optionalInt64(2),
                 ts: row.int64(3), dur: row.int64(4), name: row.string(5), callID: row.optionalString(6),
                 argumentsFingerprint: row.string(7), argumentsBytes: row.int64(8), outputBytes: row.int64(9),
-                outcome: row.string(10), error: row.optionalString(11))
+                outcome: row.string(10), error: row.optionalString(11),
+                outputFingerprint: row.optionalString(12),
+                outputSketch: row.optionalString(13).flatMap(StoreSchema.decodeSketch))
         }
     }
 

@@ -8,12 +8,30 @@
 /// Change the schema only together with ``version``, `docs/schema.md` and a migration.
 public enum StoreSchema {
     /// The schema version this SessionTrace writes and reads (`meta.schema_version`).
-    public static let version: Int64 = 1
+    public static let version: Int64 = 2
+
+    /// Columns that version 2 added to version 1's tables, with their types. A version-1 store
+    /// gains them (all NULL) when a writer opens it; readers of a version-1 file read NULL.
+    static let addedInVersion2: [(table: String, column: String, type: String)] = [
+        ("request", "turn_id", "INTEGER"),
+        ("request", "instructions_fingerprint", "TEXT"),
+        ("request", "tools_fingerprint", "TEXT"),
+        ("request", "cache_write_tokens", "INTEGER"),
+        ("request", "response_id", "TEXT"),
+        ("request", "response_model", "TEXT"),
+        ("request", "server_address", "TEXT"),
+        ("request", "server_port", "INTEGER"),
+        ("request", "streamed", "INTEGER"),
+        ("request", "max_tokens", "INTEGER"),
+        ("request", "temperature", "REAL"),
+        ("tool_call", "output_fingerprint", "TEXT"),
+        ("tool_call", "output_sketch", "TEXT"),
+    ]
 
     /// `PRAGMA application_id`, so `file(1)` and tools can tell a store from other SQLite files.
     static let applicationID: Int32 = 0x5354_5243  // "STRC"
 
-    /// The tables, indexes and views of version 1; every statement is idempotent.
+    /// The tables, indexes and views of the current version; every statement is idempotent.
     static let createStatements = """
         CREATE TABLE IF NOT EXISTS meta (
             key TEXT PRIMARY KEY,
@@ -59,7 +77,18 @@ public enum StoreSchema {
             server_cached_tokens INTEGER,
             server_prompt_dur INTEGER,
             server_predicted_tokens INTEGER,
-            server_predicted_dur INTEGER
+            server_predicted_dur INTEGER,
+            turn_id INTEGER,
+            instructions_fingerprint TEXT,
+            tools_fingerprint TEXT,
+            cache_write_tokens INTEGER,
+            response_id TEXT,
+            response_model TEXT,
+            server_address TEXT,
+            server_port INTEGER,
+            streamed INTEGER,
+            max_tokens INTEGER,
+            temperature REAL
         );
         CREATE TABLE IF NOT EXISTS tool_call (
             tool_call_id INTEGER PRIMARY KEY,
@@ -74,7 +103,9 @@ public enum StoreSchema {
             arguments_bytes INTEGER NOT NULL,
             output_bytes INTEGER NOT NULL,
             outcome TEXT NOT NULL,
-            error TEXT
+            error TEXT,
+            output_fingerprint TEXT,
+            output_sketch TEXT
         );
         CREATE TABLE IF NOT EXISTS handoff (
             handoff_id INTEGER PRIMARY KEY,
@@ -130,6 +161,7 @@ public enum StoreSchema {
         CREATE INDEX IF NOT EXISTS request_session_ts ON request(session_id, ts);
         CREATE INDEX IF NOT EXISTS tool_call_request ON tool_call(request_id);
         CREATE INDEX IF NOT EXISTS chunk_request ON chunk(request_id);
+        CREATE INDEX IF NOT EXISTS request_turn ON request(turn_id);
         CREATE VIEW IF NOT EXISTS request_stat AS
         SELECT
             request.*,
@@ -154,14 +186,17 @@ public enum StoreSchema {
         INSERT OR REPLACE INTO request (request_id, run_id, session_id, parent_id, ts, dur, ttft, profile,
             provider, model, input_tokens, cached_input_tokens, output_tokens, prompt_bytes,
             transcript_entries, reused_prefix_entries, finish_reason, error, server_prompt_tokens,
-            server_cached_tokens, server_prompt_dur, server_predicted_tokens, server_predicted_dur)
+            server_cached_tokens, server_prompt_dur, server_predicted_tokens, server_predicted_dur, turn_id,
+            instructions_fingerprint, tools_fingerprint, cache_write_tokens, response_id, response_model,
+            server_address, server_port, streamed, max_tokens, temperature)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-            ?20, ?21, ?22, ?23)
+            ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34)
         """
     static let insertToolCall = """
         INSERT OR REPLACE INTO tool_call (tool_call_id, run_id, request_id, session_id, ts, dur, name,
-            call_id, arguments_fingerprint, arguments_bytes, output_bytes, outcome, error)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+            call_id, arguments_fingerprint, arguments_bytes, output_bytes, outcome, error, output_fingerprint,
+            output_sketch)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
         """
     static let insertHandoff = """
         INSERT OR REPLACE INTO handoff (handoff_id, run_id, session_id, ts, kind, from_value, to_value)
@@ -185,4 +220,35 @@ public enum StoreSchema {
     static let insertDropped = """
         INSERT INTO dropped (run_id, ts, sink, reason, count) VALUES (?1, ?2, ?3, ?4, ?5)
         """
+
+    /// The columns version 2 added, for a SELECT: their names, or NULLs in a version-1 store.
+    static func addedColumns(_ table: String, schemaVersion: Int64) -> String {
+        StoreSchema.addedInVersion2.filter { $0.table == table }
+            .map { schemaVersion >= 2 ? $0.column : "NULL" }.joined(separator: ", ")
+    }
+
+    /// A tool output's similarity sketch as stored: eight lowercase hex digits per value.
+    static func encodeSketch(_ sketch: [UInt32]) -> String {
+        var text = ""
+        text.reserveCapacity(sketch.count * 8)
+        for value in sketch {
+            let hex = String(value, radix: 16)
+            text += String(repeating: "0", count: 8 - hex.count) + hex
+        }
+        return text
+    }
+
+    /// The sketch back from its stored text; nil when the text is not a whole number of values.
+    static func decodeSketch(_ text: String) -> [UInt32]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 8 == 0 else { return nil }
+        var values: [UInt32] = []
+        values.reserveCapacity(digits.count / 8)
+        for start in stride(from: 0, to: digits.count, by: 8) {
+            guard let value = UInt32(String(decoding: digits[start..<start + 8], as: UTF8.self), radix: 16)
+            else { return nil }
+            values.append(value)
+        }
+        return values
+    }
 }

@@ -32,7 +32,10 @@ final class StoreWriter: @unchecked Sendable {
         try Self.createFileIfMissing(path)
         database = try SQLiteDatabase(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX)
         // Look before changing anything, so a file that is not a store stays byte for byte as it was.
-        try Self.checkExistingStore(database)
+        let existingVersion = try Self.checkExistingStore(database)
+        if let existingVersion, existingVersion < StoreSchema.version {
+            try Self.migrate(database, from: existingVersion)
+        }
         try database.execute(
             """
             PRAGMA journal_mode = WAL;
@@ -124,6 +127,8 @@ final class StoreWriter: @unchecked Sendable {
             statement.bind(11, record.outputBytes)
             statement.bind(12, record.outcome)
             statement.bind(13, record.error)
+            statement.bind(14, record.outputFingerprint)
+            statement.bind(15, record.outputSketch.map(StoreSchema.encodeSketch))
             try statement.run()
         case .handoff(let record):
             let statement = statements.handoff
@@ -203,6 +208,17 @@ final class StoreWriter: @unchecked Sendable {
         statement.bind(21, timings?.promptDuration)
         statement.bind(22, timings?.predictedTokens)
         statement.bind(23, timings?.predictedDuration)
+        statement.bind(24, record.turnID)
+        statement.bind(25, record.instructionsFingerprint)
+        statement.bind(26, record.toolsFingerprint)
+        statement.bind(27, record.cacheWriteTokens)
+        statement.bind(28, record.responseID)
+        statement.bind(29, record.responseModel)
+        statement.bind(30, record.serverAddress)
+        statement.bind(31, record.serverPort)
+        statement.bind(32, record.streamed.map { $0 ? Int64(1) : 0 })
+        statement.bind(33, record.maxTokens)
+        statement.bind(34, record.temperature)
         try statement.run()
     }
 
@@ -241,14 +257,28 @@ final class StoreWriter: @unchecked Sendable {
         Glibc.close(descriptor)
     }
 
-    /// Accepts an empty database or a SessionTrace store this version can write.
-    private static func checkExistingStore(_ database: SQLiteDatabase) throws(StoreError) {
+    /// Brings an older store up to this version in one transaction: version 2 added columns.
+    private static func migrate(_ database: SQLiteDatabase, from version: Int64) throws(StoreError) {
+        var statements = ["BEGIN IMMEDIATE;"]
+        if version < 2 {
+            for (table, column, type) in StoreSchema.addedInVersion2 {
+                statements.append("ALTER TABLE \(table) ADD COLUMN \(column) \(type);")
+            }
+        }
+        statements.append("UPDATE meta SET value = \(StoreSchema.version) WHERE key = 'schema_version';")
+        statements.append("COMMIT;")
+        try database.execute(statements.joined(separator: "\n"))
+    }
+
+    /// Accepts an empty database or a SessionTrace store this version can write; returns the
+    /// store's schema version, nil for an empty database.
+    private static func checkExistingStore(_ database: SQLiteDatabase) throws(StoreError) -> Int64? {
         let path = database.path
         var tables: Set<String> = []
         let list = try database.prepare(
             "SELECT name FROM sqlite_schema WHERE type = 'table'", persistent: false)
         try list.forEachRow { row in tables.insert(row.string(0)) }
-        if tables.isEmpty { return }
+        if tables.isEmpty { return nil }
         guard tables.contains("meta") else {
             throw .notAStore(path: path, reason: "a SQLite database without SessionTrace's meta table")
         }
@@ -256,6 +286,7 @@ final class StoreWriter: @unchecked Sendable {
         if version > StoreSchema.version {
             throw .newerSchema(path: path, found: version, supported: StoreSchema.version)
         }
+        return version
     }
 
     private static func wallClockNanoseconds() -> Int64 {

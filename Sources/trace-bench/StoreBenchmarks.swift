@@ -53,7 +53,9 @@ func benchmarkRequest(id: Int64, ts: Int64) -> RequestRecord {
         reusedPrefixEntries: 4, finishReason: "stop",
         serverTimings: ServerTimings(
             promptTokens: 128, cachedTokens: 384, promptDuration: 40_000_000, predictedTokens: 79,
-            predictedDuration: 760_000_000))
+            predictedDuration: 760_000_000),
+        turnID: 9, instructionsFingerprint: "3f2a9c0d1e4b5a69", responseModel: "smollm2-135m",
+        serverAddress: "127.0.0.1", serverPort: 8_080, streamed: true, maxTokens: 256)
 }
 
 /// Emits `events` requests through a tracer into fresh stores; returns ns per emit on the caller's

@@ -150,3 +150,74 @@ final class Counter: Sendable {
     var value: Int { count.withLock { $0 } }
     func increment() { count.withLock { $0 += 1 } }
 }
+
+@Suite("Tracing middleware: turns and the prompt prefix")
+struct TurnAndPrefixTests {
+    let sink = MemorySink()
+
+    /// Asks for `search` once per prompt, then answers.
+    static let searchingModel = ScriptedModel { request in
+        if request.hasToolOutputSinceLastPrompt { return [.contentDelta("Done."), .finished(reason: "stop")] }
+        return [
+            .toolCall(ToolCallRequest(id: "call-1", name: "search", arguments: #"{"query":"launch"}"#)),
+            .finished(reason: "tool_calls"),
+        ]
+    }
+
+    @Test func theToolRoundsOfOnePromptShareATurnAndTheNextPromptStartsOne() async throws {
+        let tracer = Tracer(sink: sink)
+        let session = LanguageModelSession(
+            model: Self.searchingModel, label: "planner", tools: [SearchTool()], instructions: "Plan.",
+            middleware: [TracingMiddleware(tracer: tracer)])
+        _ = try await session.respond(to: "Plan launch")
+        _ = try await session.respond(to: "And tomorrow?")
+
+        let turns = sink.requests.map(\.turnID)
+        try #require(turns.count == 4 && turns.allSatisfy { $0 != nil })
+        #expect(turns[0] == turns[1])
+        #expect(turns[2] == turns[3])
+        #expect(turns[0] != turns[2])
+        #expect(Set(turns).isDisjoint(with: sink.requests.map(\.requestID)))
+    }
+
+    @Test func prefixFingerprintsFollowTheInstructionsAndEveryToolDefinition() async throws {
+        let tracer = Tracer(sink: sink)
+        let middleware = TracingMiddleware(tracer: tracer)
+        let describedOtherwise = RenamedDescriptionTool()
+        let step = Mutex(0)
+        let session = LanguageModelSession(label: "planner", middleware: [middleware]) {
+            let round = step.withLock { value -> Int in
+                defer { value += 1 }
+                return value
+            }
+            // 0 and 1 alike; 2 changes a tool's description only; 3 changes the instructions.
+            let tools: [any Tool] = round >= 2 ? [describedOtherwise] : [SearchTool()]
+            let instructions = round >= 3 ? "Plan. Now: 09:41" : "Plan."
+            return Profile("default") { Instructions(instructions) }.model(ScriptedModel.answering("ok")).tools(tools)
+        }
+        for prompt in ["a", "b", "c", "d"] { _ = try await session.respond(to: prompt) }
+
+        let requests = sink.requests
+        try #require(requests.count == 4)
+        let tools = requests.map(\.toolsFingerprint)
+        let instructions = requests.map(\.instructionsFingerprint)
+        #expect(tools.allSatisfy { $0 != nil } && instructions.allSatisfy { $0 != nil })
+        #expect(tools[0] == tools[1] && tools[1] != tools[2] && tools[2] == tools[3])
+        #expect(instructions[0] == instructions[2] && instructions[2] != instructions[3])
+        // Same names, another description: still a tools handoff, named by names and fingerprint.
+        let handoffs = sink.handoffs.map(\.kind)
+        #expect(handoffs == ["tools", "instructions"])
+        let toolsHandoff = try #require(sink.handoffs.first)
+        #expect(toolsHandoff.from.hasPrefix("search#") && toolsHandoff.to.hasPrefix("search#"))
+        #expect(toolsHandoff.from != toolsHandoff.to)
+    }
+}
+
+/// `search` again, with another description: the same name and arguments, another definition.
+struct RenamedDescriptionTool: Tool {
+    var name: String { "search" }
+    var description: String { "Searches notes and calendars." }
+    var parameters: JSONSchema { .object([.init("query", .string())]) }
+
+    func call(arguments: SearchArguments) async throws -> String { "3 notes about \(arguments.query)" }
+}

@@ -121,7 +121,10 @@ struct LTTngSinkTests {
             reusedPrefixEntries: 1012, finishReason: "stop", error: "timeout after 5 s",
             serverTimings: ServerTimings(
                 promptTokens: 1013, cachedTokens: 1014, promptDuration: 1015, predictedTokens: 1016,
-                predictedDuration: 1017))
+                predictedDuration: 1017),
+            turnID: 1018, instructionsFingerprint: "a1b2c3d4e5f60718", toolsFingerprint: "0f1e2d3c4b5a6978",
+            cacheWriteTokens: 1019, responseID: "chatcmpl-1020", responseModel: "SmolLM2-135M-Instruct",
+            serverAddress: "127.0.0.1", serverPort: 1021, streamed: true, maxTokens: 1022, temperature: 0.5)
         sink.record(.request(full))
         expected.append(
             ("session_trace:request", [
@@ -131,7 +134,11 @@ struct LTTngSinkTests {
                 "prompt_bytes": "1010", "transcript_entries": "1011", "reused_prefix_entries": "1012",
                 "finish_reason": "stop", "error": "timeout after 5 s", "server_prompt_tokens": "1013",
                 "server_cached_tokens": "1014", "server_prompt_dur": "1015",
-                "server_predicted_tokens": "1016", "server_predicted_dur": "1017",
+                "server_predicted_tokens": "1016", "server_predicted_dur": "1017", "turn_id": "1018",
+                "instructions_fingerprint": "a1b2c3d4e5f60718", "tools_fingerprint": "0f1e2d3c4b5a6978",
+                "cache_write_tokens": "1019", "response_id": "chatcmpl-1020",
+                "response_model": "SmolLM2-135M-Instruct", "server_address": "127.0.0.1", "server_port": "1021",
+                "streamed": "1", "max_tokens": "1022", "temperature": "0.5",
             ]))
         sink.record(.request(RequestRecord(requestID: 1101, ts: 1102, dur: 1103)))
         expected.append(
@@ -141,7 +148,10 @@ struct LTTngSinkTests {
                 "cached_input_tokens": "-1", "output_tokens": "-1", "prompt_bytes": "0",
                 "transcript_entries": "0", "reused_prefix_entries": "0", "finish_reason": "", "error": "",
                 "server_prompt_tokens": "-1", "server_cached_tokens": "-1", "server_prompt_dur": "-1",
-                "server_predicted_tokens": "-1", "server_predicted_dur": "-1",
+                "server_predicted_tokens": "-1", "server_predicted_dur": "-1", "turn_id": "-1",
+                "instructions_fingerprint": "", "tools_fingerprint": "", "cache_write_tokens": "-1",
+                "response_id": "", "response_model": "", "server_address": "", "server_port": "-1",
+                "streamed": "-1", "max_tokens": "-1", "temperature": "-1",
             ]))
 
         sink.record(
@@ -149,12 +159,15 @@ struct LTTngSinkTests {
                 ToolCallRecord(
                     toolCallID: 2001, requestID: 2002, sessionID: 2003, ts: 2004, dur: 2005, name: "getWeather",
                     callID: "call_abc", argumentsFingerprint: "sha256:0f1e", argumentsBytes: 2006,
-                    outputBytes: 2007, outcome: "error", error: "city not found")))
+                    outputBytes: 2007, outcome: "error", error: "city not found", outputFingerprint: "77aa",
+                    outputSketch: [7, 4_294_967_295])))
         expected.append(
             ("session_trace:tool_call", [
                 "tool_call_id": "2001", "request_id": "2002", "session_id": "2003", "ts": "2004", "dur": "2005",
                 "name": "getWeather", "call_id": "call_abc", "arguments_fingerprint": "sha256:0f1e",
                 "arguments_bytes": "2006", "output_bytes": "2007", "outcome": "error", "error": "city not found",
+                "output_fingerprint": "77aa", "_output_sketch_length": "2",
+                "output_sketch": "[ [0] = 7, [1] = 4294967295 ]",
             ]))
         sink.record(
             .toolCall(
@@ -166,6 +179,7 @@ struct LTTngSinkTests {
                 "tool_call_id": "2101", "request_id": "-1", "session_id": "-1", "ts": "2102", "dur": "2103",
                 "name": "search", "call_id": "", "arguments_fingerprint": "sha256:aa",
                 "arguments_bytes": "0", "output_bytes": "2104", "outcome": "ok", "error": "",
+                "output_fingerprint": "", "_output_sketch_length": "0", "output_sketch": "[ ]",
             ]))
 
         sink.record(.handoff(HandoffRecord(handoffID: 3001, sessionID: 3002, ts: 3003, kind: "model",

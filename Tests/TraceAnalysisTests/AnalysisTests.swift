@@ -110,10 +110,9 @@ struct AnalysisTests {
         try makeStore(path) { tracer, _ in
             request(tracer, session: 424_242, at: 6_000_000_000)
         }
-        try sqlite(path, "INSERT INTO request SELECT request_id + 1, 99 << 32, NULL, parent_id, ts, dur, ttft, profile, "
-            + "provider, model, input_tokens, cached_input_tokens, output_tokens, prompt_bytes, transcript_entries, "
-            + "reused_prefix_entries, finish_reason, error, server_prompt_tokens, server_cached_tokens, "
-            + "server_prompt_dur, server_predicted_tokens, server_predicted_dur FROM request")
+        try sqlite(path, "CREATE TEMP TABLE copy AS SELECT * FROM request; "
+            + "UPDATE copy SET request_id = request_id + 1, run_id = 99 << 32, session_id = NULL; "
+            + "INSERT INTO request SELECT * FROM copy")
         let trace = try TraceLoader.load(path: path)
         #expect(trace.runs.count == 2)
         #expect(trace.requestCount == 2)

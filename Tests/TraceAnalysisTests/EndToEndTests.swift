@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TraceAnalysis
+import TraceStore
 
 /// Runs the built `trace-report` binary, as a user or a CI job would.
 @Suite("trace-report end to end")
@@ -95,7 +96,7 @@ struct EndToEndTests {
             (text, "is not a SessionTrace store"),
             (empty, "is not a SessionTrace store (the file is empty)"),
             (truncated, "is a damaged SessionTrace store (truncated"),
-            (newer, "has schema version 99, newer than this tool's 1"),
+            (newer, "has schema version 99, newer than this tool's \(StoreSchema.version)"),
         ]
         for command in ["summary", "timeline", "tools", "cache", "growth"] {
             for (path, message) in cases {

@@ -139,14 +139,14 @@ struct StoreReaderTests {
         let before = try fileBytes(path)
 
         let error = #expect(throws: StoreError.self) { try StoreReader(path: path) }
-        #expect(error == .newerSchema(path: path, found: 99, supported: 1))
+        #expect(error == .newerSchema(path: path, found: 99, supported: StoreSchema.version))
         #expect(
             error?.description
-                == "\(path) has schema version 99, newer than this tool's 1; upgrade SessionTrace")
+                == "\(path) has schema version 99, newer than this tool's \(StoreSchema.version); upgrade SessionTrace")
         #expect(try fileBytes(path) == before)
 
         let sinkError = #expect(throws: StoreError.self) { try StoreSink(path: path) }
-        #expect(sinkError == .newerSchema(path: path, found: 99, supported: 1))
+        #expect(sinkError == .newerSchema(path: path, found: 99, supported: StoreSchema.version))
         #expect(try fileBytes(path) == before)
         #expect(try fileNames(in: directory) == ["x.sqlite"])
     }
@@ -175,7 +175,7 @@ struct StoreReaderTests {
         let meta = try runProgram(
             "/usr/bin/sqlite3", [path, "SELECT value FROM meta WHERE key = 'schema_version'"])
         version = meta.out.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(version == "1")
+        #expect(version == String(StoreSchema.version))
     }
 
     @Test func metadataJSONReadsBackWhatItWrites() {

@@ -36,7 +36,8 @@ struct StoreRoundTripTests {
                     toolCallID: tracer.makeID(), requestID: requestID, sessionID: sessionID, ts: tracer.now(),
                     dur: 3_000_000, name: "searchCalendar", callID: "call_1",
                     argumentsFingerprint: "9f86d081",
-                    argumentsBytes: 57, outputBytes: 1_024, outcome: "error", error: "timeout")),
+                    argumentsBytes: 57, outputBytes: 1_024, outcome: "error", error: "timeout",
+                    outputFingerprint: "cbf29ce484222325", outputSketch: [0, 1, 4_294_967_295])),
             kind: .toolCall)
         tracer.record(
             .toolCall(
@@ -81,7 +82,7 @@ struct StoreRoundTripTests {
 
         let events = memory.recorded
         let reader = try StoreReader(path: path)
-        #expect(reader.schemaVersion == 1)
+        #expect(reader.schemaVersion == 2)
         #expect(try reader.runs() == events.compactMap { if case .run(let r) = $0 { r } else { nil } })
         #expect(
             try reader.sessions() == events.compactMap { if case .session(let r) = $0 { r } else { nil } })
@@ -210,5 +211,42 @@ struct StoreRoundTripTests {
         // The connection is read-only: writing through it fails and changes nothing.
         #expect(throws: StoreError.self) { try reader.query("DELETE FROM request") { _ in } }
         #expect(try reader.requests().count == 10)
+    }
+}
+
+@Suite("Store schema versions")
+struct StoreSchemaVersionTests {
+    /// A version-1 store, as the first landing wrote it: no turn, fingerprint or response columns.
+    static let versionOnePlannerRun = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("tracefiles/planner/run-1.sqlite").path
+
+    @Test func aVersionOneStoreReadsWithTheNewFieldsAbsent() throws {
+        let reader = try StoreReader(path: Self.versionOnePlannerRun)
+        try #require(reader.schemaVersion == 1)
+        let requests = try reader.requests()
+        #expect(!requests.isEmpty)
+        #expect(requests.allSatisfy { $0.turnID == nil && $0.toolsFingerprint == nil && $0.responseID == nil })
+        #expect(try reader.toolCalls().allSatisfy { $0.outputFingerprint == nil && $0.outputSketch == nil })
+    }
+
+    @Test func aWriterBringsAVersionOneStoreUpToDateAndKeepsItsRows() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("old.sqlite")
+        try FileManager.default.copyItem(atPath: Self.versionOnePlannerRun, toPath: path)
+        let before = try StoreReader(path: path).requests()
+
+        let sink = try StoreSink(path: path)
+        let tracer = Tracer(sink: sink, clock: SteppingClock(), label: "appended")
+        let added = fullRequest(id: tracer.makeID(), sessionID: nil, ts: tracer.now())
+        tracer.record(.request(added), kind: .request)
+        sink.close()
+
+        let reader = try StoreReader(path: path)
+        #expect(reader.schemaVersion == StoreSchema.version)
+        let after = try reader.requests()
+        #expect(after.count == before.count + 1)
+        #expect(after.filter { $0.requestID != added.requestID } == before)
+        #expect(after.first { $0.requestID == added.requestID } == added)
     }
 }

@@ -68,5 +68,8 @@ func fullRequest(id: Int64, sessionID: Int64?, ts: Int64) -> RequestRecord {
         reusedPrefixEntries: 4, finishReason: "stop", error: nil,
         serverTimings: ServerTimings(
             promptTokens: 128, cachedTokens: 384, promptDuration: 40_000_000, predictedTokens: 79,
-            predictedDuration: 760_000_000))
+            predictedDuration: 760_000_000),
+        turnID: 41, instructionsFingerprint: "a1b2c3d4e5f60718", toolsFingerprint: "0f1e2d3c4b5a6978",
+        cacheWriteTokens: 96, responseID: "chatcmpl-7", responseModel: "SmolLM2-135M-Instruct",
+        serverAddress: "127.0.0.1", serverPort: 8_080, streamed: false, maxTokens: 256, temperature: 0.25)
 }

@@ -57,20 +57,41 @@ void st_emit_run(int64_t run_id, int64_t ts, int64_t wall_clock_start, const cha
 
 void st_emit_session(int64_t session_id, int64_t ts, int64_t dur, const char *label);
 
-/* The server_* fields are -1 when the server reported no timings. */
-void st_emit_request(int64_t request_id, int64_t session_id, int64_t parent_id, int64_t ts,
-                     int64_t dur, int64_t ttft, const char *profile, const char *provider,
-                     const char *model, int64_t input_tokens, int64_t cached_input_tokens,
-                     int64_t output_tokens, int64_t prompt_bytes, int64_t transcript_entries,
-                     int64_t reused_prefix_entries, const char *finish_reason, const char *error,
-                     int64_t server_prompt_tokens, int64_t server_cached_tokens,
-                     int64_t server_prompt_dur, int64_t server_predicted_tokens,
-                     int64_t server_predicted_dur);
+/* The fields of a `request` event, one per column of the store's `request` table. The
+ * server_* fields are -1 when the server reported no timings; `streamed` is -1 unknown, 0 or 1;
+ * `temperature` is -1 when the request set none. */
+struct st_request_fields {
+    int64_t request_id, session_id, parent_id, ts, dur, ttft;
+    const char *profile, *provider, *model;
+    int64_t input_tokens, cached_input_tokens, output_tokens;
+    int64_t prompt_bytes, transcript_entries, reused_prefix_entries;
+    const char *finish_reason, *error;
+    int64_t server_prompt_tokens, server_cached_tokens, server_prompt_dur;
+    int64_t server_predicted_tokens, server_predicted_dur;
+    int64_t turn_id;
+    const char *instructions_fingerprint, *tools_fingerprint;
+    int64_t cache_write_tokens;
+    const char *response_id, *response_model, *server_address;
+    int64_t server_port;
+    int8_t streamed;
+    int64_t max_tokens;
+    double temperature;
+};
 
-void st_emit_tool_call(int64_t tool_call_id, int64_t request_id, int64_t session_id, int64_t ts,
-                       int64_t dur, const char *name, const char *call_id,
-                       const char *arguments_fingerprint, int64_t arguments_bytes,
-                       int64_t output_bytes, const char *outcome, const char *error);
+void st_emit_request(const struct st_request_fields *fields);
+
+/* The fields of a `tool_call` event. `output_sketch` holds `output_sketch_length` values
+ * (0 when no sketch was made). */
+struct st_tool_call_fields {
+    int64_t tool_call_id, request_id, session_id, ts, dur;
+    const char *name, *call_id, *arguments_fingerprint;
+    int64_t arguments_bytes, output_bytes;
+    const char *outcome, *error, *output_fingerprint;
+    const uint32_t *output_sketch;
+    uint32_t output_sketch_length;
+};
+
+void st_emit_tool_call(const struct st_tool_call_fields *fields);
 
 void st_emit_handoff(int64_t handoff_id, int64_t session_id, int64_t ts, const char *kind,
                      const char *from, const char *to);

@@ -60,6 +60,17 @@ public enum JSONLinesExport {
                         ("server_prompt_dur", .int(timings?.promptDuration)),
                         ("server_predicted_tokens", .int(timings?.predictedTokens)),
                         ("server_predicted_dur", .int(timings?.predictedDuration)),
+                        ("turn_id", .int(request.turnID)),
+                        ("instructions_fingerprint", .string(request.instructionsFingerprint)),
+                        ("tools_fingerprint", .string(request.toolsFingerprint)),
+                        ("cache_write_tokens", .int(request.cacheWriteTokens)),
+                        ("response_id", .string(request.responseID)),
+                        ("response_model", .string(request.responseModel)),
+                        ("server_address", .string(request.serverAddress)),
+                        ("server_port", .int(request.serverPort)),
+                        ("streamed", request.streamed.map(JSONValue.bool) ?? .null),
+                        ("max_tokens", .int(request.maxTokens)),
+                        ("temperature", .double(request.temperature)),
                     ])
             }
             for call in run.toolCalls {
@@ -74,6 +85,8 @@ public enum JSONLinesExport {
                         ("arguments_bytes", .int(call.argumentsBytes)),
                         ("output_bytes", .int(call.outputBytes)),
                         ("outcome", .string(call.outcome)), ("error", .string(call.error)),
+                        ("output_fingerprint", .string(call.outputFingerprint)),
+                        ("output_sketch", call.outputSketch.map { .array($0.map { .int(Int64($0)) }) } ?? .null),
                     ])
             }
             for handoff in run.handoffs {

@@ -234,6 +234,20 @@ private struct RunSpans {
             attributes.append(OTLPExport.attribute("gen_ai.response.finish_reasons", strings: [reason]))
         }
         if request.error != nil { attributes.append(OTLPExport.attribute("error.type", "_OTHER")) }
+        let reported: [JSONValue?] = [
+            request.cacheWriteTokens.map { OTLPExport.attribute("gen_ai.usage.cache_creation.input_tokens", $0) },
+            request.responseID.map { OTLPExport.attribute("gen_ai.response.id", $0) },
+            request.responseModel.map { OTLPExport.attribute("gen_ai.response.model", $0) },
+            request.serverAddress.map { OTLPExport.attribute("server.address", $0) },
+            request.serverPort.map { OTLPExport.attribute("server.port", $0) },
+            request.streamed.map { OTLPExport.attribute("gen_ai.request.stream", $0) },
+            request.maxTokens.map { OTLPExport.attribute("gen_ai.request.max_tokens", $0) },
+            request.temperature.map { OTLPExport.attribute("gen_ai.request.temperature", $0) },
+            request.turnID.map { OTLPExport.attribute("session_trace.turn_id", $0) },
+            request.instructionsFingerprint.map { OTLPExport.attribute("session_trace.instructions_fingerprint", $0) },
+            request.toolsFingerprint.map { OTLPExport.attribute("session_trace.tools_fingerprint", $0) },
+        ]
+        attributes += reported.compactMap { $0 }
         attributes += [
             OTLPExport.attribute("session_trace.request_id", request.requestID),
             OTLPExport.attribute("session_trace.profile", request.profile),
@@ -284,6 +298,9 @@ private struct RunSpans {
             OTLPExport.attribute("session_trace.output_bytes", call.outputBytes),
             OTLPExport.attribute("session_trace.outcome", call.outcome),
         ]
+        if let fingerprint = call.outputFingerprint {
+            attributes.append(OTLPExport.attribute("session_trace.output_fingerprint", fingerprint))
+        }
         for payload in run.payloadsByParent[call.toolCallID] ?? [] {
             switch payload.kind {
             case .toolArguments:

@@ -217,6 +217,13 @@ private struct RunBuilder {
             ("reused_prefix_entries", .int(request.reusedPrefixEntries)),
             ("finish_reason", .string(request.finishReason)),
             ("error", .string(request.error)),
+            ("turn_id", idString(request.turnID)),
+            ("instructions_fingerprint", .string(request.instructionsFingerprint)),
+            ("tools_fingerprint", .string(request.toolsFingerprint)),
+            ("cache_write_tokens", .int(request.cacheWriteTokens)),
+            ("response_id", .string(request.responseID)),
+            ("response_model", .string(request.responseModel)),
+            ("max_tokens", .int(request.maxTokens)),
         ]
         if let timings = request.serverTimings {
             args += [
@@ -285,6 +292,7 @@ private struct RunBuilder {
                 ("output_bytes", .int(call.outputBytes)),
                 ("outcome", .string(call.outcome)),
                 ("error", .string(call.error)),
+                ("output_fingerprint", .string(call.outputFingerprint)),
             ]
             args += payloadArgs(of: call.toolCallID)
             slice(call.name, cat: "tool_call", ts: call.ts, dur: dur, tid: tid, args: args)

@@ -127,6 +127,9 @@ private struct Scrubber {
             request.model = text(request.model, field: "model")
             request.finishReason = text(request.finishReason, field: "finish_reason")
             request.error = text(request.error, field: "error")
+            request.responseID = text(request.responseID, field: "response_id")
+            request.responseModel = text(request.responseModel, field: "response_model")
+            request.serverAddress = text(request.serverAddress, field: "server_address")
             return request
         }
         let toolCalls = recorded.toolCalls.map { call in
