@@ -154,14 +154,14 @@ struct StreamParsingTests {
 
     @Test("structured output turns the JSON reply into a tool call or an answer")
     func structuredReply() throws {
-        func body(_ reply: String) -> String {
+        func body(_ reply: String, id: String = "chatcmpl-9") -> String {
             let escaped = reply.replacingOccurrences(of: "\"", with: "\\\"")
             return
-                "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\(escaped)\"},\"finish_reason\":\"stop\"}]}\n\n"
-                + "data: [DONE]\n\n"
+                "data: {\"id\":\"\(id)\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\(escaped)\"},"
+                + "\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
         }
-        let toolEvents = try assemble(
-            body(#"{"tool": "get_weather", "arguments": {"city": "Paris"}}"#), structured: true)
+        let reply = #"{"tool": "get_weather", "arguments": {"city": "Paris"}}"#
+        let toolEvents = try assemble(body(reply), structured: true)
         #expect(toolEvents.first == .outputStarted)
         guard case .toolCall(let call) = toolEvents.dropFirst().first else {
             Issue.record("expected a tool call, got \(toolEvents)")
@@ -170,11 +170,35 @@ struct StreamParsingTests {
         #expect(call.name == "get_weather")
         #expect(call.arguments == #"{"city":"Paris"}"#)
         #expect(toolEvents.last == .finished(reason: "tool_calls"))
+        // The reply carries no id: one is made from the response and the call, the same every time.
+        #expect(call.id.hasPrefix("call_") && call.id.count == 21)
+        #expect(try assemble(body(reply), structured: true) == toolEvents)
+        #expect(try assemble(body(reply, id: "chatcmpl-10"), structured: true) != toolEvents)
         #expect(
             try assemble(body(#"{"answer": "It is sunny."}"#), structured: true).prefix(2)
                 == [.outputStarted, .contentDelta("It is sunny.")])
         #expect(
             try assemble(body(#"{"answ"#), structured: true).dropFirst().first == .contentDelta(#"{"answ"#))
+    }
+
+    @Test("the response id and the answering model come from the chunks and message_start")
+    func responseIdentity() throws {
+        var openAI = OpenAIStreamAssembler(url: url)
+        for event in try parse(
+            #"data: {"id":"chatcmpl-1","model":"smol","choices":[{"index":0,"delta":{"content":"a"}}]}"#
+                + "\n\n"
+                + #"data: {"id":"chatcmpl-1","model":"smol","choices":[],"usage":{"prompt_tokens":1}}"#
+                + "\n\n",
+            chunkSize: 9
+        ).events { _ = try openAI.consume(event) }
+        #expect(openAI.responseID == "chatcmpl-1" && openAI.responseModel == "smol")
+        var anthropic = AnthropicStreamAssembler(url: url)
+        for event in try parse(
+            "event: message_start\n"
+                + #"data: {"type":"message_start","message":{"id":"msg_1","model":"claude-x"}}"# + "\n\n",
+            chunkSize: 9
+        ).events { _ = try anthropic.consume(event) }
+        #expect(anthropic.responseID == "msg_1" && anthropic.responseModel == "claude-x")
     }
 
     @Test("malformed JSON, an error object and a missing end are typed errors")

@@ -24,7 +24,11 @@ struct TLSTests {
     func trustedByConfiguration() async throws {
         let server = try LocalHTTPSServer(answer: Self.answer)
         let events = try await stream(from: server, caBundlePath: server.certificatePath)
-        #expect(events == [.outputStarted, .contentDelta("Hi"), .finished(reason: "stop")])
+        let info = ResponseInfo(
+            id: "chatcmpl-7", model: "smol-q4", serverAddress: "127.0.0.1", serverPort: server.port,
+            streamed: true)
+        #expect(
+            events == [.outputStarted, .contentDelta("Hi"), .responseInfo(info), .finished(reason: "stop")])
     }
 
     @Test("without that configuration the self-signed certificate is refused")

@@ -5,7 +5,9 @@ import Testing
 /// The HTTP path over real loopback sockets, with canned answers for the failure cases.
 @Suite("HTTP transport with canned answers")
 struct TransportTests {
-    static let contentEvent = #"data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}"# + "\n\n"
+    static let contentEvent =
+        #"data: {"id":"chatcmpl-7","model":"smol-q4","choices":[{"index":0,"delta":{"content":"Hi"}}]}"#
+        + "\n\n"
     static let finishEvent =
         #"data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"# + "\n\ndata: [DONE]\n\n"
 
@@ -34,9 +36,15 @@ struct TransportTests {
             .send(Self.finishEvent),
         ])
         let received = try await events(from: server)
-        #expect(received.map(\.event) == [.outputStarted, .contentDelta("Hi"), .finished(reason: "stop")])
+        let info = ResponseInfo(
+            id: "chatcmpl-7", model: "smol-q4", serverAddress: "127.0.0.1", serverPort: server.port,
+            streamed: true)
+        #expect(
+            received.map(\.event) == [
+                .outputStarted, .contentDelta("Hi"), .responseInfo(info), .finished(reason: "stop"),
+            ])
         #expect(received[1].at < .milliseconds(400), "first token after \(received[1].at)")
-        #expect(received[2].at >= .milliseconds(550))
+        #expect(received[3].at >= .milliseconds(550))
     }
 
     @Test("a body cut inside an event is a truncated stream")
@@ -98,8 +106,8 @@ struct TransportTests {
         for _ in 0..<4 { steps += [.send(Self.contentEvent), .pause(.milliseconds(400))] }
         let slowButSteady = try CannedHTTPServer(steps + [.send(Self.finishEvent)])
         #expect(
-            try await events(from: slowButSteady, timeout: .seconds(1)).count == 6,
-            "outputStarted, 4 deltas, finished")
+            try await events(from: slowButSteady, timeout: .seconds(1)).count == 7,
+            "outputStarted, 4 deltas, responseInfo, finished")
 
         let server = try CannedHTTPServer([.pause(.seconds(3))])
         let start = ContinuousClock.now
@@ -166,6 +174,43 @@ struct TransportTests {
         let error = try await failure(from: server, api: api)
         #expect(error == .httpStatus(url: error.url, status: 400, message: "max_tokens: too big"))
         #expect(error.url.path == (api == "openai" ? "/v1/chat/completions" : "/v1/messages"))
+    }
+
+    @Test("the Messages API's response facts, and a status error's, arrive before the stream ends")
+    func responseFacts() async throws {
+        let events = """
+            event: message_start
+            data: {"type":"message_start","message":{"id":"msg_01","model":"smol-q4",\
+            "usage":{"input_tokens":3}}}
+
+            event: message_stop
+            data: {"type":"message_stop"}
+
+
+            """
+        let server = try CannedHTTPServer([.send(CannedHTTPServer.eventStreamHeaders + events)])
+        #expect(
+            try await self.events(from: server, api: "anthropic").map(\.event) == [
+                .responseInfo(
+                    ResponseInfo(
+                        id: "msg_01", model: "smol-q4", serverAddress: "127.0.0.1", serverPort: server.port,
+                        streamed: true)),
+                .usage(TokenUsage(inputTokens: 3)), .finished(reason: "end_turn"),
+            ])
+
+        let failing = try CannedHTTPServer([.send("HTTP/1.1 503 Unavailable\r\nContent-Length: 0\r\n\r\n")])
+        let model = OpenAICompatibleModel(baseURL: failing.baseURL, modelName: "m")
+        var received: [ModelEvent] = []
+        await #expect(throws: HTTPEndpoint.Error.self) {
+            for try await event in model.stream(ModelRequest(entries: [.prompt("hi")])) {
+                received.append(event)
+            }
+        }
+        #expect(
+            received == [
+                .responseInfo(
+                    ResponseInfo(serverAddress: "127.0.0.1", serverPort: failing.port, streamed: true))
+            ])
     }
 
     @Test("a 429 carries its Retry-After", arguments: ["openai", "anthropic"])

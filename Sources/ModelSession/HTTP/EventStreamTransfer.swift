@@ -40,6 +40,7 @@ final class EventStreamTransfer: @unchecked Sendable {
     private var capturedAll = true
     /// Why a receiver stopped the transfer.
     private var failure: (any Error)?
+    private var sentResponseInfo = false
 
     init(
         endpoint: HTTPEndpoint, path: String, body: Data, assembler: some ModelEventAssembler,
@@ -96,11 +97,13 @@ final class EventStreamTransfer: @unchecked Sendable {
 
     /// Ends the stream with `error`; the transfer is no longer in the transport.
     func finish(throwing error: any Error) {
+        yieldResponseInfo()
         continuation.finish(throwing: error)
     }
 
     /// The transfer ended with `code`: the last events and the end of the stream, or its error.
     func complete(_ code: CURLcode) {
+        yieldResponseInfo()
         do {
             for event in try lastEvents(code) { continuation.yield(event) }
             continuation.finish()
@@ -128,6 +131,19 @@ final class EventStreamTransfer: @unchecked Sendable {
         case .events:
             throw error(for: code)
         }
+    }
+
+    /// Sends ``ModelEvent/responseInfo(_:)`` once, if a server answered.
+    private func yieldResponseInfo() {
+        guard !sentResponseInfo, ccurl_easy_response_code(easy) != 0 else { return }
+        sentResponseInfo = true
+        let address = ccurl_easy_primary_ip(easy).map { String(cString: $0) } ?? ""
+        let port = ccurl_easy_primary_port(easy)
+        let info = ResponseInfo(
+            id: assembler.responseID.map { HTTPEndpoint.Error.serverText($0, limit: 200) },
+            model: assembler.responseModel.map { HTTPEndpoint.Error.serverText($0, limit: 200) },
+            serverAddress: address.isEmpty ? nil : address, serverPort: port > 0 ? port : nil, streamed: true)
+        continuation.yield(.responseInfo(info))
     }
 
     /// The error for a transfer that libcurl ended with `code`.

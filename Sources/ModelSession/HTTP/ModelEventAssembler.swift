@@ -6,6 +6,9 @@ protocol ModelEventAssembler: Sendable {
     mutating func consume(_ event: ServerSentEvent) throws -> [ModelEvent]
     /// The events left at the end of the body; throws if the stream ended before its last event.
     mutating func finish() throws -> [ModelEvent]
+    /// `gen_ai.response.id` and `gen_ai.response.model`, once an event carried them.
+    var responseID: String? { get }
+    var responseModel: String? { get }
 }
 
 extension JSONDecoder {
