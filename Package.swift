@@ -25,14 +25,15 @@ let package = Package(
         // C shims: tiny, plain functions, no macros visible to Swift.
         .target(name: "CLTTngUST", linkerSettings: [.linkedLibrary("lttng-ust"), .linkedLibrary("dl")]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
 
         .target(name: "SessionTrace"),
         .target(name: "SessionTraceLTTng", dependencies: ["SessionTrace", "CLTTngUST"]),
         .target(name: "TraceStore", dependencies: ["SessionTrace", "CSQLite"]),
         .target(name: "Redaction"),
-        .target(name: "ModelSession"),
+        .target(name: "ModelSession", dependencies: ["CCurl"]),
         // Starts and stops a real llama.cpp server on a loopback port, for tests, demo and bench.
-        .target(name: "LlamaServer"),
+        .target(name: "LlamaServer", dependencies: ["CCurl"]),
         .target(name: "SessionInstrumentation", dependencies: ["ModelSession", "SessionTrace"]),
         .target(name: "TraceAnalysis", dependencies: ["TraceStore", "SessionTrace", "Redaction"]),
 
