@@ -148,7 +148,8 @@ struct TracerTests {
         tracer.record(
             .request(RequestRecord(
                 requestID: tracer.makeID(), ts: 0, dur: 1, profile: "p hunter2", provider: "v hunter2",
-                model: "m hunter2", finishReason: "hunter2", error: "e hunter2")), kind: .request)
+                model: "m hunter2", finishReason: "hunter2", error: "e hunter2", responseID: "r hunter2",
+                responseModel: "hunter2", serverAddress: "hunter2.example")), kind: .request)
         tracer.sink.record(
             .toolCall(ToolCallRecord(
                 toolCallID: tracer.makeID(), ts: 0, dur: 1, name: "t hunter2", callID: "hunter2",
@@ -164,7 +165,7 @@ struct TracerTests {
         #expect(Set(events.map(\.kind)) == kinds)
         let text = events.map { String(describing: $0) }.joined(separator: "\n")
         #expect(!text.contains("hunter2"))
-        #expect(text.ranges(of: "[R]").count == 20)
+        #expect(text.ranges(of: "[R]").count == 23)
         #expect(sink.intervals.first { $0.name == "interval [R]" }?.metadata == ["note": "[R]", "count": 1])
     }
 

@@ -83,11 +83,12 @@ struct PlantedSecrets {
 }
 
 /// A store whose every free-text column holds every planted secret: run label, host, command line
-/// and git revision; session labels; request profile, provider, model, finish reason and error; tool
-/// names, call ids and errors; handoff values; interval names, metadata and errors; instant names
-/// and metadata; payloads. Its requests make a finding for every analysis: a tool loop, a model
-/// handoff that breaks the cache, a prompt near the context window. The host comes from the
-/// system, so a store recorded without `redaction` gets it planted afterwards.
+/// and git revision; session labels; request profile, provider, model, finish reason, error,
+/// response id, response model and server address; tool names, call ids and errors; handoff
+/// values; interval names, metadata and errors; instant names and metadata; payloads. Its
+/// requests make a finding for every analysis: a tool loop, a model handoff that breaks the
+/// cache, a prompt near the context window. The host comes from the system, so a store recorded
+/// without `redaction` gets it planted afterwards.
 func makePlantedStore(
     _ path: String, _ planted: PlantedSecrets, redaction: (@Sendable (String) -> String)? = nil
 ) throws {
@@ -120,7 +121,8 @@ func makePlantedStore(
                 profile: "economy " + text, provider: "llama.cpp " + text, model: model, inputTokens: 7_000,
                 cachedInputTokens: turn == 2 ? 6_000 : 0, outputTokens: 40, promptBytes: 28_000,
                 transcriptEntries: previousEntries + 2, reusedPrefixEntries: turn == 2 ? previousEntries : 0,
-                finishReason: "stop " + text, error: turn == 1 ? "server said " + text : nil)
+                finishReason: "stop " + text, error: turn == 1 ? "server said " + text : nil,
+                responseID: "chatcmpl " + text, responseModel: "smollm2 " + text, serverAddress: text)
             previousEntries += 2
             tracer.record(.request(request), kind: .request)
             for call in 0..<3 where turn == 0 {

@@ -11,8 +11,8 @@ struct RedactingSink: TraceSink {
 
     func flush() { base.flush() }
 
-    /// `event` with its text redacted; ids, times, counts and the tracer's own vocabulary (handoff
-    /// kinds, tool outcomes, dropped-event reasons) are kept.
+    /// `event` with its text redacted; ids, times, counts, fingerprints and the tracer's own
+    /// vocabulary (handoff kinds, tool outcomes, dropped-event reasons) are kept.
     func redacted(_ event: TraceEvent) -> TraceEvent {
         switch event {
         case .run(var run):
@@ -30,6 +30,9 @@ struct RedactingSink: TraceSink {
             request.model = redact(request.model)
             request.finishReason = request.finishReason.map(redact)
             request.error = request.error.map(redact)
+            request.responseID = request.responseID.map(redact)
+            request.responseModel = request.responseModel.map(redact)
+            request.serverAddress = request.serverAddress.map(redact)
             return .request(request)
         case .toolCall(var call):
             call.name = redact(call.name)
