@@ -38,7 +38,7 @@ public enum ArgumentComparison {
     }
 
     /// Field names whose values name an entity, compared without the case and the `_`/`-` of the
-    /// name; a name ending in `id` or `ids` counts too.
+    /// name; `id`, `ids`, `uuid` and names that end in an id word (`order_id`, `userIds`) count too.
     public static let entityFieldNames: Set<String> = [
         "page", "pagenumber", "offset", "cursor", "after", "before", "skip", "start", "index",
         "city", "country", "location", "place", "address", "region", "zip", "zipcode", "postcode",
@@ -50,13 +50,18 @@ public enum ArgumentComparison {
 
     /// Compares two argument texts; `threshold` is the least word share of rule 3.
     public static func compare(_ first: String, _ second: String, threshold: Double = 0.8) -> Relation {
-        let left = fields(first)
-        let right = fields(second)
+        compare(Fields(first), Fields(second), threshold: threshold)
+    }
+
+    /// Compares two argument texts already split into fields, as an analysis that compares each
+    /// call with many others does.
+    static func compare(_ left: Fields, _ right: Fields, threshold: Double) -> Relation {
         var similarity = 1.0
         var differs = false
-        for path in Set(left.keys).union(right.keys).sorted() {
-            let (a, b) = (left[path], right[path])
-            if a == b || (a.map(normalized) == b.map(normalized)) { continue }
+        let paths = left.paths == right.paths ? left.paths : Array(Set(left.paths + right.paths)).sorted()
+        for path in paths {
+            let (a, b) = (left.values[path], right.values[path])
+            if a == b { continue }
             differs = true
             switch judge(field: path, a, b, threshold: threshold) {
             case .agrees(let score): similarity = min(similarity, score)
@@ -68,48 +73,71 @@ public enum ArgumentComparison {
 
     // MARK: - Fields
 
+    /// The leaves of an argument text by path, each prepared for comparison; text that is not
+    /// JSON is one field named "".
+    struct Fields {
+        var values: [String: Value] = [:]
+        /// The field names, sorted.
+        private(set) var paths: [String] = []
+
+        init(_ text: String) {
+            guard
+                let object = try? JSONSerialization.jsonObject(
+                    with: Data(text.utf8), options: [.fragmentsAllowed])
+            else {
+                values[""] = .text(Text(text))
+                paths = [""]
+                return
+            }
+            flatten(object, path: "")
+            paths = values.keys.sorted()
+        }
+
+        private static let booleanType = type(of: NSNumber(value: true))
+
+        private mutating func flatten(_ object: Any, path: String) {
+            switch object {
+            case let dictionary as [String: Any]:
+                for (key, value) in dictionary { flatten(value, path: path.isEmpty ? key : path + "." + key) }
+            case let array as [Any]:
+                for (index, value) in array.enumerated() { flatten(value, path: path + "[\(index)]") }
+            case let string as String:
+                values[path] = .text(Text(string))
+            case let number as NSNumber:
+                values[path] =
+                    type(of: number) == Self.booleanType
+                    ? .flag(number.boolValue) : .number(number.stringValue)
+            default:
+                values[path] = .null
+            }
+        }
+    }
+
     /// One leaf of the arguments.
     enum Value: Hashable {
-        case text(String)
+        case text(Text)
         case number(String)
         case flag(Bool)
         case null
     }
 
-    /// The leaves of an argument text by path; text that is not JSON is one field named "".
-    static func fields(_ text: String) -> [String: Value] {
-        guard
-            let object = try? JSONSerialization.jsonObject(
-                with: Data(text.utf8), options: [.fragmentsAllowed])
-        else { return ["": .text(text)] }
-        var out: [String: Value] = [:]
-        flatten(object, path: "", into: &out)
-        return out
-    }
+    /// A string argument, with its content words worked out once.
+    struct Text: Hashable {
+        /// Trimmed, lowercased, inner white space folded: equal texts ask the same.
+        var normalized: String
+        var looksLikeIdentifier: Bool
+        var words: [Word]
+        var content: Set<String>
 
-    private static let booleanType = type(of: NSNumber(value: true))
-
-    private static func flatten(_ object: Any, path: String, into out: inout [String: Value]) {
-        switch object {
-        case let dictionary as [String: Any]:
-            for (key, value) in dictionary {
-                flatten(value, path: path.isEmpty ? key : path + "." + key, into: &out)
-            }
-        case let array as [Any]:
-            for (index, value) in array.enumerated() { flatten(value, path: path + "[\(index)]", into: &out) }
-        case let string as String:
-            out[path] = .text(string)
-        case let number as NSNumber:
-            out[path] =
-                type(of: number) == booleanType ? .flag(number.boolValue) : .number(number.stringValue)
-        default:
-            out[path] = .null
+        init(_ raw: String) {
+            normalized = ArgumentComparison.normalized(raw)
+            looksLikeIdentifier = ArgumentComparison.looksLikeIdentifier(raw)
+            words = ArgumentComparison.words(raw)
+            content = Set(words.map(\.content))
         }
-    }
 
-    private static func normalized(_ value: Value) -> Value {
-        if case .text(let text) = value { return .text(normalized(text)) }
-        return value
+        static func == (lhs: Text, rhs: Text) -> Bool { lhs.normalized == rhs.normalized }
+        func hash(into hasher: inout Hasher) { hasher.combine(normalized) }
     }
 
     // MARK: - Judging one field
@@ -119,36 +147,34 @@ public enum ArgumentComparison {
     private static func judge(field path: String, _ a: Value?, _ b: Value?, threshold: Double) -> Verdict {
         switch (a, b) {
         case (.text(let x)?, .text(let y)?):
-            if isEntityField(path) || looksLikeIdentifier(x) || looksLikeIdentifier(y) { return .differs }
+            if isEntityField(path) || x.looksLikeIdentifier || y.looksLikeIdentifier { return .differs }
             return compareText(x, y, threshold: threshold)
         case (.number?, _), (_, .number?):
             return .differs
-        case (.text(let x)?, nil), (nil, .text(let x)?):
-            return isEntityField(path) || looksLikeIdentifier(x) ? .differs : .agrees(1)
         case (.text(let x)?, _), (_, .text(let x)?):
-            return isEntityField(path) || looksLikeIdentifier(x) ? .differs : .agrees(1)
+            return isEntityField(path) || x.looksLikeIdentifier ? .differs : .agrees(1)
         default:
             return .agrees(1)
         }
     }
 
     /// Rule 3: content words, no entity among the words one side lacks, and enough shared.
-    private static func compareText(_ x: String, _ y: String, threshold: Double) -> Verdict {
-        let left = words(x)
-        let right = words(y)
-        let a = Set(left.map(\.content))
-        let b = Set(right.map(\.content))
-        let onlyOneSide = a.symmetricDifference(b)
-        for word in left + right where onlyOneSide.contains(word.content) && word.isEntity {
-            return .differs
+    private static func compareText(_ x: Text, _ y: Text, threshold: Double) -> Verdict {
+        let onlyOneSide = x.content.symmetricDifference(y.content)
+        guard !onlyOneSide.isEmpty else { return .agrees(1) }
+        for words in [x.words, y.words] {
+            for word in words where word.isEntity && onlyOneSide.contains(word.content) { return .differs }
         }
-        guard !a.isEmpty, !b.isEmpty else { return a == b ? .agrees(1) : .differs }
-        let share = Double(a.intersection(b).count) / Double(min(a.count, b.count))
+        guard !x.content.isEmpty, !y.content.isEmpty else {
+            return x.content == y.content ? .agrees(1) : .differs
+        }
+        let share =
+            Double(x.content.intersection(y.content).count) / Double(min(x.content.count, y.content.count))
         return share >= threshold ? .agrees(share) : .differs
     }
 
     /// A word of free text: its comparable form, and whether it reads as an entity.
-    struct Word {
+    struct Word: Hashable {
         var content: String
         var isEntity: Bool
     }
@@ -156,9 +182,7 @@ public enum ArgumentComparison {
     /// The content words of `text`, in order; stop words left out.
     static func words(_ text: String) -> [Word] {
         var out: [Word] = []
-        var position = 0
-        for token in tokens(text) {
-            defer { position += 1 }
+        for (position, token) in tokens(text).enumerated() {
             let lower = token.lowercased()
             if stopWords.contains(lower) { continue }
             let hasDigit = token.contains(where: \.isNumber)
@@ -207,7 +231,11 @@ public enum ArgumentComparison {
         if let dot = key.lastIndex(of: ".") { key = key[key.index(after: dot)...] }
         if let bracket = key.firstIndex(of: "[") { key = key[..<bracket] }
         let name = key.lowercased().filter { $0 != "_" && $0 != "-" }
-        if name.hasSuffix("id") || name.hasSuffix("ids") { return true }
+        if ["id", "ids", "uuid"].contains(name) { return true }
+        // `order_id`, `order-ids`, `orderId`, `userIDs`: a word ending in an id.
+        for suffix in ["_id", "-id", "Id", "ID", "_ids", "-ids", "Ids", "IDs"] where key.hasSuffix(suffix) {
+            return true
+        }
         return entityFieldNames.contains(name)
     }
 

@@ -22,7 +22,7 @@ extension CacheFindings {
             out +=
                 "\nsession \(TerminalText.fitted(finding.sessionLabel, width: 40)), request "
                 + ToolFindings.shortID(finding.request.requestID)
-                + " at \(Format.duration(finding.request.ts - finding.runStart))\n"
+                + " at \(Format.duration(finding.request.ts &- finding.runStart))\n"
             out += "  \(finding.explanation)\n"
             var cost = "  cost vs request \(ToolFindings.shortID(finding.previous.requestID)): "
             if let lost = finding.cachedTokensLost, let reusable = finding.reusableTokens {

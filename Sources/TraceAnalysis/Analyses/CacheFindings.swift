@@ -66,7 +66,8 @@ public struct CacheFindings: Sendable {
                         "history transform: \(request.reusedPrefixEntries) of the previous \(before) entries "
                         + "reused (entries \(before) → \(after))"
                     if after <= before {
-                        text += ", the transcript did not grow, as when a rolling window drops entries from the front"
+                        text += ", the transcript did not grow, as when a rolling window drops entries "
+                            + "from the front"
                     }
                     return text
                 case .modelSwitch:
@@ -93,8 +94,8 @@ public struct CacheFindings: Sendable {
     /// Requests that had a previous request in their session, so could have reused a prefix.
     public var followUpRequests: Int
 
-    public var cachedTokensLost: Int64 { findings.reduce(0) { $0 + ($1.cachedTokensLost ?? 0) } }
-    public var ttftIncrease: Int64 { findings.reduce(0) { $0 + max(0, $1.ttftIncrease ?? 0) } }
+    public var cachedTokensLost: Int64 { findings.reduce(0) { $0 &+ ($1.cachedTokensLost ?? 0) } }
+    public var ttftIncrease: Int64 { findings.reduce(0) { $0 &+ max(0, $1.ttftIncrease ?? 0) } }
 
     /// Handoffs this long after a request's start still count as its cause: the middleware may
     /// record a handoff just after stamping the request's start.
@@ -117,7 +118,7 @@ public struct CacheFindings: Sendable {
                 for (previous, request) in zip(requests, requests.dropFirst()) {
                     followUps += 1
                     let handoffs = (handoffsBySession[sessionID] ?? []).filter {
-                        $0.ts > previous.ts && $0.ts <= request.ts + handoffTolerance
+                        $0.ts > previous.ts && $0.ts <= request.ts &+ handoffTolerance
                     }.sorted { ($0.ts, $0.handoffID) < ($1.ts, $1.handoffID) }
                     guard let finding = judge(request, after: previous, handoffs: handoffs) else { continue }
                     findings.append(
@@ -170,7 +171,7 @@ public struct CacheFindings: Sendable {
         if let cached = request.cachedInputTokens, let before = previous.inputTokens, previous.error == nil {
             let bound = min(before, request.inputTokens ?? before)
             reusable = bound
-            let shortfall = bound - cached
+            let shortfall = bound &- cached
             if shortfall > tolerance(reusable: bound) {
                 lost = shortfall
             } else {
@@ -187,7 +188,7 @@ public struct CacheFindings: Sendable {
 
     private static func difference(_ first: Int64?, _ second: Int64?) -> Int64? {
         guard let first, let second else { return nil }
-        return first - second
+        return first &- second
     }
 }
 

@@ -28,12 +28,12 @@ public struct CappedAnswers: Sendable {
         /// Output tokens of the cut answers; nil when none reported them.
         public var outputTokens: Int64? {
             let known = capped.compactMap(\.outputTokens)
-            return known.isEmpty ? nil : known.reduce(0, +)
+            return known.isEmpty ? nil : known.reduce(0, &+)
         }
 
         /// Time the cut answers spent generating: from the first token to the end.
         public var generationTime: Int64 {
-            capped.reduce(0) { $0 + max(0, $1.dur - ($1.timeToFirstToken ?? 0)) }
+            capped.reduce(0) { $0 &+ max(0, $1.dur &- ($1.timeToFirstToken ?? 0)) }
         }
     }
 
@@ -92,7 +92,7 @@ extension CappedAnswers {
             for request in finding.capped {
                 out +=
                     "    request \(ToolFindings.shortID(request.requestID)) at "
-                    + Format.duration(request.ts - finding.runStart)
+                    + Format.duration(request.ts &- finding.runStart)
                     + ": \(Format.count(request.outputTokens)) output tokens, finish reason "
                     + TerminalText.fitted(request.finishReason ?? "", width: 20) + "\n"
             }

@@ -85,7 +85,7 @@ public struct Diagnosis: Sendable {
         for session in growth.findings {
             guard let first = session.firstOverWarning else { continue }
             let peak = session.requests.max { ($0.inputTokens ?? 0) < ($1.inputTokens ?? 0) } ?? first
-            let grown = (peak.inputTokens ?? 0) - (session.requests[0].inputTokens ?? 0)
+            let grown = (peak.inputTokens ?? 0) &- (session.requests[0].inputTokens ?? 0)
             out.append(
                 locator.finding(
                     .promptGrowth, run: session.runID, session: session.sessionID,

@@ -33,7 +33,7 @@ public struct OversizedToolOutputs: Sendable {
 
         /// The output's part of the inflated request's input tokens, estimated by its share of bytes.
         public var estimatedTokens: Int64? {
-            inflated.inputTokens.map { Int64((Double($0) * share).rounded()) }
+            inflated.inputTokens.flatMap { Int64(exactly: (Double($0) * share).rounded()) }
         }
     }
 
@@ -48,7 +48,7 @@ public struct OversizedToolOutputs: Sendable {
                 $0.sorted { ($0.ts, $0.requestID) < ($1.ts, $1.requestID) }
             }
             for call in run.toolCalls where call.outputBytes >= options.minimumBytes {
-                let end = call.ts + call.dur
+                let end = call.ts &+ call.dur
                 guard let next = requestsBySession[call.sessionID]?.first(where: { $0.ts >= end }),
                     next.promptBytes > 0, call.outputBytes <= next.promptBytes
                 else { continue }
@@ -76,7 +76,7 @@ extension OversizedToolOutputs {
             out += "\n" + finding.headline + "\n"
             out +=
                 "  session \(TerminalText.fitted(finding.sessionLabel, width: 40)), call at "
-                + Format.duration(finding.call.ts - finding.runStart) + ", inflated request "
+                + Format.duration(finding.call.ts &- finding.runStart) + ", inflated request "
                 + ToolFindings.shortID(finding.inflated.requestID)
                 + " (\(Format.count(finding.inflated.promptBytes)) prompt bytes, "
                 + "\(Format.count(finding.inflated.inputTokens)) input tokens)\n"

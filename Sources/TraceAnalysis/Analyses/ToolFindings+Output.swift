@@ -32,7 +32,7 @@ extension ToolFindings {
             out += "  cost: " + finding.costText + "\n"
             let repeats = Set(finding.repeatIDs)
             for (index, call) in finding.calls.enumerated() {
-                let at = "at " + Format.duration(call.record.ts - finding.runStart)
+                let at = "at " + Format.duration(call.record.ts &- finding.runStart)
                 var line =
                     "    \(index + 1). \(at), \(Format.duration(call.record.dur)), \(call.record.outcome)"
                 line += repeats.contains(call.record.toolCallID) ? ", repeat" : ""
@@ -63,7 +63,7 @@ extension ToolFindings {
             ("turns_inferred", .bool(inferredTurns)),
             ("loop_threshold", .int(Int64(options.loopThreshold))),
             ("similarity_threshold", .double(options.similarityThreshold)),
-            ("cost_ns", .int(findings.reduce(0) { $0 + $1.cost })),
+            ("cost_ns", .int(findings.reduce(0) { $0 &+ $1.cost })),
             ("findings", .array(findings.map(\.json))),
         ]
     }

@@ -66,15 +66,15 @@ public struct ToolFindings: Sendable {
         public var runStart: Int64
 
         /// Time of the extra rounds, in nanoseconds.
-        public var extraRoundTime: Int64 { extraRounds.reduce(0) { $0 + $1.dur } }
+        public var extraRoundTime: Int64 { extraRounds.reduce(0) { $0 &+ $1.dur } }
         /// Input and output tokens of the extra rounds; nil when none reported them.
         public var extraRoundTokens: Int64? {
             let known = extraRounds.filter { $0.inputTokens != nil || $0.outputTokens != nil }
             guard !known.isEmpty else { return nil }
-            return known.reduce(0) { $0 + ($1.inputTokens ?? 0) + ($1.outputTokens ?? 0) }
+            return known.reduce(0) { $0 &+ ($1.inputTokens ?? 0) &+ ($1.outputTokens ?? 0) }
         }
         /// What the repeats cost in time: their tool time and the extra rounds' time.
-        public var cost: Int64 { toolTime + extraRoundTime }
+        public var cost: Int64 { toolTime &+ extraRoundTime }
     }
 
     public struct Options: Sendable, Hashable {
@@ -106,7 +106,7 @@ public struct ToolFindings: Sendable {
             path: trace.path, options: options, findings: [], toolCallCount: 0, callsWithArguments: 0,
             inferredTurns: false)
         for run in trace.runs {
-            var analysis = RunAnalysis(run: run, options: options)
+            let analysis = RunAnalysis(run: run, options: options)
             report.findings += analysis.sessionFindings() + analysis.loopFindings()
             report.toolCallCount += run.toolCalls.count
             report.callsWithArguments += analysis.calls.filter { $0.arguments != nil }.count
@@ -127,10 +127,12 @@ private struct RunAnalysis {
     let options: ToolFindings.Options
     let turns: RunTurns
     let calls: [ToolFindings.Call]
-    /// Argument text per fingerprint (the first captured), for near-duplicate comparison.
-    private let textByFingerprint: [String: String]
-    /// Similarity of two fingerprints' texts when they ask the same thing; memoized.
-    private var linkCache: [FingerprintPair: Double?] = [:]
+    /// The calls of each session and tool.
+    private let groups: [SessionTool: [ToolFindings.Call]]
+    /// The ask each fingerprint of a session's tool belongs to; the same number, the same ask.
+    private var askOf: [SessionToolPrint: Int] = [:]
+    /// The least similarity of a link within each ask made of near-identical calls.
+    private var leastSimilarity: [Int: Double] = [:]
 
     init(run: RecordedRun, options: ToolFindings.Options) {
         self.run = run
@@ -139,84 +141,67 @@ private struct RunAnalysis {
         calls = run.toolCalls
             .map { ToolFindings.Call(record: $0, arguments: run.payload(.toolArguments, of: $0.toolCallID)) }
             .sorted { ($0.record.ts, $0.record.toolCallID) < ($1.record.ts, $1.record.toolCallID) }
+        groups = Dictionary(grouping: calls) {
+            SessionTool(sessionID: $0.record.sessionID, tool: $0.record.name)
+        }
+        for key in groups.keys.sorted() { linkAsks(key) }
+    }
+
+    /// Numbers the asks of one session's tool: equal fingerprints are one ask, and fingerprints
+    /// whose captured arguments are near-duplicates (``ArgumentComparison``) join theirs.
+    private mutating func linkAsks(_ key: SessionTool) {
         var texts: [String: String] = [:]
-        for call in calls {
-            if let text = call.arguments, texts[call.record.argumentsFingerprint] == nil {
-                texts[call.record.argumentsFingerprint] = text
-            }
+        for call in groups[key]! where texts[call.record.argumentsFingerprint] == nil {
+            texts[call.record.argumentsFingerprint] = call.arguments ?? ""
         }
-        textByFingerprint = texts
-    }
-
-    /// Similarity when two calls of one tool ask the same thing: 1 for equal fingerprints, the
-    /// near-duplicate similarity of their texts, nil when they differ or a text is missing.
-    mutating func link(_ first: ToolFindings.Call, _ second: ToolFindings.Call) -> Double? {
-        guard first.record.name == second.record.name else { return nil }
-        let (a, b) = (first.record.argumentsFingerprint, second.record.argumentsFingerprint)
-        if a == b { return 1 }
-        let key = FingerprintPair(a < b ? a : b, a < b ? b : a)
-        if let cached = linkCache[key] { return cached }
-        var result: Double?
-        if let x = textByFingerprint[key.first], let y = textByFingerprint[key.second] {
-            switch ArgumentComparison.compare(x, y, threshold: options.similarityThreshold) {
-            case .identical: result = 1
-            case .nearDuplicate(let similarity): result = similarity
-            case .distinct: result = nil
-            }
-        }
-        linkCache[key] = result
-        return result
-    }
-
-    /// Groups of calls that ask the same thing, with the least similarity of a link in each.
-    mutating func asks(_ group: [ToolFindings.Call]) -> (classes: [Int], least: [Int: Double]) {
-        var sets = UnionFind(count: group.count)
-        var scores: [(Int, Double)] = []
-        for i in group.indices {
-            for j in group.indices where j > i {
-                if let score = link(group[i], group[j]) {
-                    sets.union(i, j)
-                    scores.append((i, score))
+        let prints = texts.keys.sorted()
+        let fields = prints.map { texts[$0]!.isEmpty ? nil : ArgumentComparison.Fields(texts[$0]!) }
+        var sets = UnionFind(count: prints.count)
+        var links: [(Int, Double)] = []
+        for i in prints.indices {
+            guard let left = fields[i] else { continue }
+            for j in prints.indices where j > i {
+                guard let right = fields[j] else { continue }
+                switch ArgumentComparison.compare(left, right, threshold: options.similarityThreshold) {
+                case .identical: links.append((i, 1))
+                case .nearDuplicate(let similarity): links.append((i, similarity))
+                case .distinct: continue
                 }
+                sets.union(i, j)
             }
         }
-        var least: [Int: Double] = [:]
-        for (i, score) in scores { least[sets.find(i)] = min(least[sets.find(i)] ?? 1, score) }
-        return (group.indices.map { sets.find($0) }, least)
+        let base = askOf.count
+        for (index, print) in prints.enumerated() {
+            askOf[SessionToolPrint(key: key, print: print)] = base + sets.find(index)
+        }
+        for (index, similarity) in links {
+            let ask = base + sets.find(index)
+            leastSimilarity[ask] = min(leastSimilarity[ask] ?? 1, similarity)
+        }
+    }
+
+    private func ask(_ call: ToolFindings.Call) -> Int {
+        let key = SessionTool(sessionID: call.record.sessionID, tool: call.record.name)
+        return askOf[SessionToolPrint(key: key, print: call.record.argumentsFingerprint)]!
     }
 
     // MARK: Session-wide: identical and near-identical arguments
 
-    mutating func sessionFindings() -> [ToolFindings.Finding] {
+    func sessionFindings() -> [ToolFindings.Finding] {
         var findings: [ToolFindings.Finding] = []
-        let bySessionTool = Dictionary(grouping: calls) {
-            SessionTool(sessionID: $0.record.sessionID, tool: $0.record.name)
-        }
-        for key in bySessionTool.keys.sorted(by: {
-            ($0.sessionID ?? -1, $0.tool) < ($1.sessionID ?? -1, $1.tool)
-        }) {
-            let group = bySessionTool[key]!
-            let byFingerprint = Dictionary(grouping: group, by: \.record.argumentsFingerprint)
-            for same in byFingerprint.values where same.count >= 2 {
+        for key in groups.keys.sorted() {
+            let group = groups[key]!
+            for same in Dictionary(grouping: group, by: \.record.argumentsFingerprint).values
+            where same.count >= 2 {
                 findings.append(
-                    finding(.identicalArguments, same, classes: Array(repeating: 0, count: same.count)))
+                    finding(.identicalArguments, same, asks: Array(repeating: 0, count: same.count)))
             }
-            // One representative call per fingerprint, linked when they ask the same thing.
-            let representatives = byFingerprint.keys.sorted().compactMap { print in
-                byFingerprint[print]!.first { $0.arguments != nil }
-            }
-            guard representatives.count >= 2 else { continue }
-            let (classes, least) = asks(representatives)
-            for root in Set(classes).sorted() {
-                let prints = Set(
-                    representatives.indices.filter { classes[$0] == root }
-                        .map { representatives[$0].record.argumentsFingerprint })
-                guard prints.count >= 2 else { continue }
-                let members = group.filter { prints.contains($0.record.argumentsFingerprint) }
+            for (ask, members) in Dictionary(grouping: group, by: ask).sorted(by: { $0.key < $1.key }) {
+                guard Set(members.map(\.record.argumentsFingerprint)).count >= 2 else { continue }
                 findings.append(
                     finding(
-                        .nearIdenticalArguments, members, classes: Array(repeating: 0, count: members.count),
-                        similarity: least[root]))
+                        .nearIdenticalArguments, members, asks: Array(repeating: 0, count: members.count),
+                        similarity: leastSimilarity[ask]))
             }
         }
         return findings
@@ -224,7 +209,7 @@ private struct RunAnalysis {
 
     // MARK: Per turn: loops
 
-    mutating func loopFindings() -> [ToolFindings.Finding] {
+    func loopFindings() -> [ToolFindings.Finding] {
         var findings: [ToolFindings.Finding] = []
         var callsByTurn: [Int: [ToolFindings.Call]] = [:]
         for call in calls {
@@ -237,41 +222,40 @@ private struct RunAnalysis {
                 (turns.round(of: $0.record.requestID) ?? 0, $0.record.ts, $0.record.toolCallID)
                     < (turns.round(of: $1.record.requestID) ?? 0, $1.record.ts, $1.record.toolCallID)
             }
-            let (classes, least) = asks(sequence)
+            let asks = sequence.map(ask)
             var covered = Set<Int>()
             // Cycles of two or more asks, made again in the same order: A → B → A → B.
             for period in 2...ToolFindings.longestCycle {
                 var index = period
                 while index < sequence.count {
-                    guard classes[index] == classes[index - period] else {
+                    guard asks[index] == asks[index - period] else {
                         index += 1
                         continue
                     }
                     let start = index - period
                     var end = index
-                    while end < sequence.count, classes[end] == classes[end - period] { end += 1 }
-                    let cycle = Array(classes[start..<start + period])
+                    while end < sequence.count, asks[end] == asks[end - period] { end += 1 }
+                    let cycle = Array(asks[start..<start + period])
                     let stretch = Array(start..<end)
                     if end - start >= 2 * period, Set(cycle).count >= 2, covered.isDisjoint(with: stretch) {
                         covered.formUnion(stretch)
-                        let similarity = Set(cycle).compactMap { least[$0] }.min()
                         findings.append(
                             finding(
-                                .loop, stretch.map { sequence[$0] }, classes: stretch.map { classes[$0] },
-                                similarity: similarity, turn: turn,
+                                .loop, stretch.map { sequence[$0] }, asks: stretch.map { asks[$0] },
+                                similarity: Set(cycle).compactMap { leastSimilarity[$0] }.min(), turn: turn,
                                 pattern: stretch.prefix(period).map { sequence[$0].record.name }))
                     }
                     index = end
                 }
             }
             // One ask made again and again, in one request or one per round.
-            for root in Set(classes).sorted() {
-                let members = sequence.indices.filter { classes[$0] == root && !covered.contains($0) }
+            for ask in Set(asks).sorted() {
+                let members = sequence.indices.filter { asks[$0] == ask && !covered.contains($0) }
                 guard members.count >= options.loopThreshold else { continue }
                 findings.append(
                     finding(
-                        .loop, members.map { sequence[$0] }, classes: members.map { _ in root },
-                        similarity: least[root].flatMap { $0 < 1 ? $0 : nil }, turn: turn))
+                        .loop, members.map { sequence[$0] }, asks: members.map { _ in ask },
+                        similarity: leastSimilarity[ask], turn: turn))
             }
         }
         return findings
@@ -279,9 +263,9 @@ private struct RunAnalysis {
 
     // MARK: Building a finding
 
-    /// A finding over `group` (in order), whose calls ask the things `classes` names.
+    /// A finding over `group`, whose calls ask the things `asks` numbers.
     func finding(
-        _ kind: ToolFindings.Kind, _ group: [ToolFindings.Call], classes: [Int], similarity: Double? = nil,
+        _ kind: ToolFindings.Kind, _ group: [ToolFindings.Call], asks: [Int], similarity: Double? = nil,
         turn: Turn? = nil, pattern: [String]? = nil
     ) -> ToolFindings.Finding {
         let order = group.indices.sorted {
@@ -292,7 +276,7 @@ private struct RunAnalysis {
         var seen = Set<Int>()
         var repeats = Set<Int64>()
         for index in order {
-            if !seen.insert(classes[index]).inserted { repeats.insert(group[index].record.toolCallID) }
+            if !seen.insert(asks[index]).inserted { repeats.insert(group[index].record.toolCallID) }
         }
         let sorted = order.map { group[$0] }
         var requests: [Int64] = []
@@ -314,23 +298,22 @@ private struct RunAnalysis {
             turnCount: turnCount, requestIDs: requests, calls: sorted,
             repeatIDs: sorted.map(\.record.toolCallID).filter(repeats.contains), extraRounds: extra,
             toolTime: sorted.filter { repeats.contains($0.record.toolCallID) }.reduce(0) {
-                $0 + $1.record.dur
+                $0 &+ $1.record.dur
             },
             similarity: similarity, runStart: run.startTime)
     }
 
-    private struct SessionTool: Hashable {
+    private struct SessionTool: Hashable, Comparable {
         var sessionID: Int64?
         var tool: String
+        static func < (lhs: Self, rhs: Self) -> Bool {
+            (lhs.sessionID ?? -1, lhs.tool) < (rhs.sessionID ?? -1, rhs.tool)
+        }
     }
 
-    private struct FingerprintPair: Hashable {
-        var first: String
-        var second: String
-        init(_ first: String, _ second: String) {
-            self.first = first
-            self.second = second
-        }
+    private struct SessionToolPrint: Hashable {
+        var key: SessionTool
+        var print: String
     }
 }
 
