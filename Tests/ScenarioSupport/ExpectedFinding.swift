@@ -50,8 +50,9 @@ public struct ExpectedFinding: Hashable, Comparable, Sendable, CustomStringConve
             detail: "cap " + (cap.map(String.init) ?? "?"))
     }
 
-    public static func oversized(_ session: String, request: Int, call: Int, _ tool: String) -> Self {
-        Self(kind: .oversizedToolOutput, session: session, requests: [request], calls: [call], detail: tool)
+    /// `requests`: the one that asked for the call, then the one whose prompt it inflated.
+    public static func oversized(_ session: String, requests: [Int], call: Int, _ tool: String) -> Self {
+        Self(kind: .oversizedToolOutput, session: session, requests: requests, calls: [call], detail: tool)
     }
 
     public static func growth(_ session: String, requests: [Int]) -> Self {

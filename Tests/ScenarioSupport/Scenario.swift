@@ -126,7 +126,7 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .cappedAnswers:
             [.capped("brief", requests: [0, 2], cap: 12)]
         case .oversizedOutput:
-            [.oversized("reader", request: 1, call: 0, "fetch_page")]
+            [.oversized("reader", requests: [0, 1], call: 0, "fetch_page")]
         case .promptBloat:
             [.growth("researcher", requests: [10])]
         case .fanOut, .fanOutOverRounds, .pagination, .distinctTopics, .appendOnlyChat, .newSessions,

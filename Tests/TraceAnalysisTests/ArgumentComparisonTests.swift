@@ -39,6 +39,10 @@ struct ArgumentComparisonTests {
         (#"{"query":"train strikes paris"}"#, #"{"query":"train strikes lyon"}"#, "query"),
         (#"{"query":"launch review 2025"}"#, #"{"query":"launch review 2026"}"#, "query"),
         (
+            #"{"body":"See you at launch","to":"[REDACTED:email]"}"#,
+            #"{"body":"See you at the launch","to":"[REDACTED:email]"}"#, "to"
+        ),
+        (
             #"{"filter":{"city":"Oslo"},"query":"hotels"}"#,
             #"{"filter":{"city":"Bergen"},"query":"hotels"}"#,
             "filter.city"

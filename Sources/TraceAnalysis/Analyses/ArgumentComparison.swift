@@ -23,6 +23,9 @@ import Foundation
 /// 4. A field present on one side only is an entity (by rule 2) and makes the calls distinct, or
 ///    else is an added modifier that does not.
 /// 5. Booleans and nulls never decide: a retry with a flag flipped still asks the same thing.
+/// 6. A value redacted at record time (`[REDACTED:email]`) hides what it was, so it counts as an
+///    entity that differs: two calls to different addresses are not near-duplicates because both
+///    addresses read as the same marker.
 ///
 /// Calls whose every field agrees (rules 1-5) are near-duplicates; their similarity is the least
 /// share of rule 3 over the text fields that differ (1 when only modifiers differ).
@@ -61,6 +64,8 @@ public enum ArgumentComparison {
         let paths = left.paths == right.paths ? left.paths : Array(Set(left.paths + right.paths)).sorted()
         for path in paths {
             let (a, b) = (left.values[path], right.values[path])
+            if case .text(let text)? = a, text.isRedacted { return .distinct(field: path) }
+            if case .text(let text)? = b, text.isRedacted { return .distinct(field: path) }
             if a == b { continue }
             differs = true
             switch judge(field: path, a, b, threshold: threshold) {
@@ -126,12 +131,15 @@ public enum ArgumentComparison {
         /// Trimmed, lowercased, inner white space folded: equal texts ask the same.
         var normalized: String
         var looksLikeIdentifier: Bool
+        /// Redacted at record time: the marker hides the value, so equal markers are not equal values.
+        var isRedacted: Bool
         var words: [Word]
         var content: Set<String>
 
         init(_ raw: String) {
             normalized = ArgumentComparison.normalized(raw)
             looksLikeIdentifier = ArgumentComparison.looksLikeIdentifier(raw)
+            isRedacted = raw.contains("[REDACTED:")
             words = ArgumentComparison.words(raw)
             content = Set(words.map(\.content))
         }

@@ -77,7 +77,8 @@ public struct Diagnosis: Sendable {
             out.append(
                 locator.finding(
                     .oversizedToolOutput, run: item.runID, session: item.sessionID,
-                    requests: [item.inflated.requestID], calls: [item.call.toolCallID], ts: item.call.ts,
+                    requests: (item.call.requestID.map { [$0] } ?? []) + [item.inflated.requestID],
+                    calls: [item.call.toolCallID], ts: item.call.ts,
                     summary: item.headline, evidence: item.json,
                     cost: Finding.Cost(tokens: item.estimatedTokens ?? 0), detail: "tools"))
         }
@@ -120,13 +121,13 @@ public struct Diagnosis: Sendable {
 
         func finding(
             _ kind: Finding.Kind, run runID: Int64, session: Int64?, requests: [Int64], calls: [Int64],
-            ts: Int64,
-            summary: String, evidence: JSONValue, cost: Finding.Cost, detail command: String,
+            ts: Int64, summary: String, evidence: JSONValue, cost: Finding.Cost, detail command: String,
             bySession: Bool = true
         ) -> Finding {
             let run = trace.runs.first { $0.run.runID == runID }
             let label = run?.sessionLabel(session) ?? "(no session)"
-            let turnsOfRequests = Set(requests.compactMap { turns[runID]?.turn(of: $0)?.index })
+            let turnsOfRequests = Set(requests.compactMap { turns[runID]?.position(of: $0) })
+            let turn = turnsOfRequests.count == 1 ? turns[runID]?.turns[turnsOfRequests.first!] : nil
             var detail = [command]
             if bySession, let session {
                 detail += ["--session", uniqueLabels.contains(label) ? label : String(session)]
@@ -134,7 +135,7 @@ public struct Diagnosis: Sendable {
             detail.append(trace.path)
             return Finding(
                 kind: kind, store: trace.path, runID: runID, sessionID: session, sessionLabel: label,
-                turnIndex: turnsOfRequests.count == 1 ? turnsOfRequests.first : nil, requestIDs: requests,
+                turnIndex: turn?.index, turnID: turn?.turnID, requestIDs: requests,
                 toolCallIDs: calls, ts: ts, summary: summary, evidence: evidence, cost: cost, detail: detail)
         }
     }

@@ -44,6 +44,8 @@ public struct Finding: Sendable, Hashable {
     public var sessionLabel: String
     /// The turn's position in its session (from 0), when the finding is within one turn.
     public var turnIndex: Int?
+    /// That turn's recorded `turn_id`; nil in stores that record none.
+    public var turnID: Int64?
     /// The requests the finding is about, by start time.
     public var requestIDs: [Int64]
     /// The tool calls the finding is about, by start time.
@@ -82,6 +84,7 @@ public struct Finding: Sendable, Hashable {
             ("session_id", .int(sessionID)),
             ("session", .string(sessionLabel)),
             ("turn_index", .int(turnIndex.map(Int64.init))),
+            ("turn_id", .int(turnID)),
             ("request_ids", .array(requestIDs.map { .int($0) })),
             ("tool_call_ids", .array(toolCallIDs.map { .int($0) })),
             ("ts", .int(ts)),
