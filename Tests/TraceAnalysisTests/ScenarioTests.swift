@@ -82,8 +82,12 @@ struct ScenarioTests {
 
     @Test func anAlternationNamesItsCycle() throws {
         let trace = try TraceLoader.load(path: scenarioPath(.alternation))
-        let loop = try #require(ToolFindings.analyze(trace).findings.first { $0.kind == .loop })
+        let report = ToolFindings.analyze(trace)
+        let loop = try #require(report.findings.first { $0.kind == .loop })
         #expect(loop.pattern == ["search_tickets", "get_ticket"])
+        // The identical-arguments findings name the same repeats: the report counts them once.
+        #expect(report.findings.count == 3)
+        #expect(report.cost == loop.cost)
         #expect(loop.headline == "loop: search_tickets → get_ticket made 2 times in one turn, over 4 rounds")
         #expect(loop.repeatIDs == loop.calls.suffix(2).map(\.record.toolCallID))
         #expect(loop.extraRounds.count == 2)

@@ -7,7 +7,7 @@ extension ToolFindings {
             "\(store): \(findings.count) finding" + (findings.count == 1 ? "" : "s") + " in "
             + "\(Format.count(Int64(toolCallCount))) tool calls"
         if !findings.isEmpty {
-            out += ", repeats cost \(Format.duration(findings.reduce(0) { $0 + $1.cost }))"
+            out += ", repeats cost \(Format.duration(cost))"
         }
         out += "\n"
         if callsWithArguments == 0 {
@@ -63,7 +63,7 @@ extension ToolFindings {
             ("turns_inferred", .bool(inferredTurns)),
             ("loop_threshold", .int(Int64(options.loopThreshold))),
             ("similarity_threshold", .double(options.similarityThreshold)),
-            ("cost_ns", .int(findings.reduce(0) { $0 &+ $1.cost })),
+            ("cost_ns", .int(cost)),
             ("findings", .array(findings.map(\.json))),
         ]
     }

@@ -100,6 +100,21 @@ public struct ToolFindings: Sendable {
     /// Turns inferred from finish reasons because the store records none (schema 1).
     public var inferredTurns: Bool
 
+    /// What every repeat cost together: each repeated call and each extra round counted once,
+    /// however many findings (a loop, and the identical arguments within it) name it.
+    public var cost: Int64 {
+        var calls: [Int64: Int64] = [:]
+        var rounds: [Int64: Int64] = [:]
+        for finding in findings {
+            let repeats = Set(finding.repeatIDs)
+            for call in finding.calls where repeats.contains(call.record.toolCallID) {
+                calls[call.record.toolCallID] = call.record.dur
+            }
+            for round in finding.extraRounds { rounds[round.requestID] = round.dur }
+        }
+        return (Array(calls.values) + Array(rounds.values)).reduce(0, &+)
+    }
+
     /// Finds repeated calls in every session of `trace`.
     public static func analyze(_ trace: RecordedTrace, options: Options = Options()) -> ToolFindings {
         var report = ToolFindings(
