@@ -25,14 +25,15 @@ let package = Package(
         // C shims: tiny, plain functions, no macros visible to Swift.
         .target(name: "CLTTngUST", linkerSettings: [.linkedLibrary("lttng-ust"), .linkedLibrary("dl")]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
 
         .target(name: "SessionTrace"),
         .target(name: "SessionTraceLTTng", dependencies: ["SessionTrace", "CLTTngUST"]),
         .target(name: "TraceStore", dependencies: ["SessionTrace", "CSQLite"]),
         .target(name: "Redaction"),
-        .target(name: "ModelSession"),
+        .target(name: "ModelSession", dependencies: ["CCurl"]),
         // Starts and stops a real llama.cpp server on a loopback port, for tests, demo and bench.
-        .target(name: "LlamaServer"),
+        .target(name: "LlamaServer", dependencies: ["CCurl"]),
         .target(name: "SessionInstrumentation", dependencies: ["ModelSession", "SessionTrace"]),
         .target(name: "TraceAnalysis", dependencies: ["TraceStore", "SessionTrace", "Redaction"]),
 
@@ -52,6 +53,10 @@ let package = Package(
 
         .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace"]),
         .testTarget(name: "TraceStoreTests", dependencies: ["TraceStore", "SessionTrace"]),
+        // Test-only (in no product): a process that records and then exits, is signalled, or
+        // writes beside others, for TraceStoreTests to read what reached its store.
+        .executableTarget(
+            name: "store-sink-helper", dependencies: ["TraceStore", "SessionTrace"], path: "Tests/StoreSinkHelper"),
         .testTarget(name: "LTTngTests", dependencies: ["SessionTraceLTTng", "SessionTrace"]),
         .testTarget(name: "RedactionTests", dependencies: ["Redaction"]),
         // The real model server around a test suite, shared by the suites that need one.

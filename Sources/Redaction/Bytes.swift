@@ -25,6 +25,12 @@ enum TokenCharacters: Sendable {
     case base64url
     /// `[A-Za-z0-9_.-]`
     case base64urlDot
+    /// `[A-Za-z0-9_=-]`
+    case base64urlEquals
+    /// `[A-Za-z0-9+/=_-]`, either base64 alphabet with padding.
+    case base64
+    /// `[a-z0-9]`
+    case lowerDigit
     /// `[0-9a-fA-F]`
     case hex
     /// `[A-Z0-9]`
@@ -37,6 +43,11 @@ enum TokenCharacters: Sendable {
         case .alnumDash: isAlnum(c) || c == UInt8(ascii: "-")
         case .base64url: isWordByte(c) || c == UInt8(ascii: "-")
         case .base64urlDot: isWordByte(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
+        case .base64urlEquals: isWordByte(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: "=")
+        case .base64:
+            isWordByte(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: "/")
+                || c == UInt8(ascii: "=")
+        case .lowerDigit: isLower(c) || isDigit(c)
         case .hex: isHex(c)
         case .upperDigit: isUpper(c) || isDigit(c)
         }

@@ -16,15 +16,20 @@ func printError(_ message: String) {
 }
 
 let usage = """
-    usage: trace-bench [--json] [--events N] [--overhead PAIRS]
+    usage: trace-bench [--json] [--events N] [--overhead PAIRS] [--memory [CASE]]
 
       --events N        events per emit and store measurement (default 1,000,000)
       --overhead PAIRS  instead, the middleware's overhead on real requests to SmolLM2-135M on a
                         local llama.cpp server: PAIRS interleaved A/B pairs (at least 30)
+      --memory          instead, peak memory of a burst of large events and of 1,000 sessions
+                        through one middleware, each case in a process of its own; with CASE
+                        (burst, burst-unbounded, sessions, sessions-100), that case alone here
     """
 var json = false
 var events = 1_000_000
 var overheadPairs: Int?
+var memory = false
+var memoryCase: MemoryCase?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -42,6 +47,16 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         overheadPairs = value
+    case "--memory":
+        memory = true
+        if let name = arguments.first, !name.hasPrefix("--") {
+            guard let chosen = MemoryCase(rawValue: name) else {
+                printError("trace-bench: unknown memory case \(name)\n\(usage)")
+                exit(2)
+            }
+            memoryCase = chosen
+            arguments.removeFirst()
+        }
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -53,6 +68,25 @@ while let argument = arguments.popFirst() {
 
 var rows: [BenchmarkRow] = []
 var failed = false
+if let memoryCase {
+    do {
+        try await memoryCase.run()
+        exit(0)
+    } catch {
+        printError("trace-bench: the memory case \(memoryCase.rawValue) failed: \(error)")
+        exit(1)
+    }
+}
+if memory {
+    do {
+        rows = try memoryBenchmarks()
+    } catch {
+        printError("trace-bench: \(error)")
+        exit(1)
+    }
+    print(json ? BenchmarkRow.json(rows) : BenchmarkRow.table(rows))
+    exit(0)
+}
 if let pairs = overheadPairs {
     do {
         rows = try await overheadBenchmarks(pairs: pairs)

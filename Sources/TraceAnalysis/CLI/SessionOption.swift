@@ -4,9 +4,9 @@ enum SessionOption {
 
     /// The store named by the command line, narrowed to `--session` when given.
     static func loadTrace<Command: ReportCommand>(
-        _ arguments: ParsedArguments, for command: Command.Type
+        _ arguments: ParsedArguments, for command: Command.Type, context: CommandContext
     ) throws(CommandFailure) -> RecordedTrace {
-        let trace = try command.loadTrace(arguments)
+        let trace = try command.loadTrace(arguments, context: context)
         guard let wanted = arguments.value("--session") else { return trace }
         guard let selected = trace.selectingSession(wanted) else {
             throw .message("no session '\(wanted)' in \(trace.path)")

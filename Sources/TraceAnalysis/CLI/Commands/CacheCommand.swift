@@ -20,8 +20,11 @@ public struct CacheCommand: ReportCommand {
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
         -> ExitCode
     {
-        let report = CacheFindings.analyze(try SessionOption.loadTrace(arguments, for: Self.self))
-        context.write(arguments.flag("--json") ? report.json.serialized() + "\n" : report.text)
+        let trace = try SessionOption.loadTrace(arguments, for: Self.self, context: context)
+        let report = CacheFindings.analyze(trace)
+        context.writeReport(
+            json: arguments.flag("--json"), anomalies: trace.anomalies, text: { report.text },
+            object: { report.json })
         return arguments.flag("--fail-on-findings") && !report.findings.isEmpty ? .findings : .success
     }
 }

@@ -23,12 +23,17 @@ public struct CheckCommand: ReportCommand {
         }
         var traces: [RecordedTrace] = []
         for path in arguments.positionals {
-            do { traces.append(try TraceLoader.load(path: path, chunks: false)) } catch {
+            do {
+                let trace = try TraceLoader.load(path: path, chunks: false)
+                traces.append(RedactedTrace.redact(trace, with: context.redactor).trace)
+            } catch {
                 throw .input(error)
             }
         }
         let diagnosis = Diagnosis.analyze(traces)
-        context.write(arguments.flag("--json") ? diagnosis.json.serialized() + "\n" : diagnosis.text)
+        context.writeReport(
+            json: arguments.flag("--json"), anomalies: traces.flatMap(\.anomalies), text: { diagnosis.text },
+            object: { diagnosis.json })
         return arguments.flag("--fail-on-findings") && !diagnosis.findings.isEmpty ? .findings : .success
     }
 }

@@ -1,3 +1,5 @@
+import TraceStore
+
 /// `trace-report summary STORE`: latency, generation rate, cache and errors per run, session and
 /// profile/model.
 public struct SummaryCommand: ReportCommand {
@@ -24,8 +26,16 @@ public struct SummaryCommand: ReportCommand {
         do { limit = try arguments.int("--limit", default: 20) } catch { throw .usage(error) }
         let reader = try openStore(arguments)
         let report: SummaryReport
-        do { report = try SummaryReport.compute(reader: reader) } catch { throw .input(error) }
-        context.write(arguments.flag("--json") ? report.json.serialized() + "\n" : report.text(sessionLimit: limit))
+        let anomalies: [StoreAnomaly]
+        do {
+            report = try SummaryReport.compute(reader: reader).redacted(by: context.redactor)
+            anomalies = try reader.anomalies()
+        } catch {
+            throw .input(error)
+        }
+        context.writeReport(
+            json: arguments.flag("--json"), anomalies: anomalies, text: { report.text(sessionLimit: limit) },
+            object: { report.json })
         return .success
     }
 }

@@ -37,13 +37,13 @@ public struct TimelineCommand: ReportCommand {
         options.session = arguments.value("--session")
         let noColor = arguments.flag("--no-color") || !(context.environment["NO_COLOR"] ?? "").isEmpty
         options.color = !noColor && (arguments.flag("--color") || context.outputIsTerminal)
-        let trace = try loadTrace(arguments)
+        let trace = try loadTrace(arguments, context: context)
         if arguments.flag("--json") {
-            context.write(TimelineData.json(trace, options: options).serialized() + "\n")
+            context.write(json: AnomalyNotes.adding(trace.anomalies, to: TimelineData.json(trace, options: options)))
             return .success
         }
         do {
-            context.write(try Timeline.render(trace, options: options))
+            context.write(try Timeline.render(trace, options: options) + AnomalyNotes.text(trace.anomalies))
         } catch {
             switch error {
             case .noSuchSession: throw .message(error.description)

@@ -37,15 +37,12 @@ public struct ToolsCommand: ReportCommand {
         } catch {
             throw .usage(error)
         }
-        let trace = try SessionOption.loadTrace(arguments, for: Self.self)
+        let trace = try SessionOption.loadTrace(arguments, for: Self.self, context: context)
         let repeats = ToolFindings.analyze(trace, options: options)
         let oversized = OversizedToolOutputs.analyze(trace)
-        if arguments.flag("--json") {
-            let json = JSONValue.object(repeats.jsonMembers + [("oversized_outputs", oversized.json)])
-            context.write(json.serialized() + "\n")
-        } else {
-            context.write(repeats.text + oversized.text)
-        }
+        context.writeReport(
+            json: arguments.flag("--json"), anomalies: trace.anomalies, text: { repeats.text + oversized.text },
+            object: { .object(repeats.jsonMembers + [("oversized_outputs", oversized.json)]) })
         let found = !repeats.findings.isEmpty || !oversized.findings.isEmpty
         return arguments.flag("--fail-on-findings") && found ? .findings : .success
     }
