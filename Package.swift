@@ -67,9 +67,21 @@ let package = Package(
             dependencies: [
                 "SessionInstrumentation", "ModelSession", "SessionTrace", "TraceStore", "LlamaServer", "TestSupport",
             ]),
-        .testTarget(name: "TraceAnalysisTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
+        // The scenario stores of tracefiles/scenarios: recorded through the real session and middleware
+        // with a scripted model server, and the findings each must give. `swift run make-scenarios DIR`.
+        .target(
+            name: "TraceScenarios",
+            dependencies: [
+                "ModelSession", "SessionInstrumentation", "SessionTrace", "TraceStore", "TraceAnalysis", "Redaction",
+            ],
+            path: "Tests/ScenarioSupport"),
+        .executableTarget(name: "make-scenarios", dependencies: ["TraceScenarios"], path: "Tests/ScenarioGenerator"),
+        .testTarget(
+            name: "TraceAnalysisTests",
+            dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "TraceScenarios"]),
         // Opens trace-report's HTML exports in real headless Chromium (scripts/install-deps.sh installs it).
-        .testTarget(name: "ViewerTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
+        .testTarget(
+            name: "ViewerTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "TraceScenarios"]),
         .testTarget(name: "GateTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
     ],
     swiftLanguageModes: [.v6]

@@ -123,17 +123,18 @@ public enum TraceReport {
     /// Every subcommand, in the order `--help` lists them. Add a subcommand here, one line.
     public static var commands: [any ReportCommand.Type] {
         [
+            CheckCommand.self,
             SummaryCommand.self,
             TimelineCommand.self,
             ToolsCommand.self,
             CacheCommand.self,
+            CappedCommand.self,
             GrowthCommand.self,
             ExportCommand.self,
             RedactCommand.self,
             BaselineCommand.self,
             GateCommand.self,
             DiffCommand.self,
-            MakeScenariosCommand.self,
         ]
     }
 
