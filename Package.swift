@@ -25,6 +25,7 @@ let package = Package(
         // C shims: tiny, plain functions, no macros visible to Swift.
         .target(name: "CLTTngUST", linkerSettings: [.linkedLibrary("lttng-ust"), .linkedLibrary("dl")]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .target(name: "CBabeltrace", linkerSettings: [.linkedLibrary("babeltrace2")]),
 
         .target(name: "SessionTrace"),
         .target(name: "SessionTraceLTTng", dependencies: ["SessionTrace", "CLTTngUST"]),
@@ -34,7 +35,7 @@ let package = Package(
         // Starts and stops a real llama.cpp server on a loopback port, for tests, demo and bench.
         .target(name: "LlamaServer"),
         .target(name: "SessionInstrumentation", dependencies: ["ModelSession", "SessionTrace"]),
-        .target(name: "TraceAnalysis", dependencies: ["TraceStore", "SessionTrace", "Redaction"]),
+        .target(name: "TraceAnalysis", dependencies: ["TraceStore", "SessionTrace", "Redaction", "CBabeltrace"]),
 
         .executableTarget(name: "trace-report", dependencies: ["TraceAnalysis"]),
         .executableTarget(

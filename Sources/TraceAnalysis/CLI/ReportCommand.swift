@@ -19,10 +19,13 @@ public enum ExitCode: Int32, Sendable {
 public enum CommandFailure: Error, Sendable {
     /// The command line is wrong.
     case usage(UsageError)
-    /// The store could not be read.
-    case input(StoreError)
+    /// The store or LTTng trace could not be read.
+    case input(TraceInputError)
     /// Something else about the input, as one sentence.
     case message(String)
+
+    /// The store could not be read.
+    public static func input(_ error: StoreError) -> CommandFailure { .input(.store(error)) }
 }
 
 /// Where a subcommand writes and what it knows of its surroundings; tests pass their own.
@@ -250,8 +253,8 @@ public enum TraceReport {
             case .usage(let usage):
                 writeError("trace-report \(command.name): \(usage.message); "
                     + "see 'trace-report \(command.name) --help'\n")
-            case .input(let storeError):
-                writeError("trace-report: \(TerminalText.sanitized(storeError.description))\n")
+            case .input(let inputError):
+                writeError("trace-report: \(TerminalText.sanitized(inputError.description))\n")
             case .message(let message):
                 writeError("trace-report: \(TerminalText.sanitized(message))\n")
             }

@@ -22,9 +22,13 @@ public struct SummaryCommand: ReportCommand {
     {
         let limit: Int
         do { limit = try arguments.int("--limit", default: 20) } catch { throw .usage(error) }
-        let reader = try openStore(arguments)
         let report: SummaryReport
-        do { report = try SummaryReport.compute(reader: reader) } catch { throw .input(error) }
+        if LTTngTrace.isTraceInput(arguments.positionals.first ?? "") {
+            report = SummaryReport.compute(trace: try loadTrace(arguments))
+        } else {
+            let reader = try openStore(arguments)
+            do { report = try SummaryReport.compute(reader: reader) } catch { throw .input(error) }
+        }
         context.write(arguments.flag("--json") ? report.json.serialized() + "\n" : report.text(sessionLimit: limit))
         return .success
     }
