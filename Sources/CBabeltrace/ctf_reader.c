@@ -65,8 +65,9 @@ static void take_library_error(char **slot, const char *context) {
     const bt_error *error = bt_current_thread_take_error();
     if (error) {
         uint64_t count = bt_error_get_cause_count(error);
-        for (uint64_t i = count; i > 0 && used < sizeof buffer - 1; i--) {
-            const bt_error_cause *cause = bt_error_borrow_cause_by_index(error, i - 1);
+        /* Cause 0 is the root: the one that says what is wrong with the file. */
+        for (uint64_t i = 0; i < count && used < sizeof buffer - 1; i++) {
+            const bt_error_cause *cause = bt_error_borrow_cause_by_index(error, i);
             used += (size_t)snprintf(buffer + used, sizeof buffer - used, " | %s",
                                      bt_error_cause_get_message(cause));
         }
