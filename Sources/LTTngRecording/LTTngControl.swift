@@ -194,15 +194,18 @@ public enum LTTngControl {
             return session
         }
 
-        /// Starts recording. When this process is the one recorded, returns only once it is
-        /// registered with the session daemon and, if `isEnabled` is given, once it answers true
-        /// (pass a check of the process's own tracepoints), so the first event emitted after this
-        /// call is recorded.
+        /// Starts recording. To record this process itself, pass `isEnabled`, a check of its own
+        /// tracepoints: the call then returns only once the process is registered with the session
+        /// daemon and `isEnabled` answers true, so the first event emitted after it is recorded.
+        /// A program started after this call needs no wait: LTTng-UST holds it at start-up until
+        /// it has registered and learnt of the session.
         public func start(timeout: Duration = .seconds(15), until isEnabled: (() -> Bool)? = nil) throws {
-            let tracesThisProcess = trackedPID == nil || trackedPID == getpid()
-            if tracesThisProcess { try waitUntilRegistered(timeout: timeout) }
+            guard let isEnabled else {
+                try run("lttng", ["start", name])
+                return
+            }
+            try waitUntilRegistered(timeout: timeout)
             try run("lttng", ["start", name])
-            guard tracesThisProcess, let isEnabled else { return }
             let deadline = ContinuousClock.now + timeout
             while !isEnabled() {
                 guard ContinuousClock.now < deadline else {

@@ -177,6 +177,8 @@ public enum TraceReport {
             CacheCommand.self,
             GrowthCommand.self,
             ExportCommand.self,
+            ImportCommand.self,
+            RecordCommand.self,
             RedactCommand.self,
             BaselineCommand.self,
             GateCommand.self,

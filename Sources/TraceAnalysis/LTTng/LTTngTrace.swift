@@ -137,22 +137,24 @@ final class LTTngRecordStream {
                 let record = reader.record
                 let host = host(record.trace_index, record.hostname)
                 let vpid = record.vpid >= 0 ? record.vpid : nil
-                guard let runID = tracker.place(decoded, trace: record.trace_index, vpid: vpid) else {
-                    late.append((decoded.event, decoded.id, host))
-                    continue
+                if let runID = tracker.place(decoded, trace: record.trace_index, vpid: vpid) {
+                    return .record(decoded.event, runID: runID, host: host)
                 }
-                return .record(decoded.event, runID: runID, host: host)
+                // A live viewer sees only what is recorded after it attached, so it waits for
+                // nothing: the record goes to the run its id names.
+                if isLive { return .record(decoded.event, runID: tracker.placeLate(id: decoded.id), host: host) }
+                late.append((decoded.event, decoded.id, host))
             case .discarded(let count, let traceIndex, let clockValue):
                 guard count > 0 else { continue }
                 let dropped = DroppedRecord(
                     ts: clockValue ?? 0, sink: "lttng", reason: "discarded", count: Int64(clamping: count))
                 let decoded = SessionTraceDecoder.Decoded(event: .dropped(dropped), id: nil)
                 let host = host(traceIndex, nil)
-                guard let runID = tracker.place(decoded, trace: traceIndex, vpid: nil) else {
-                    late.append((decoded.event, nil, host))
-                    continue
+                if let runID = tracker.place(decoded, trace: traceIndex, vpid: nil) {
+                    return .record(decoded.event, runID: runID, host: host)
                 }
-                return .record(decoded.event, runID: runID, host: host)
+                if isLive { return .record(decoded.event, runID: tracker.placeLate(id: nil), host: host) }
+                late.append((decoded.event, nil, host))
             case .again:
                 return .again
             case .end:

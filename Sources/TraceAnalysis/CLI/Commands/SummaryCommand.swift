@@ -3,7 +3,7 @@
 public struct SummaryCommand: ReportCommand {
     public static let name = "summary"
     public static let abstract = "Latency, generation rate, cache hits and errors per run, session and model."
-    public static let usage = "trace-report summary [--json] [--limit N] STORE"
+    public static let usage = "trace-report summary [--json] [--limit N] [--follow] STORE"
     public static let discussion = """
         For each run, session and profile/model pair: requests; time to first token p50, p95 and max;
         generation rate p50 in tokens/s, (output_tokens - 1) / ((dur - ttft) / 1e9); latency p50, p95
@@ -15,6 +15,7 @@ public struct SummaryCommand: ReportCommand {
     public static let options: [OptionSpec] = [
         CommonOptions.json,
         .value("--limit", "N", "session rows shown at most (default 20); --json lists all"),
+        Follow.option,
     ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
@@ -22,6 +23,13 @@ public struct SummaryCommand: ReportCommand {
     {
         let limit: Int
         do { limit = try arguments.int("--limit", default: 20) } catch { throw .usage(error) }
+        let json = arguments.flag("--json")
+        if arguments.flag("--follow") {
+            return try Follow.run(arguments, context: context) { trace in
+                let report = SummaryReport.compute(trace: trace)
+                return json ? report.json.serialized() + "\n" : report.text(sessionLimit: limit)
+            }
+        }
         let report: SummaryReport
         if LTTngTrace.isTraceInput(arguments.positionals.first ?? "") {
             report = SummaryReport.compute(trace: try loadTrace(arguments))
