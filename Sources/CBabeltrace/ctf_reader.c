@@ -367,7 +367,7 @@ static int decode_payload(struct st_ctf_reader *reader, const bt_field *payload,
         bt_field_class_type type = bt_field_get_class_type(field);
         value->string = NULL;
         value->array = NULL;
-        value->array_length = 0;
+        value->length = 0;
         if (bt_field_class_type_is(type, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER)) {
             value->type = ST_CTF_SIGNED;
             value->integer = bt_field_integer_signed_get_value(field);
@@ -375,8 +375,11 @@ static int decode_payload(struct st_ctf_reader *reader, const bt_field *payload,
             value->type = ST_CTF_UNSIGNED;
             value->integer = (int64_t)bt_field_integer_unsigned_get_value(field);
         } else if (type == BT_FIELD_CLASS_TYPE_STRING) {
+            /* By length: babeltrace2 2.0 reuses string fields between events and does not write
+             * the terminator of an empty one, so its buffer can still hold the last event's text. */
             value->type = ST_CTF_STRING;
-            value->string = bt_field_string_get_value(field);
+            value->length = bt_field_string_get_length(field);
+            value->string = value->length > 0 ? bt_field_string_get_value(field) : "";
         } else if (type == BT_FIELD_CLASS_TYPE_DOUBLE_PRECISION_REAL) {
             value->type = ST_CTF_REAL;
             value->real = bt_field_real_double_precision_get_value(field);
@@ -401,7 +404,7 @@ static int decode_payload(struct st_ctf_reader *reader, const bt_field *payload,
             }
             /* An offset for now: the buffer may still move while later fields are decoded. */
             value->integer = (int64_t)array_used;
-            value->array_length = length;
+            value->length = length;
             array_used += length;
         } else {
             value->type = ST_CTF_OTHER;

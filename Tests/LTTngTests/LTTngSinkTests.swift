@@ -121,6 +121,7 @@ struct LTTngSinkTests {
                     serverAddress: "127.0.0.1", serverPort: 1021, streamed: true, maxTokens: 1022,
                     temperature: 0.5)),
             .request(RequestRecord(requestID: 1101, ts: 1102, dur: 1103, streamed: false)),
+
             .toolCall(
                 ToolCallRecord(
                     toolCallID: 2001, requestID: 2002, sessionID: 2003, ts: 2004, dur: 2005, name: "getWeather",
@@ -131,6 +132,10 @@ struct LTTngSinkTests {
                 ToolCallRecord(
                     toolCallID: 2101, ts: 2102, dur: 2103, name: "search", argumentsFingerprint: "sha256:aa",
                     argumentsBytes: 0, outputBytes: 2104)),
+            .toolCall(
+                ToolCallRecord(
+                    toolCallID: 2201, ts: 2202, dur: 2203, name: "search", argumentsFingerprint: "sha256:bb",
+                    argumentsBytes: 1, outputBytes: 2204)),
             .handoff(HandoffRecord(handoffID: 3001, sessionID: 3002, ts: 3003, kind: "model", from: "small",
                                    to: "large")),
             .handoff(HandoffRecord(handoffID: 3101, sessionID: nil, ts: 3102, kind: "profile", from: "",
@@ -148,8 +153,18 @@ struct LTTngSinkTests {
                     text: "a \"quoted\", {braced} = [list]\\ line\nnext\ttab café ☕")),
             .dropped(DroppedRecord(ts: 8001, sink: "store", reason: "queue full", count: 8002)),
         ]
-        for record in records { sink.record(record) }
-        return expected + records
+        // babeltrace2 reuses event objects once their batch is read: an empty string must not show
+        // the text an earlier request left in the same field.
+        var alternating: [TraceEvent] = []
+        for index in Int64(0)..<64 {
+            let named = index % 2 == 0
+            let request = RequestRecord(
+                requestID: 9000 + index, ts: 9000 + index, dur: 1, finishReason: named ? "tool_calls" : nil,
+                toolsFingerprint: named ? "98222f27f0b7623d" : nil)
+            alternating.append(.request(request))
+        }
+        for record in records + alternating { sink.record(record) }
+        return expected + records + alternating
     }
 }
 

@@ -25,9 +25,9 @@ func recordInProcess(
     try session.destroy()
 }
 
-/// A few requests and a tool call through a tracer, as a traced program records them.
-func emitSmallRun(requests: Int = 3) async {
-    let tracer = Tracer(sink: LTTngSink(), label: "small")
+/// A few requests in one session through a tracer, as a traced program records them.
+func emitSmallRun(requests: Int = 3, label: String = "small") async {
+    let tracer = Tracer(sink: LTTngSink(), label: label)
     await tracer.withSession("chat") {
         for index in 0..<requests {
             let id = tracer.makeID()

@@ -70,7 +70,7 @@ struct PlannerRecordingTests {
         ["tools", "--json", "INPUT"], ["cache", "--json", "INPUT"], ["growth", "--json", "INPUT"],
         ["export", "--format", "jsonl", "INPUT"], ["export", "--format", "otlp", "INPUT"],
         ["export", "--format", "perfetto", "INPUT"], ["export", "--format", "html", "INPUT"],
-        ["baseline", "INPUT"], ["diff", "--json", "INPUT", "INPUT"], ["gate", "--baseline", "BASELINE", "INPUT"],
+        ["baseline", "INPUT"], ["diff", "--json", "INPUT", "INPUT"], ["gate", "--baseline", "BASELINE", "--min-samples", "1", "INPUT"],
     ]
 
     @Test("every subcommand reports the same from either recording", arguments: subcommands)

@@ -45,9 +45,11 @@ struct st_ctf_value {
     int32_t type;
     int64_t integer;
     double real;
+    /* ST_CTF_STRING: `length` bytes of UTF-8, then a NUL. */
     const char *string;
+    /* ST_CTF_ARRAY: `length` integers. */
     const int64_t *array;
-    uint64_t array_length;
+    uint64_t length;
 };
 
 /* One event class of one trace. */

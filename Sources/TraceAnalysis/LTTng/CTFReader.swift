@@ -96,14 +96,16 @@ final class CTFReader: @unchecked Sendable {
     func string(_ index: Int) -> String? {
         let value = record.fields[index]
         guard value.type == Int32(ST_CTF_STRING.rawValue), let text = value.string else { return nil }
-        return String(cString: text)
+        return text.withMemoryRebound(to: UInt8.self, capacity: Int(value.length)) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: Int(value.length)), as: UTF8.self)
+        }
     }
 
     func integers(_ index: Int) -> [Int64]? {
         let value = record.fields[index]
         guard value.type == Int32(ST_CTF_ARRAY.rawValue) else { return nil }
         guard let array = value.array else { return [] }
-        return Array(UnsafeBufferPointer(start: array, count: Int(value.array_length)))
+        return Array(UnsafeBufferPointer(start: array, count: Int(value.length)))
     }
 }
 
