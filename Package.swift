@@ -26,6 +26,7 @@ let package = Package(
         .target(name: "CLTTngUST", linkerSettings: [.linkedLibrary("lttng-ust"), .linkedLibrary("dl")]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "CBabeltrace", linkerSettings: [.linkedLibrary("babeltrace2")]),
 
         .target(name: "SessionTrace"),
         .target(name: "SessionTraceLTTng", dependencies: ["SessionTrace", "CLTTngUST"]),
@@ -35,20 +36,24 @@ let package = Package(
         // Starts and stops a real llama.cpp server on a loopback port, for tests, demo and bench.
         .target(name: "LlamaServer", dependencies: ["CCurl"]),
         .target(name: "SessionInstrumentation", dependencies: ["ModelSession", "SessionTrace"]),
-        .target(name: "TraceAnalysis", dependencies: ["TraceStore", "SessionTrace", "Redaction"]),
+        // Drives lttng, lttng-sessiond and lttng-relayd: for trace-report record, tests and bench.
+        .target(name: "LTTngRecording"),
+        .target(
+            name: "TraceAnalysis",
+            dependencies: ["TraceStore", "SessionTrace", "Redaction", "CBabeltrace", "LTTngRecording"]),
 
         .executableTarget(name: "trace-report", dependencies: ["TraceAnalysis"]),
         .executableTarget(
             name: "planner-demo",
             dependencies: [
                 "ModelSession", "SessionInstrumentation", "SessionTrace", "SessionTraceLTTng", "TraceStore",
-                "Redaction", "LlamaServer",
+                "Redaction", "LlamaServer", "LTTngRecording",
             ]),
         .executableTarget(
             name: "trace-bench",
             dependencies: [
                 "SessionTrace", "SessionTraceLTTng", "TraceStore", "CLTTngUST", "CSQLite", "ModelSession",
-                "SessionInstrumentation", "LlamaServer", "Redaction",
+                "SessionInstrumentation", "LlamaServer", "Redaction", "LTTngRecording", "TraceAnalysis",
             ]),
 
         .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace"]),
@@ -57,7 +62,11 @@ let package = Package(
         // writes beside others, for TraceStoreTests to read what reached its store.
         .executableTarget(
             name: "store-sink-helper", dependencies: ["TraceStore", "SessionTrace"], path: "Tests/StoreSinkHelper"),
-        .testTarget(name: "LTTngTests", dependencies: ["SessionTraceLTTng", "SessionTrace"]),
+        .testTarget(
+            name: "LTTngTests",
+            dependencies: [
+                "SessionTraceLTTng", "SessionTrace", "LTTngRecording", "TraceAnalysis", "TraceStore", "TestSupport",
+            ]),
         .testTarget(name: "RedactionTests", dependencies: ["Redaction"]),
         // The real model server around a test suite, shared by the suites that need one.
         .target(name: "TestSupport", dependencies: ["LlamaServer"], path: "Tests/TestSupport"),

@@ -16,10 +16,13 @@ public enum ExitCode: Int32, Sendable {
 public enum CommandFailure: Error, Sendable {
     /// The command line is wrong.
     case usage(UsageError)
-    /// The store could not be read.
-    case input(StoreError)
+    /// The store or LTTng trace could not be read.
+    case input(TraceInputError)
     /// Something else about the input, as one sentence.
     case message(String)
+
+    /// The store could not be read.
+    public static func input(_ error: StoreError) -> CommandFailure { .input(.store(error)) }
 }
 
 /// One `trace-report` subcommand. A subcommand is one file with one type conforming to this
@@ -131,6 +134,8 @@ public enum TraceReport {
             CappedCommand.self,
             GrowthCommand.self,
             ExportCommand.self,
+            ImportCommand.self,
+            RecordCommand.self,
             RedactCommand.self,
             BaselineCommand.self,
             GateCommand.self,
@@ -214,8 +219,8 @@ public enum TraceReport {
             case .usage(let usage):
                 return fail("trace-report \(command.name): \(usage.message); "
                     + "see 'trace-report \(command.name) --help'\n")
-            case .input(let storeError):
-                return fail("trace-report: \(TerminalText.sanitized(storeError.description))\n")
+            case .input(let inputError):
+                return fail("trace-report: \(TerminalText.sanitized(inputError.description))\n")
             case .message(let message):
                 return fail("trace-report: \(TerminalText.sanitized(message))\n")
             }
