@@ -76,6 +76,37 @@ extension TextScanner {
         return SecretFields.redaction(of: field, in: b, value, config: config, context: context)
     }
 
+    /// `define('DB_PASSWORD', 'value')`, `setenv("API_KEY", "value")`, `config.put("token", "value")`:
+    /// a setter's quoted name and quoted value, found at the comma between them.
+    static func scanSetterArgument(
+        _ b: UnsafeBufferPointer<UInt8>, comma: Int, lowerLimit: Int, config: BuiltInConfig
+    ) -> Finding? {
+        let quote = b[comma - 1]
+        var v = comma + 1
+        while v < b.count && isBlank(b[v]) { v += 1 }
+        guard v < b.count, b[v] == UInt8(ascii: "\"") || b[v] == UInt8(ascii: "'") else { return nil }
+        var open = comma - 2
+        while open > lowerLimit && comma - open < 66 && b[open] != quote && b[open] != UInt8(ascii: "\n") { open -= 1 }
+        guard open > lowerLimit, b[open] == quote, open >= 2 else { return nil }
+        var k = open - 1
+        while k > lowerLimit && isBlank(b[k]) { k -= 1 }
+        guard b[k] == UInt8(ascii: "(") else { return nil }
+        let callEnd = k
+        while k > lowerLimit && isWordByte(b[k - 1]) { k -= 1 }
+        let call = k..<callEnd
+        var known = false
+        for setter: StaticString in ["define", "setenv", "putenv", "setdefault", "setproperty", "put", "set",
+                                     "setitem", "setstring", "store", "save", "add"]
+        where call.count == setter.utf8CodeUnitCount && b.hasIgnoringCase(setter, at: call.lowerBound) {
+            known = true
+        }
+        guard known else { return nil }
+        let field = SecretFields.classify(UnsafeBufferPointer(rebasing: b[(open + 1)..<(comma - 1)]),
+                                          extraNames: config.extraSecretNames)
+        guard field != .ordinary, let (value, _) = fieldValue(b, from: v, field: field) else { return nil }
+        return SecretFields.redaction(of: field, in: b, value, config: config, context: .quoted)
+    }
+
     /// The name before a separator: word bytes, `-` and `.`, after optional blanks, a closing
     /// quote (with its backslash in escaped JSON), a `]` of a subscript and the `:` of `:=`.
     /// Nil for a shell default (`${NAME:-value}`, `${NAME:=value}`).

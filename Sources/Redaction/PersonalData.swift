@@ -13,7 +13,7 @@ enum CardContext {
 enum PhoneContext {
     static let words: [StaticString] = [
         "phone", "tel", "mobile", "cell", "call", "fax", "contact", "whatsapp", "number", "nummer", "móvil",
-        "movil", "handy", "portable", "celular", "ph:", "ph.", "dial",
+        "movil", "handy", "portable", "celular", "ph:", "ph.", "dial", "ring me", "text me", "reach me", "sms",
     ]
 }
 
@@ -115,7 +115,7 @@ extension TextScanner {
             s -= 1
         }
         while s < localEnd && !isAlnum(b[s]) { s += 1 }
-        guard s < localEnd else { return nil }
+        guard s < localEnd, b[s..<localEnd].contains(where: isAlpha) else { return nil }
         // `john dot smith at …`: a spelled-out dot in the local part too.
         while s - 5 > lowerLimit && b.hasIgnoringCase(" dot ", at: s - 5) && isAlnum(b[s - 6]) {
             var t = s - 5

@@ -40,6 +40,8 @@ enum SecretFields {
         "scope", "scopes", "mode", "alg", "algorithm", "enabled", "required", "arn", "ref", "provider",
         "prompt", "placeholder", "field", "param", "column", "fingerprint", "checksum", "digest", "prefix",
         "suffix", "location", "source", "method", "generator", "validator", "rotation", "store", "storage",
+        "timeout", "interval", "attempts", "retries", "lifetime", "duration", "delay", "limit", "at",
+        "days", "hours", "minutes", "seconds", "strength", "complexity",
     ]
 
     /// Classifies a field name: letters and digits only, ASCII case ignored, so `X-Api-Key`,
@@ -208,7 +210,9 @@ enum SecretFields {
         case UInt8(ascii: "$") where isUpper(second) || second == UInt8(ascii: "{")
             || second == UInt8(ascii: "("):
             return true
-        case UInt8(ascii: "%") where second == UInt8(ascii: "s") || second == UInt8(ascii: "("): return true
+        case UInt8(ascii: "%") where second == UInt8(ascii: "s") || second == UInt8(ascii: "(")
+            || second == UInt8(ascii: "{"):
+            return true
         default: break
         }
         if b[r].allSatisfy({ $0 == first }) { return true }
@@ -218,7 +222,7 @@ enum SecretFields {
                                        "unset", "hidden", "masked", "password", "passwd", "pass", "pwd",
                                        "secret", "token", "apikey", "api_key", "key", "value", "username",
                                        "user", "example", "required", "optional", "string", "test", "dummy",
-                                       "fake", "sample", "demo", "foo", "bar", "foobar", "baz", "todo", "tbd"]
+                                       "fake", "sample", "demo", "foo", "bar", "foobar", "baz", "todo", "tbd", "default"]
             where n == word.utf8CodeUnitCount && b.hasIgnoringCase(word, at: r.lowerBound) {
                 return true
             }

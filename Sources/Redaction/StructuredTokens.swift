@@ -3,7 +3,8 @@
 extension TextScanner {
     /// A Discord bot token: the bot's user id in base64 (a 17–20 digit snowflake, so 23–28
     /// characters starting `M`, `N` or `O`), a 6–7 character timestamp and a 27–40 character HMAC,
-    /// separated by dots. The first segment must decode to digits.
+    /// separated by dots. The first segment decodes to digits, or the whole looks random (a token
+    /// retyped or made up for an example has the shape but not the id).
     static func scanDiscordBotToken(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
         func segment(_ from: Int) -> Int {
             var j = from
@@ -17,22 +18,26 @@ extension TextScanner {
             return nil
         }
         let end = segment(timeEnd + 1)
-        guard (27...40).contains(end - timeEnd - 1), endsWord(b, end),
-              let id = Base64.decode(b[i..<idEnd]), (17...20).contains(id.count), id.allSatisfy(isDigit)
-        else { return nil }
+        guard (27...40).contains(end - timeEnd - 1), endsWord(b, end) else { return nil }
+        if let id = Base64.decode(b[i..<idEnd]), (17...20).contains(id.count), id.allSatisfy(isDigit) {
+            return Finding(start: i, end: end, kind: "discord_bot_token")
+        }
+        guard b[i..<end].contains(where: isDigit), b[i..<end].contains(where: isLower),
+              b[(i + 1)..<end].contains(where: isUpper) else { return nil }
         return Finding(start: i, end: end, kind: "discord_bot_token")
     }
 
-    /// A Telegram bot token: the bot's numeric id (8–10 digits), a colon and 35 base64url
-    /// characters.
+    /// A Telegram bot token: the bot's numeric id, a colon and 34–35 base64url characters (the
+    /// Bot API documents both lengths in its examples).
     static func scanTelegramBotToken(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
         var j = i
-        while j < b.count && isDigit(b[j]) && j - i <= 10 { j += 1 }
-        guard (8...10).contains(j - i), j < b.count, b[j] == UInt8(ascii: ":") else { return nil }
+        while j < b.count && isDigit(b[j]) && j - i <= 16 { j += 1 }
+        guard (6...16).contains(j - i), j < b.count, b[j] == UInt8(ascii: ":") else { return nil }
         let bodyStart = j + 1
         var k = bodyStart
-        while k < b.count && k - bodyStart <= 35 && TokenCharacters.base64url.contains(b[k]) { k += 1 }
-        guard k - bodyStart == 35, endsWord(b, k), b[bodyStart..<k].contains(where: isAlpha) else { return nil }
+        while k < b.count && k - bodyStart <= 36 && TokenCharacters.base64url.contains(b[k]) { k += 1 }
+        guard (34...35).contains(k - bodyStart), endsWord(b, k), b[bodyStart..<k].contains(where: isAlpha),
+              b[bodyStart..<k].contains(where: isDigit) else { return nil }
         return Finding(start: i, end: k, kind: "telegram_bot_token")
     }
 

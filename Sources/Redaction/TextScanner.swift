@@ -109,6 +109,10 @@ enum TextScanner {
                 if b.has(".atlasv1.", at: i) {
                     finding = config.allows(scanTerraformToken(b, dot: i, lowerLimit: lastEnd))
                 }
+            case UInt8(ascii: ","):
+                if config.fields && i > 0 && (b[i - 1] == UInt8(ascii: "\"") || b[i - 1] == UInt8(ascii: "'")) {
+                    finding = scanSetterArgument(b, comma: i, lowerLimit: lastEnd, config: config)
+                }
             case UInt8(ascii: "~"):
                 if i >= 5 && b[i - 1] == UInt8(ascii: "Q") {
                     finding = config.allows(scanAzureClientSecret(b, tilde: i, lowerLimit: lastEnd))
@@ -231,6 +235,7 @@ enum TextScanner {
         switch format.check {
         case .digitAndLetter: guard digit && (upper || lowerCase) else { return nil }
         case .mixedCase: guard upper && lowerCase else { return nil }
+        case .shapeOnly: guard !ValueShapes.isSequential(b, bodyStart..<j) else { return nil }
         case .crc32Suffix:
             // A body that fails the checksum may still be a token that was retyped or cut, so it
             // counts when it is random (a digit and letters, high entropy, no alphabet run).

@@ -49,6 +49,8 @@ struct NamedValueTests {
             Sensitive(kind: "password", "docker login -u ana -p % registry.example.com", f.alnum(16)),
             Sensitive(kind: "password", "sshpass -p '%' ssh root@host", password),
             Sensitive(kind: "password", "  password: %", "qwzrtplk"),
+            Sensitive(kind: "password", "define('DB_PASSWORD', '%');", password),
+            Sensitive(kind: "api_key", "os.environ.setdefault(\"API_KEY\", \"%\")", key),
         ]
     }()
 
@@ -114,6 +116,10 @@ struct NamedValueTests {
         "public_key = \"MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEq8sM3fPz1yL5wAq7Vb0cRm2TnUe9HkXd\"",
         "-----BEGIN RSA PRIVATE KEY-----\n-----END RSA PRIVATE KEY-----",
         "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----",
+        "password_reset_timeout = 3600",
+        "password: \"%{db_password}\"",
+        "password = os.getenv(\"PASSWORD\", \"default\")",
+        "label = translate(\"password\", \"Passwort\")",
     ]
 
     @Test("ids, package coordinates, alphabets, key file names and empty PEM armour", arguments: identifiers)

@@ -25,7 +25,11 @@ struct VendorTokenTests {
             Sensitive(kind: "stripe_key", "restricted %", "rk_live_" + f.alnum(24)),
             Sensitive(kind: "stripe_key", "restricted %", "rk_test_" + f.alnum(99)),
             Sensitive(kind: "discord_bot_token", "client.login('%')", f.discordBotToken()),
+            Sensitive(kind: "discord_bot_token", "made up %", "M" + f.alnum(23) + "." + f.base64url(6) + "."
+                      + f.base64url(27)),
+            Sensitive(kind: "huggingface_token", "HF_TOKEN=%", "hf_" + f.from(Fake.lowerLetters, 34)),
             Sensitive(kind: "telegram_bot_token", "bot %", "\(f.digits(9)):AA" + f.base64url(33)),
+            Sensitive(kind: "telegram_bot_token", "bot %", "\(f.digits(6)):" + f.base64url(34)),
             Sensitive(kind: "telegram_bot_token", "https://api.telegram.org/bot%/getMe",
                     "\(f.digits(10)):AA" + f.base64url(33)),
             Sensitive(kind: "mailgun_key", "mg %", "key-" + f.lowerDigits(32)),
@@ -68,7 +72,7 @@ struct VendorTokenTests {
             "hf_hub_download(repo_id=\"org/model\")",
             "hf_transfer enabled",
             "MTIzNDU2Nzg5.abcdef.not-a-token-at-all-just-text",  // too short to be a Discord token
-            "Tm90IGEgbnVtYmVyIGF0IGFsbCBoZXJl.\(f.base64url(6)).\(f.base64url(27))",  // id is not digits
+            "NoneOfTheseWordsIsAToken.abcdef.just_a_long_identifier_in_some_code",  // no digit
             "12345678:short",
             "A3-ABCDEF-GHIJKL",  // a 1Password Secret Key has six groups
             "key-value store",
