@@ -62,11 +62,10 @@ extension TextScanner {
         guard let (value, quoted) = fieldValue(b, from: valueStart, field: field, enclosingQuote: enclosing) else {
             return nil
         }
-        // `group:artifact:version` package coordinates: no space after the colon, a version after
-        // the next one.
-        if sep == UInt8(ascii: ":") && !quoted && valueStart < n && !isBlank(b[valueStart]),
-           let colon = b[value].firstIndex(of: UInt8(ascii: ":")), colon + 1 < value.upperBound,
-           isDigit(b[colon + 1]) {
+        // `group:artifact:version` coordinates, ARNs, `resolve:secretsmanager:Name:Key` paths: no
+        // space after the colon and another colon in the value.
+        if sep == UInt8(ascii: ":") && !quoted && valueStart < n && !isBlank(b[valueStart])
+            && b[value].contains(UInt8(ascii: ":")) {
             return nil
         }
         // After `name:` mid-line, as in a log message, a value is prose as often as not; a name

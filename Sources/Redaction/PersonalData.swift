@@ -12,13 +12,18 @@ enum CardContext {
 
 enum PhoneContext {
     static let words: [StaticString] = [
-        "phone", "tel", "mobile", "cell", "call", "fax", "contact", "whatsapp", "number", "nummer", "móvil",
+        "phone", "tel", "mobile", "cell", "call", "fax", "contact", "whatsapp", "my number", "number is", "móvil",
         "movil", "handy", "portable", "celular", "ph:", "ph.", "dial", "ring me", "text me", "reach me", "sms",
     ]
 }
 
 enum EmailContext {
-    static let words: [StaticString] = ["mail", "contact", "reach", "write to", "address", "send to"]
+    static let words: [StaticString] = ["mail"]
+    /// Words that stand before ` at ` in prose, never as a user name: "contact us at example.com".
+    static let proseWords: [StaticString] = [
+        "us", "me", "you", "him", "her", "them", "it", "we", "is", "are", "was", "look", "looking", "available",
+        "hosted", "found", "located", "online", "live", "running", "served", "published", "docs", "see", "here",
+    ]
 }
 
 /// Personal data written the loose ways people write it: national phone numbers, `00`-prefixed
@@ -83,7 +88,7 @@ extension TextScanner {
     /// `name at domain.com`, `name [at] domain [dot] com`, `name(at)domain.com`, found at the `at`.
     /// A plain ` at ` also joins words in prose ("look at example.com"), so it counts only with
     /// a spelled-out dot, a local part that looks like a user name (`.`, `_`, `-`, `+` or a
-    /// digit), or a word like "mail" or "contact" before it.
+    /// digit), or "mail" before it and a local part that is not a pronoun ("mail us at …").
     static func scanSpelledEmail(_ b: UnsafeBufferPointer<UInt8>, at i: Int, lowerLimit: Int) -> Finding? {
         let n = b.count
         var bracketed = false
@@ -115,7 +120,10 @@ extension TextScanner {
             s -= 1
         }
         while s < localEnd && !isAlnum(b[s]) { s += 1 }
-        guard s < localEnd, b[s..<localEnd].contains(where: isAlpha) else { return nil }
+        // A local part has a letter and does not end in a dot ("e.g. at docs.rs").
+        guard s < localEnd, b[s..<localEnd].contains(where: isAlpha), b[localEnd - 1] != UInt8(ascii: ".") else {
+            return nil
+        }
         // `john dot smith at …`: a spelled-out dot in the local part too.
         while s - 5 > lowerLimit && b.hasIgnoringCase(" dot ", at: s - 5) && isAlnum(b[s - 6]) {
             var t = s - 5
@@ -152,8 +160,13 @@ extension TextScanner {
               !isFileExtension(b, tld) else { return nil }
         // `me at john.smith@example.org`: the address after `at` is an ordinary one.
         if tld.upperBound < n && b[tld.upperBound] == UInt8(ascii: "@") { return nil }
-        guard bracketed || spelledDot || userLike || hasContext(b, before: s, EmailContext.words) else {
-            return nil
+        if !(bracketed || spelledDot || userLike) {
+            let local = s..<localEnd
+            for word in EmailContext.proseWords
+            where local.count == word.utf8CodeUnitCount && b.hasIgnoringCase(word, at: s) {
+                return nil
+            }
+            guard hasContext(b, before: s, EmailContext.words) else { return nil }
         }
         return Finding(start: s, end: tld.upperBound, kind: "email")
     }

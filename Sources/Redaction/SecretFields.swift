@@ -41,7 +41,7 @@ enum SecretFields {
         "prompt", "placeholder", "field", "param", "column", "fingerprint", "checksum", "digest", "prefix",
         "suffix", "location", "source", "method", "generator", "validator", "rotation", "store", "storage",
         "timeout", "interval", "attempts", "retries", "lifetime", "duration", "delay", "limit", "at",
-        "days", "hours", "minutes", "seconds", "strength", "complexity",
+        "days", "hours", "minutes", "seconds", "strength", "complexity", "manager", "service", "engine",
     ]
 
     /// Classifies a field name: letters and digits only, ASCII case ignored, so `X-Api-Key`,
@@ -201,6 +201,7 @@ enum SecretFields {
         switch first {
         case UInt8(ascii: "<") where last == UInt8(ascii: ">"): return true
         case UInt8(ascii: "[") where last == UInt8(ascii: "]"): return true
+        case UInt8(ascii: "(") where last == UInt8(ascii: ")"): return true
         case UInt8(ascii: "{") where second == UInt8(ascii: "{"): return true
         case UInt8(ascii: "{") where last == UInt8(ascii: "}"):
             // `{token}`, `{ password }` are templates; `{AQAAABAAAAAQ…=}` (Jenkins) is a secret.

@@ -93,6 +93,8 @@ struct NamedValueTests {
         "  auth: required",
         "password: !vault |",
         "mysql -h db -p 3306",
+        "Password: (hidden)",
+        "password: !Sub '{{resolve:secretsmanager:MySecret:SecretString:password}}'",
     ]
 
     @Test("placeholders and variable references are left alone", arguments: placeholders)

@@ -38,6 +38,9 @@ struct PersonalDataTests {
     static let ordinary = [
         "look at example.com for details",
         "see section 5.2.1 at docs.python.org",
+        "see e.g. at docs.rs for the API",
+        "Contact us at support.example.com or email us at help.example.org",
+        "order number 0123456789 shipped",
         "The server at db.internal is down",
         "meet at noon.tomorrow",
         "SSN 000-12-3456", "ssn 666-45-6789", "SSN 912-45-6789", "ssn 078-05-1120", "ssn 123-45-6789",
