@@ -128,8 +128,8 @@ struct TokenFormat: Sendable {
         for prefix in ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"] {
             formats.append(TokenFormat(prefix, "github_token", .alnum, min: 36, max: 36, check: .crc32Suffix))
         }
-        for prefix in ["glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "glft-", "glimt-", "glagent-", "gloas-",
-                       "glsoat-", "glffct-"] {
+        for prefix in ["glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "glft-", "glimt-", "glagent-",
+                       "gloas-", "glsoat-", "glffct-"] {
             formats.append(TokenFormat(prefix, "gitlab_token", .base64url, min: 20))
         }
         for prefix in ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxc-"] {

@@ -223,7 +223,8 @@ enum SecretFields {
                                        "unset", "hidden", "masked", "password", "passwd", "pass", "pwd",
                                        "secret", "token", "apikey", "api_key", "key", "value", "username",
                                        "user", "example", "required", "optional", "string", "test", "dummy",
-                                       "fake", "sample", "demo", "foo", "bar", "foobar", "baz", "todo", "tbd", "default"]
+                                       "fake", "sample", "demo", "foo", "bar", "foobar", "baz", "todo", "tbd",
+                                       "default"]
             where n == word.utf8CodeUnitCount && b.hasIgnoringCase(word, at: r.lowerBound) {
                 return true
             }
@@ -351,10 +352,13 @@ enum SecretFields {
     /// Whether a value in a secret's place is something else: code or a variable reference when
     /// unquoted, and in any context an environment name (`ACCESS_TOKEN`), a file name or path, a
     /// version, an alphabet, or a sentence.
-    static func isNotASecret(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, context: ValueContext) -> Bool {
+    static func isNotASecret(
+        _ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, context: ValueContext
+    ) -> Bool {
         if context != .quoted && ValueShapes.isCode(b, r) { return true }
         // A YAML tag (`password: !vault |`): the value follows on the next lines.
-        if context != .quoted && b[r.lowerBound] == UInt8(ascii: "!") && r.count > 1 && b[r].dropFirst().allSatisfy(isAlpha) {
+        if context != .quoted && b[r.lowerBound] == UInt8(ascii: "!") && r.count > 1
+            && b[r].dropFirst().allSatisfy(isAlpha) {
             return true
         }
         if ValueShapes.isConstantName(b, r) || ValueShapes.isFileName(b, r) || ValueShapes.isVersion(b, r) {
@@ -382,7 +386,9 @@ enum SecretFields {
         inner.ssn = false
         inner.creditCard = false
         inner.iban = false
-        guard let first = TextScanner.findings(in: view, config: inner).first, first.start <= 16 else { return nil }
+        guard let first = TextScanner.findings(in: view, config: inner).first, first.start <= 16 else {
+            return nil
+        }
         return first.kind
     }
 }

@@ -40,7 +40,9 @@ struct NamedValueTests {
             Sensitive(kind: "aws_secret_key", "<SecretAccessKey>%</SecretAccessKey>", f.base64(40)),
             Sensitive(kind: "secret", "<secretKey>%</secretKey>", key),
             Sensitive(kind: "secret", "secret_key = %", key),
-            Sensitive(kind: "secret", "AccountName=acme;AccountKey=%;EndpointSuffix=core.windows.net", f.base64(86) + "=="),
+            Sensitive(
+                kind: "secret", "AccountName=acme;AccountKey=%;EndpointSuffix=core.windows.net",
+                f.base64(86) + "=="),
             Sensitive(kind: "api_key", "<add key=\"ApiKey\" value=\"%\" />", key),
             Sensitive(kind: "password", "<property name=\"password\" value=\"%\"/>", password),
             Sensitive(kind: "token", "<param name=\"token\">%</param>", key),
