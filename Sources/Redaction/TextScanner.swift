@@ -229,23 +229,14 @@ enum TextScanner {
         for k in 1..<prefix.count where b[i + k] != prefix[k] { return nil }
         let bodyStart = i + prefix.count
         var j = bodyStart
-        var digit = false, upper = false, lowerCase = false
         let limit = format.maximumBody == .max ? b.count : min(b.count, bodyStart + format.maximumBody + 1)
-        while j < limit && format.body.contains(b[j]) {
-            let c = b[j]
-            if isDigit(c) {
-                digit = true
-            } else if isUpper(c) {
-                upper = true
-            } else if isLower(c) {
-                lowerCase = true
-            }
-            j += 1
-        }
+        while j < limit && format.body.contains(b[j]) { j += 1 }
         // A trailing dot ends the sentence, not the token.
         while j > bodyStart && b[j - 1] == UInt8(ascii: ".") { j -= 1 }
         let length = j - bodyStart
         guard length >= format.minimumBody, length <= format.maximumBody, endsWord(b, j) else { return nil }
+        let mix = CharacterMix(b[bodyStart..<j])
+        let digit = mix.digit, upper = mix.upper, lowerCase = mix.lower
         switch format.check {
         case .digitAndLetter: guard digit && (upper || lowerCase) else { return nil }
         case .mixedCase: guard upper && lowerCase else { return nil }

@@ -44,19 +44,8 @@ enum ValueShapes {
     /// A word long and mixed enough to be a random token rather than a name.
     static func isRandomWord(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
         guard r.count >= 16 else { return false }
-        var digit = false
-        var upper = false
-        var lowerCase = false
-        for c in b[r] {
-            if isDigit(c) {
-                digit = true
-            } else if isUpper(c) {
-                upper = true
-            } else if isLower(c) {
-                lowerCase = true
-            }
-        }
-        return digit && (upper || lowerCase)
+        let mix = CharacterMix(b[r])
+        return mix.digit && (mix.upper || mix.lower)
     }
 
     static func isKeyword(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
