@@ -13,6 +13,23 @@
 @inline(__always) func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
 @inline(__always) func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
 
+/// Which classes of ASCII characters a run of bytes holds.
+struct CharacterMix {
+    var digit = false, upper = false, lower = false
+
+    init(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
+        for c in bytes {
+            if isDigit(c) {
+                digit = true
+            } else if isUpper(c) {
+                upper = true
+            } else if isLower(c) {
+                lower = true
+            }
+        }
+    }
+}
+
 /// The characters a token body may contain, per provider format.
 enum TokenCharacters: Sendable {
     /// `[A-Za-z0-9]`

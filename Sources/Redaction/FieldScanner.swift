@@ -28,7 +28,10 @@ extension TextScanner {
                 let p = b[s - 1]
                 // `!=`, `<=`, `>=`, `==`: read at the first byte of the operator.
                 if p == UInt8(ascii: "!") || p == UInt8(ascii: "<") || p == UInt8(ascii: ">")
-                    || p == UInt8(ascii: "=") { return nil }
+                    || p == UInt8(ascii: "=")
+                {
+                    return nil
+                }
             }
             if s + 1 < n {
                 let next = b[s + 1]
@@ -45,35 +48,78 @@ extension TextScanner {
             }
         }
         guard let name = fieldName(b, before: s, lowerLimit: lowerLimit, sep: sep) else { return nil }
-        var field = SecretFields.classify(UnsafeBufferPointer(rebasing: b[name.range]),
-                                          extraNames: config.extraSecretNames)
+        var field = SecretFields.classify(
+            UnsafeBufferPointer(rebasing: b[name.range]),
+            extraNames: config.extraSecretNames)
         if field == .ordinary {
             // `<add key="ApiKey" value="…"/>`, `<property name="password" value="…"/>`.
             guard sep == UInt8(ascii: "="), name.range.count == 5, b.has("value", at: name.range.lowerBound),
-                  let named = attributeName(b, before: name.range.lowerBound, lowerLimit: lowerLimit) else {
+                let named = attributeName(b, before: name.range.lowerBound, lowerLimit: lowerLimit)
+            else {
                 return nil
             }
-            field = SecretFields.classify(UnsafeBufferPointer(rebasing: b[named]), extraNames: config.extraSecretNames)
+            field = SecretFields.classify(
+                UnsafeBufferPointer(rebasing: b[named]), extraNames: config.extraSecretNames)
             if field == .ordinary { return nil }
         }
         // A header inside a quoted argument (`-H 'Authorization: Bearer …'`) ends at its quote.
         let before = name.range.lowerBound > 0 ? b[name.range.lowerBound - 1] : 0
         let enclosing: UInt8 = before == UInt8(ascii: "'") || before == UInt8(ascii: "\"") ? before : 0
-        guard let (value, quoted) = fieldValue(b, from: valueStart, field: field, enclosingQuote: enclosing) else {
+        guard let (value, quoted) = fieldValue(b, from: valueStart, field: field, enclosingQuote: enclosing)
+        else {
             return nil
         }
-        // `group:artifact:version` package coordinates: no space after the colon, a version after
-        // the next one.
-        if sep == UInt8(ascii: ":") && !quoted && valueStart < n && !isBlank(b[valueStart]),
-           let colon = b[value].firstIndex(of: UInt8(ascii: ":")), colon + 1 < value.upperBound,
-           isDigit(b[colon + 1]) {
+        // `group:artifact:version` coordinates, ARNs, `resolve:secretsmanager:Name:Key` paths: no
+        // space after the colon and another colon in the value.
+        if sep == UInt8(ascii: ":") && !quoted && valueStart < n && !isBlank(b[valueStart])
+            && b[value].contains(UInt8(ascii: ":"))
+        {
             return nil
         }
         // After `name:` mid-line, as in a log message, a value is prose as often as not; a name
         // that starts its line is a config key (YAML, INI, headers).
-        let context: ValueContext = quoted ? .quoted
-            : (!name.quoted && sep == UInt8(ascii: ":") && !startsLine(b, name.range.lowerBound) ? .prose : .unquoted)
+        let context: ValueContext =
+            quoted
+            ? .quoted
+            : (!name.quoted && sep == UInt8(ascii: ":") && !startsLine(b, name.range.lowerBound)
+                ? .prose : .unquoted)
         return SecretFields.redaction(of: field, in: b, value, config: config, context: context)
+    }
+
+    /// `define('DB_PASSWORD', 'value')`, `setenv("API_KEY", "value")`, `config.put("token", "value")`:
+    /// a setter's quoted name and quoted value, found at the comma between them.
+    static func scanSetterArgument(
+        _ b: UnsafeBufferPointer<UInt8>, comma: Int, lowerLimit: Int, config: BuiltInConfig
+    ) -> Finding? {
+        let quote = b[comma - 1]
+        var v = comma + 1
+        while v < b.count && isBlank(b[v]) { v += 1 }
+        guard v < b.count, b[v] == UInt8(ascii: "\"") || b[v] == UInt8(ascii: "'") else { return nil }
+        var open = comma - 2
+        while open > lowerLimit && comma - open < 66 && b[open] != quote && b[open] != UInt8(ascii: "\n") {
+            open -= 1
+        }
+        guard open > lowerLimit, b[open] == quote, open >= 2 else { return nil }
+        var k = open - 1
+        while k > lowerLimit && isBlank(b[k]) { k -= 1 }
+        guard b[k] == UInt8(ascii: "(") else { return nil }
+        let callEnd = k
+        while k > lowerLimit && isWordByte(b[k - 1]) { k -= 1 }
+        let call = k..<callEnd
+        var known = false
+        for setter: StaticString in [
+            "define", "setenv", "putenv", "setdefault", "setproperty", "put", "set",
+            "setitem", "setstring", "store", "save", "add",
+        ]
+        where call.count == setter.utf8CodeUnitCount && b.hasIgnoringCase(setter, at: call.lowerBound) {
+            known = true
+        }
+        guard known else { return nil }
+        let field = SecretFields.classify(
+            UnsafeBufferPointer(rebasing: b[(open + 1)..<(comma - 1)]),
+            extraNames: config.extraSecretNames)
+        guard field != .ordinary, let (value, _) = fieldValue(b, from: v, field: field) else { return nil }
+        return SecretFields.redaction(of: field, in: b, value, config: config, context: .quoted)
     }
 
     /// The name before a separator: word bytes, `-` and `.`, after optional blanks, a closing
@@ -85,7 +131,10 @@ extension TextScanner {
         var k = s - 1
         if sep == UInt8(ascii: "=") && k >= lowerLimit && b[k] == UInt8(ascii: ":") { k -= 1 }
         var blanks = 0
-        while k >= lowerLimit && blanks < 3 && isBlank(b[k]) { k -= 1; blanks += 1 }
+        while k >= lowerLimit && blanks < 3 && isBlank(b[k]) {
+            k -= 1
+            blanks += 1
+        }
         if k >= lowerLimit && b[k] == UInt8(ascii: "]") { k -= 1 }
         var quoted = false
         if k >= lowerLimit && (b[k] == UInt8(ascii: "\"") || b[k] == UInt8(ascii: "'")) {
@@ -95,7 +144,8 @@ extension TextScanner {
         }
         let nameEnd = k + 1
         while k >= lowerLimit && nameEnd - k <= 65
-                && (isWordByte(b[k]) || b[k] == UInt8(ascii: "-") || b[k] == UInt8(ascii: ".")) {
+            && (isWordByte(b[k]) || b[k] == UInt8(ascii: "-") || b[k] == UInt8(ascii: "."))
+        {
             k -= 1
         }
         let nameStart = k + 1
@@ -115,11 +165,14 @@ extension TextScanner {
     }
 
     /// The quoted value of a `key=` or `name=` attribute earlier in the same tag.
-    static func attributeName(_ b: UnsafeBufferPointer<UInt8>, before i: Int, lowerLimit: Int) -> Range<Int>? {
+    static func attributeName(_ b: UnsafeBufferPointer<UInt8>, before i: Int, lowerLimit: Int) -> Range<Int>?
+    {
         var k = i - 1
         while k > lowerLimit && i - k < 200 && b[k] != UInt8(ascii: "<") && b[k] != UInt8(ascii: "\n") {
-            if (b[k] == UInt8(ascii: "\"") || b[k] == UInt8(ascii: "'")) && k >= 5 && b[k - 1] == UInt8(ascii: "=")
-                && (b.has("key", at: k - 4) || b.has("name", at: k - 5)) {
+            if (b[k] == UInt8(ascii: "\"") || b[k] == UInt8(ascii: "'")) && k >= 5
+                && b[k - 1] == UInt8(ascii: "=")
+                && (b.has("key", at: k - 4) || b.has("name", at: k - 5))
+            {
                 let quote = b[k]
                 var e = k + 1
                 while e < i && b[e] != quote { e += 1 }
@@ -140,7 +193,10 @@ extension TextScanner {
         let n = b.count
         var v = start
         var skipped = 0
-        while v < n && skipped < 8 && isBlank(b[v]) { v += 1; skipped += 1 }
+        while v < n && skipped < 8 && isBlank(b[v]) {
+            v += 1
+            skipped += 1
+        }
         guard v < n else { return nil }
         let first = b[v]
         if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") || first == UInt8(ascii: "`") {
@@ -161,7 +217,9 @@ extension TextScanner {
             // ODBC quotes a value holding `;` in braces: `Pwd={p;w}`. Anything else is a block.
             guard case .secret = field else { return nil }
             var e = v + 1
-            while e < n && b[e] != UInt8(ascii: "}") && b[e] != UInt8(ascii: "\n") && b[e] != UInt8(ascii: "\"") {
+            while e < n && b[e] != UInt8(ascii: "}") && b[e] != UInt8(ascii: "\n")
+                && b[e] != UInt8(ascii: "\"")
+            {
                 e += 1
             }
             guard e < n, b[e] == UInt8(ascii: "}"), e > v + 1 else { return nil }
@@ -170,15 +228,17 @@ extension TextScanner {
         var e = v
         if field == .cookie || field == .authorization {
             while e < n && b[e] != UInt8(ascii: "\n") && b[e] != UInt8(ascii: "\r")
-                    && b[e] != UInt8(ascii: "\"") && b[e] != UInt8(ascii: "\\") && b[e] != enclosingQuote { e += 1 }
+                && b[e] != UInt8(ascii: "\"") && b[e] != UInt8(ascii: "\\") && b[e] != enclosingQuote
+            { e += 1 }
             return (v..<e, false)
         }
         var depth = 0
         scan: while e < n {
             switch b[e] {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"),
-                 UInt8(ascii: "&"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\""), UInt8(ascii: "'"),
-                 UInt8(ascii: "`"), UInt8(ascii: "\\"), UInt8(ascii: "|"):
+                UInt8(ascii: "&"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\""),
+                UInt8(ascii: "'"),
+                UInt8(ascii: "`"), UInt8(ascii: "\\"), UInt8(ascii: "|"):
                 break scan
             case UInt8(ascii: "<"), UInt8(ascii: ">"):
                 if depth == 0 { break scan }
@@ -203,30 +263,36 @@ extension TextScanner {
         var j = i + 1
         guard j < n, isAlpha(b[j]) else { return nil }
         while j < n && j - i <= 65
-                && (isWordByte(b[j]) || b[j] == UInt8(ascii: "-") || b[j] == UInt8(ascii: ".")
-                    || b[j] == UInt8(ascii: ":")) { j += 1 }
+            && (isWordByte(b[j]) || b[j] == UInt8(ascii: "-") || b[j] == UInt8(ascii: ".")
+                || b[j] == UInt8(ascii: ":"))
+        { j += 1 }
         let name = (i + 1)..<j
         let field: FieldClass
         var valueStart: Int
         if b.has("key>", at: i + 1) {
             // `<key>password</key><string>…</string>` is a plist entry: the key names the value.
             guard let close = b.firstIndex(of: "</key>", from: j), close - j < 80 else { return nil }
-            field = SecretFields.classify(UnsafeBufferPointer(rebasing: b[(j + 1)..<close]),
-                                          extraNames: config.extraSecretNames)
+            field = SecretFields.classify(
+                UnsafeBufferPointer(rebasing: b[(j + 1)..<close]),
+                extraNames: config.extraSecretNames)
             var k = close + 6
             while k < n && isSpace(b[k]) { k += 1 }
             guard b.has("<string>", at: k) else { return nil }
             valueStart = k + 8
         } else {
-            var named = SecretFields.classify(UnsafeBufferPointer(rebasing: b[name]), extraNames: config.extraSecretNames)
-            while j < n && b[j] != UInt8(ascii: ">") && b[j] != UInt8(ascii: "<") && b[j] != UInt8(ascii: "\n") {
+            var named = SecretFields.classify(
+                UnsafeBufferPointer(rebasing: b[name]), extraNames: config.extraSecretNames)
+            while j < n && b[j] != UInt8(ascii: ">") && b[j] != UInt8(ascii: "<")
+                && b[j] != UInt8(ascii: "\n")
+            {
                 j += 1
             }
             guard j < n, b[j] == UInt8(ascii: ">"), b[j - 1] != UInt8(ascii: "/") else { return nil }
             // `<param name="token">…</param>`: the element is named by its attribute.
             if named == .ordinary, let attribute = attributeName(b, before: j, lowerLimit: i) {
-                named = SecretFields.classify(UnsafeBufferPointer(rebasing: b[attribute]),
-                                              extraNames: config.extraSecretNames)
+                named = SecretFields.classify(
+                    UnsafeBufferPointer(rebasing: b[attribute]),
+                    extraNames: config.extraSecretNames)
             }
             field = named
             valueStart = j + 1
@@ -243,9 +309,12 @@ extension TextScanner {
     static func scanNetrcPassword(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
         guard b.has("password", at: i), i + 9 < b.count, isBlank(b[i + 8]) else { return nil }
         var lineStart = i
-        while lineStart > 0 && i - lineStart < 256 && b[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
+        while lineStart > 0 && i - lineStart < 256 && b[lineStart - 1] != UInt8(ascii: "\n") {
+            lineStart -= 1
+        }
         let line = lineStart..<i
-        guard b.containsIgnoringCase("login ", in: line) || b.containsIgnoringCase("machine ", in: line) else {
+        guard b.containsIgnoringCase("login ", in: line) || b.containsIgnoringCase("machine ", in: line)
+        else {
             return nil
         }
         var v = i + 9

@@ -12,13 +12,22 @@ enum CardContext {
 
 enum PhoneContext {
     static let words: [StaticString] = [
-        "phone", "tel", "mobile", "cell", "call", "fax", "contact", "whatsapp", "number", "nummer", "móvil",
-        "movil", "handy", "portable", "celular", "ph:", "ph.", "dial",
+        "phone", "tel", "mobile", "cell", "call", "fax", "contact", "whatsapp", "my number", "number is",
+        "móvil",
+        "movil", "handy", "portable", "celular", "ph:", "ph.", "dial", "ring me", "text me", "reach me",
+        "sms",
     ]
 }
 
 enum EmailContext {
-    static let words: [StaticString] = ["mail", "contact", "reach", "write to", "address", "send to"]
+    static let words: [StaticString] = ["mail"]
+    /// Words that stand before ` at ` in prose, never as a user name: "contact us at example.com".
+    static let proseWords: [StaticString] = [
+        "us", "me", "you", "him", "her", "them", "it", "we", "is", "are", "was", "look", "looking",
+        "available",
+        "hosted", "found", "located", "online", "live", "running", "served", "published", "docs", "see",
+        "here",
+    ]
 }
 
 /// Personal data written the loose ways people write it: national phone numbers, `00`-prefixed
@@ -39,7 +48,8 @@ extension TextScanner {
         // Inside a longer run of digit groups (an account number, an IBAN) it is not a phone.
         if i >= 2 && b[i - 1] == UInt8(ascii: " ") && isDigit(b[i - 2]) { return nil }
         if b.has("00", at: i), i + 2 < b.count, isDigit(b[i + 2]), b[i + 2] != UInt8(ascii: "0"),
-           let f = scanInternationalPhone(b, afterPrefix: i + 1, start: i) {
+            let f = scanInternationalPhone(b, afterPrefix: i + 1, start: i)
+        {
             let grouped = b[i..<f.end].contains { !isDigit($0) }
             return grouped || hasContext(b, before: i, PhoneContext.words) ? f : nil
         }
@@ -51,7 +61,8 @@ extension TextScanner {
     /// without the country code, too many other numbers look the same.
     static func scanNationalPhone(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
         var j = i
-        var count = 0, separators = 0
+        var count = 0
+        var separators = 0
         var open = false
         while j < b.count && j - i < 24 {
             let c = b[j]
@@ -67,8 +78,9 @@ extension TextScanner {
                 j += 1
                 if j < b.count && b[j] == UInt8(ascii: " ") && j + 1 < b.count && isDigit(b[j + 1]) { j += 1 }
             } else if (c == UInt8(ascii: " ") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
-                       || c == UInt8(ascii: "/")) && j > i && isDigit(b[j - 1]) && j + 1 < b.count
-                        && isDigit(b[j + 1]) {
+                || c == UInt8(ascii: "/")) && j > i && isDigit(b[j - 1]) && j + 1 < b.count
+                && isDigit(b[j + 1])
+            {
                 separators += 1
                 j += 1
             } else {
@@ -76,14 +88,15 @@ extension TextScanner {
             }
         }
         guard !open, (9...12).contains(count), separators > 0 || count <= 11, endsNumber(b, j),
-              hasContext(b, before: i, PhoneContext.words) else { return nil }
+            hasContext(b, before: i, PhoneContext.words)
+        else { return nil }
         return Finding(start: i, end: j, kind: "phone")
     }
 
     /// `name at domain.com`, `name [at] domain [dot] com`, `name(at)domain.com`, found at the `at`.
     /// A plain ` at ` also joins words in prose ("look at example.com"), so it counts only with
     /// a spelled-out dot, a local part that looks like a user name (`.`, `_`, `-`, `+` or a
-    /// digit), or a word like "mail" or "contact" before it.
+    /// digit), or "mail" before it and a local part that is not a pronoun ("mail us at …").
     static func scanSpelledEmail(_ b: UnsafeBufferPointer<UInt8>, at i: Int, lowerLimit: Int) -> Finding? {
         let n = b.count
         var bracketed = false
@@ -94,7 +107,8 @@ extension TextScanner {
             afterAt = i + 4
         } else {
             guard i + 3 < n, b.hasIgnoringCase("at", at: i), b[i + 2] == UInt8(ascii: " "), i >= 2,
-                  b[i - 1] == UInt8(ascii: " ") else { return nil }
+                b[i - 1] == UInt8(ascii: " ")
+            else { return nil }
             afterAt = i + 3
             localEnd = i - 1
         }
@@ -107,7 +121,8 @@ extension TextScanner {
             if isAlnum(c) {
                 if isDigit(c) { userLike = true }
             } else if c == UInt8(ascii: ".") || c == UInt8(ascii: "_") || c == UInt8(ascii: "-")
-                        || c == UInt8(ascii: "+") {
+                || c == UInt8(ascii: "+")
+            {
                 userLike = true
             } else {
                 break
@@ -115,11 +130,16 @@ extension TextScanner {
             s -= 1
         }
         while s < localEnd && !isAlnum(b[s]) { s += 1 }
-        guard s < localEnd else { return nil }
+        // A local part has a letter and does not end in a dot ("e.g. at docs.rs").
+        guard s < localEnd, b[s..<localEnd].contains(where: isAlpha), b[localEnd - 1] != UInt8(ascii: ".")
+        else {
+            return nil
+        }
         // `john dot smith at …`: a spelled-out dot in the local part too.
         while s - 5 > lowerLimit && b.hasIgnoringCase(" dot ", at: s - 5) && isAlnum(b[s - 6]) {
             var t = s - 5
-            while t > lowerLimit && localEnd - t < 64 && (isAlnum(b[t - 1]) || b[t - 1] == UInt8(ascii: "_")) { t -= 1 }
+            while t > lowerLimit && localEnd - t < 64 && (isAlnum(b[t - 1]) || b[t - 1] == UInt8(ascii: "_"))
+            { t -= 1 }
             s = t
             userLike = true
         }
@@ -148,12 +168,19 @@ extension TextScanner {
                 break
             }
         }
-        guard labels.count >= 2, let tld = labels.last, (2...24).contains(tld.count), b[tld].allSatisfy(isAlpha),
-              !isFileExtension(b, tld) else { return nil }
+        guard labels.count >= 2, let tld = labels.last, (2...24).contains(tld.count),
+            b[tld].allSatisfy(isAlpha),
+            !isFileExtension(b, tld)
+        else { return nil }
         // `me at john.smith@example.org`: the address after `at` is an ordinary one.
         if tld.upperBound < n && b[tld.upperBound] == UInt8(ascii: "@") { return nil }
-        guard bracketed || spelledDot || userLike || hasContext(b, before: s, EmailContext.words) else {
-            return nil
+        if !(bracketed || spelledDot || userLike) {
+            let local = s..<localEnd
+            for word in EmailContext.proseWords
+            where local.count == word.utf8CodeUnitCount && b.hasIgnoringCase(word, at: s) {
+                return nil
+            }
+            guard hasContext(b, before: s, EmailContext.words) else { return nil }
         }
         return Finding(start: s, end: tld.upperBound, kind: "email")
     }

@@ -8,9 +8,11 @@ struct TokenFormat: Sendable {
         /// A digit and a letter: real keys are random, and a body without a digit is prose or a
         /// made-up name (`sk-your-key`).
         case digitAndLetter
-        /// An uppercase and a lowercase letter, for formats whose bodies may hold no digit
-        /// (Hugging Face's are letters only).
+        /// An uppercase and a lowercase letter, for formats whose bodies may hold no digit.
         case mixedCase
+        /// Nothing more than the alphabet and the length, for long fixed-length bodies that prose
+        /// never has (Hugging Face's 34 letters).
+        case shapeOnly
         /// The last six characters are the base62 CRC-32 of the rest (GitHub's 2021 format); a
         /// body that fails it must look random instead.
         case crc32Suffix
@@ -48,8 +50,8 @@ struct TokenFormat: Sendable {
             TokenFormat("GR1348941", "gitlab_token", .base64url, min: 20),
             TokenFormat("xapp-", "slack_token", .alnumDash, min: 10),
             // Hugging Face user tokens are `hf_` and 34 letters; organization tokens `api_org_`.
-            TokenFormat("hf_", "huggingface_token", .alnum, min: 30, max: 40, check: .mixedCase),
-            TokenFormat("api_org_", "huggingface_token", .alnum, min: 30, max: 40, check: .mixedCase),
+            TokenFormat("hf_", "huggingface_token", .alnum, min: 30, max: 40, check: .shapeOnly),
+            TokenFormat("api_org_", "huggingface_token", .alnum, min: 30, max: 40, check: .shapeOnly),
             TokenFormat("npm_", "npm_token", .alnum, min: 30),
             TokenFormat("SG.", "sendgrid_key", .base64urlDot, min: 40),
             // Twilio API key SIDs: SK and 32 hex digits.
@@ -126,8 +128,8 @@ struct TokenFormat: Sendable {
         for prefix in ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"] {
             formats.append(TokenFormat(prefix, "github_token", .alnum, min: 36, max: 36, check: .crc32Suffix))
         }
-        for prefix in ["glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "glft-", "glimt-", "glagent-", "gloas-",
-                       "glsoat-", "glffct-"] {
+        for prefix in ["glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "glft-", "glimt-", "glagent-",
+                       "gloas-", "glsoat-", "glffct-"] {
             formats.append(TokenFormat(prefix, "gitlab_token", .base64url, min: 20))
         }
         for prefix in ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxc-"] {

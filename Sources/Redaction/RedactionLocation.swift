@@ -56,7 +56,9 @@ extension Redactor {
     }
 
     /// One JSON document's replaced values, or its text findings when it is not JSON.
-    private func documentOffsets(_ b: UnsafeBufferPointer<UInt8>, from base: Int) -> [(kind: String, offset: Int)] {
+    private func documentOffsets(_ b: UnsafeBufferPointer<UInt8>, from base: Int) -> [(
+        kind: String, offset: Int
+    )] {
         var parser = JSONRedaction(input: b, redactor: self)
         guard (try? parser.document()) != nil else { return offsets(in: b, from: base) }
         return parser.located.map { ($0.kind, base + $0.offset) }

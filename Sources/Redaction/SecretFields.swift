@@ -40,6 +40,8 @@ enum SecretFields {
         "scope", "scopes", "mode", "alg", "algorithm", "enabled", "required", "arn", "ref", "provider",
         "prompt", "placeholder", "field", "param", "column", "fingerprint", "checksum", "digest", "prefix",
         "suffix", "location", "source", "method", "generator", "validator", "rotation", "store", "storage",
+        "timeout", "interval", "attempts", "retries", "lifetime", "duration", "delay", "limit", "at",
+        "days", "hours", "minutes", "seconds", "strength", "complexity", "manager", "service", "engine",
     ]
 
     /// Classifies a field name: letters and digits only, ASCII case ignored, so `X-Api-Key`,
@@ -199,6 +201,7 @@ enum SecretFields {
         switch first {
         case UInt8(ascii: "<") where last == UInt8(ascii: ">"): return true
         case UInt8(ascii: "[") where last == UInt8(ascii: "]"): return true
+        case UInt8(ascii: "(") where last == UInt8(ascii: ")"): return true
         case UInt8(ascii: "{") where second == UInt8(ascii: "{"): return true
         case UInt8(ascii: "{") where last == UInt8(ascii: "}"):
             // `{token}`, `{ password }` are templates; `{AQAAABAAAAAQ…=}` (Jenkins) is a secret.
@@ -208,7 +211,9 @@ enum SecretFields {
         case UInt8(ascii: "$") where isUpper(second) || second == UInt8(ascii: "{")
             || second == UInt8(ascii: "("):
             return true
-        case UInt8(ascii: "%") where second == UInt8(ascii: "s") || second == UInt8(ascii: "("): return true
+        case UInt8(ascii: "%") where second == UInt8(ascii: "s") || second == UInt8(ascii: "(")
+            || second == UInt8(ascii: "{"):
+            return true
         default: break
         }
         if b[r].allSatisfy({ $0 == first }) { return true }
@@ -218,7 +223,8 @@ enum SecretFields {
                                        "unset", "hidden", "masked", "password", "passwd", "pass", "pwd",
                                        "secret", "token", "apikey", "api_key", "key", "value", "username",
                                        "user", "example", "required", "optional", "string", "test", "dummy",
-                                       "fake", "sample", "demo", "foo", "bar", "foobar", "baz", "todo", "tbd"]
+                                       "fake", "sample", "demo", "foo", "bar", "foobar", "baz", "todo", "tbd",
+                                       "default"]
             where n == word.utf8CodeUnitCount && b.hasIgnoringCase(word, at: r.lowerBound) {
                 return true
             }
@@ -346,10 +352,13 @@ enum SecretFields {
     /// Whether a value in a secret's place is something else: code or a variable reference when
     /// unquoted, and in any context an environment name (`ACCESS_TOKEN`), a file name or path, a
     /// version, an alphabet, or a sentence.
-    static func isNotASecret(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, context: ValueContext) -> Bool {
+    static func isNotASecret(
+        _ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, context: ValueContext
+    ) -> Bool {
         if context != .quoted && ValueShapes.isCode(b, r) { return true }
         // A YAML tag (`password: !vault |`): the value follows on the next lines.
-        if context != .quoted && b[r.lowerBound] == UInt8(ascii: "!") && r.count > 1 && b[r].dropFirst().allSatisfy(isAlpha) {
+        if context != .quoted && b[r.lowerBound] == UInt8(ascii: "!") && r.count > 1
+            && b[r].dropFirst().allSatisfy(isAlpha) {
             return true
         }
         if ValueShapes.isConstantName(b, r) || ValueShapes.isFileName(b, r) || ValueShapes.isVersion(b, r) {
@@ -377,7 +386,9 @@ enum SecretFields {
         inner.ssn = false
         inner.creditCard = false
         inner.iban = false
-        guard let first = TextScanner.findings(in: view, config: inner).first, first.start <= 16 else { return nil }
+        guard let first = TextScanner.findings(in: view, config: inner).first, first.start <= 16 else {
+            return nil
+        }
         return first.kind
     }
 }

@@ -48,7 +48,8 @@ enum TextScanner {
                     if let f = scanWord(b, at: i, config: config) {
                         add(f)
                         if f.kind == "aws_access_key" {
-                            for paired in scanPairedAWSSecrets(b, after: f.end) where config.allows(paired) != nil {
+                            for paired in scanPairedAWSSecrets(b, after: f.end)
+                            where config.allows(paired) != nil {
                                 add(paired)
                             }
                         }
@@ -65,7 +66,9 @@ enum TextScanner {
                 let start = i
                 i += 1
                 while i < n && isWordByte(b[i]) { i += 1 }
-                if i - start == 32, let f = config.allows(scanHexKeyWithSuffix(b, start: start, end: i)) { add(f) }
+                if i - start == 32, let f = config.allows(scanHexKeyWithSuffix(b, start: start, end: i)) {
+                    add(f)
+                }
                 continue
             }
             if isDigit(c) {
@@ -76,7 +79,9 @@ enum TextScanner {
                 let start = i
                 i += 1
                 while i < n && isWordByte(b[i]) { i += 1 }
-                if i - start == 32, let f = config.allows(scanHexKeyWithSuffix(b, start: start, end: i)) { add(f) }
+                if i - start == 32, let f = config.allows(scanHexKeyWithSuffix(b, start: start, end: i)) {
+                    add(f)
+                }
                 continue
             }
             var finding: Finding?
@@ -108,6 +113,11 @@ enum TextScanner {
             case UInt8(ascii: "."):
                 if b.has(".atlasv1.", at: i) {
                     finding = config.allows(scanTerraformToken(b, dot: i, lowerLimit: lastEnd))
+                }
+            case UInt8(ascii: ","):
+                if config.fields && i > 0
+                    && (b[i - 1] == UInt8(ascii: "\"") || b[i - 1] == UInt8(ascii: "'")) {
+                    finding = scanSetterArgument(b, comma: i, lowerLimit: lastEnd, config: config)
                 }
             case UInt8(ascii: "~"):
                 if i >= 5 && b[i - 1] == UInt8(ascii: "Q") {
@@ -169,7 +179,9 @@ enum TextScanner {
                 let found: Finding? = config.tokens[Int(c)].withUnsafeBufferPointer { formats in
                     for k in formats.indices {
                         // The second byte first: most candidates share only the first.
-                        guard formats[k].prefix[1] == second, let f = scanToken(formats[k], b, at: i) else { continue }
+                        guard formats[k].prefix[1] == second, let f = scanToken(formats[k], b, at: i) else {
+                            continue
+                        }
                         return f
                     }
                     return nil
@@ -217,20 +229,18 @@ enum TextScanner {
         for k in 1..<prefix.count where b[i + k] != prefix[k] { return nil }
         let bodyStart = i + prefix.count
         var j = bodyStart
-        var digit = false, upper = false, lowerCase = false
         let limit = format.maximumBody == .max ? b.count : min(b.count, bodyStart + format.maximumBody + 1)
-        while j < limit && format.body.contains(b[j]) {
-            let c = b[j]
-            if isDigit(c) { digit = true } else if isUpper(c) { upper = true } else if isLower(c) { lowerCase = true }
-            j += 1
-        }
+        while j < limit && format.body.contains(b[j]) { j += 1 }
         // A trailing dot ends the sentence, not the token.
         while j > bodyStart && b[j - 1] == UInt8(ascii: ".") { j -= 1 }
         let length = j - bodyStart
         guard length >= format.minimumBody, length <= format.maximumBody, endsWord(b, j) else { return nil }
+        let mix = CharacterMix(b[bodyStart..<j])
+        let digit = mix.digit, upper = mix.upper, lowerCase = mix.lower
         switch format.check {
         case .digitAndLetter: guard digit && (upper || lowerCase) else { return nil }
         case .mixedCase: guard upper && lowerCase else { return nil }
+        case .shapeOnly: guard !ValueShapes.isSequential(b, bodyStart..<j) else { return nil }
         case .crc32Suffix:
             // A body that fails the checksum may still be a token that was retyped or cut, so it
             // counts when it is random (a digit and letters, high entropy, no alphabet run).
@@ -323,10 +333,13 @@ enum TextScanner {
     static func scanPasswordOption(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
         guard i > 0, isBlank(b[i - 1]), b.has("-p", at: i), i + 3 < b.count else { return nil }
         var lineStart = i
-        while lineStart > 0 && i - lineStart < 256 && b[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
+        while lineStart > 0 && i - lineStart < 256 && b[lineStart - 1] != UInt8(ascii: "\n") {
+            lineStart -= 1
+        }
         let line = lineStart..<i
         guard b.containsIgnoringCase(" -u", in: line) || b.containsIgnoringCase("--user", in: line)
-            || b.containsIgnoringCase("sshpass", in: line) || b.containsIgnoringCase(" login", in: line) else {
+            || b.containsIgnoringCase("sshpass", in: line) || b.containsIgnoringCase(" login", in: line)
+        else {
             return nil
         }
         var v = i + 2
@@ -334,9 +347,12 @@ enum TextScanner {
         var quote: UInt8 = 0
         if v < b.count && (b[v] == UInt8(ascii: "'") || b[v] == UInt8(ascii: "\"")) { quote = b[v]; v += 1 }
         var e = v
-        while e < b.count && (quote == 0 ? !isSpace(b[e]) : b[e] != quote && b[e] != UInt8(ascii: "\n")) { e += 1 }
+        while e < b.count && (quote == 0 ? !isSpace(b[e]) : b[e] != quote && b[e] != UInt8(ascii: "\n")) {
+            e += 1
+        }
         guard e > v, b[v] != UInt8(ascii: "-"), !SecretFields.isPlaceholder(b, v..<e),
-              !SecretFields.isNotASecret(b, v..<e, context: quote == 0 ? .unquoted : .quoted) else { return nil }
+              !SecretFields.isNotASecret(b, v..<e, context: quote == 0 ? .unquoted : .quoted)
+        else { return nil }
         return Finding(start: v, end: e, kind: "password")
     }
 
@@ -518,7 +534,9 @@ enum TextScanner {
             guard k > i + 1, k < b.count, b[k] == UInt8(ascii: ")") else { return nil }
             var rest = k + 1
             if rest < b.count && (b[rest] == UInt8(ascii: " ") || b[rest] == UInt8(ascii: "-")) { rest += 1 }
-            guard rest < b.count, isDigit(b[rest]), var f = scanInternationalPhone(b, at: rest - 1) else { return nil }
+            guard rest < b.count, isDigit(b[rest]), var f = scanInternationalPhone(b, at: rest - 1) else {
+                return nil
+            }
             let digits = b[(i + 1)..<f.end].filter(isDigit).count
             guard digits <= 15 else { return nil }
             f.start = i - 1
@@ -558,7 +576,9 @@ enum TextScanner {
     }
 
     /// `+` and the phone number after it, for `00`-prefixed international numbers.
-    static func scanInternationalPhone(_ b: UnsafeBufferPointer<UInt8>, afterPrefix i: Int, start: Int) -> Finding? {
+    static func scanInternationalPhone(
+        _ b: UnsafeBufferPointer<UInt8>, afterPrefix i: Int, start: Int
+    ) -> Finding? {
         guard var f = scanInternationalPhone(b, at: i) else { return nil }
         f.start = start
         return f
@@ -755,10 +775,14 @@ enum TextScanner {
             // Lines end at a line break or at an escaped one (`\n` in JSON-escaped text).
             var e = k
             while e < body.upperBound && b[e] != UInt8(ascii: "\n")
-                    && !(b[e] == UInt8(ascii: "\\") && e + 1 < body.upperBound && isAlpha(b[e + 1])) { e += 1 }
+                    && !(b[e] == UInt8(ascii: "\\") && e + 1 < body.upperBound && isAlpha(b[e + 1])) {
+                e += 1
+            }
             let line = k..<e
             if !b[line].contains(UInt8(ascii: ":")) && !SecretFields.isPlaceholder(b, line) {
-                for c in b[line] where isAlnum(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "/") { count += 1 }
+                for c in b[line] where isAlnum(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "/") {
+                    count += 1
+                }
             }
             k = e < body.upperBound && b[e] == UInt8(ascii: "\\") ? e + 2 : e + 1
         }

@@ -27,7 +27,8 @@ enum ValueShapes {
         if i < r.upperBound {
             // An identifier chain followed by a call or a subscript, or an optional type (`String?`).
             let rest = b[i]
-            let optional = (rest == UInt8(ascii: "?") || rest == UInt8(ascii: "!")) && i + 1 == r.upperBound
+            let optional =
+                (rest == UInt8(ascii: "?") || rest == UInt8(ascii: "!")) && i + 1 == r.upperBound
                 && segments.count == 1 && isUpper(b[first.lowerBound]) && isIdentifierName(b, first)
             return (rest == UInt8(ascii: "(") || rest == UInt8(ascii: "[") || optional)
                 && !segments.contains { isRandomWord(b, $0) }
@@ -43,18 +44,17 @@ enum ValueShapes {
     /// A word long and mixed enough to be a random token rather than a name.
     static func isRandomWord(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
         guard r.count >= 16 else { return false }
-        var digit = false, upper = false, lowerCase = false
-        for c in b[r] {
-            if isDigit(c) { digit = true } else if isUpper(c) { upper = true } else if isLower(c) { lowerCase = true }
-        }
-        return digit && (upper || lowerCase)
+        let mix = CharacterMix(b[r])
+        return mix.digit && (mix.upper || mix.lower)
     }
 
     static func isKeyword(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
         guard r.count <= 9 else { return false }
-        for word: StaticString in ["new", "await", "try", "yield", "self", "this", "none", "nil", "null", "true", "false",
-                                   "undefined", "function", "lambda", "require", "typeof", "getenv", "env",
-                                   "str", "string", "int", "bool", "bytes", "object", "any", "optional"]
+        for word: StaticString in [
+            "new", "await", "try", "yield", "self", "this", "none", "nil", "null", "true", "false",
+            "undefined", "function", "lambda", "require", "typeof", "getenv", "env",
+            "str", "string", "int", "bool", "bytes", "object", "any", "optional",
+        ]
         where r.count == word.utf8CodeUnitCount && b.hasIgnoringCase(word, at: r.lowerBound) {
             return true
         }
@@ -65,7 +65,11 @@ enum ValueShapes {
     /// environment variables), `SecretKeySpec` (types), `dbPassword` (camelCase) and
     /// `insert_key_here` (snake_case). Random secrets have digits or no such structure.
     static func isIdentifierName(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
-        var upper = 0, lowerCase = 0, underscores = 0, digits = 0, humps = 0
+        var upper = 0
+        var lowerCase = 0
+        var underscores = 0
+        var digits = 0
+        var humps = 0
         var previous: UInt8 = 0
         for c in b[r] {
             if isUpper(c) {
@@ -93,7 +97,11 @@ enum ValueShapes {
         guard r.count >= 3, isUpper(b[r.lowerBound]) else { return false }
         var underscore = false
         for c in b[r] {
-            if c == UInt8(ascii: "_") { underscore = true } else if !(isUpper(c) || isDigit(c)) { return false }
+            if c == UInt8(ascii: "_") {
+                underscore = true
+            } else if !(isUpper(c) || isDigit(c)) {
+                return false
+            }
         }
         return underscore
     }
@@ -101,9 +109,12 @@ enum ValueShapes {
     /// A path or a key file's name: `~/.ssh/id_ed25519`, `./certs/server.key`, `client.p12`.
     static func isFileName(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
         guard !r.isEmpty, r.count <= 512 else { return false }
-        for c in b[r] where !(isWordByte(c) || c == UInt8(ascii: "/") || c == UInt8(ascii: ".")
-                              || c == UInt8(ascii: "-") || c == UInt8(ascii: "~") || c == UInt8(ascii: "\\")
-                              || c == UInt8(ascii: ":")) {
+        for c in b[r]
+        where
+            !(isWordByte(c) || c == UInt8(ascii: "/") || c == UInt8(ascii: ".")
+            || c == UInt8(ascii: "-") || c == UInt8(ascii: "~") || c == UInt8(ascii: "\\")
+            || c == UInt8(ascii: ":"))
+        {
             return false
         }
         if b.has("~/", at: r.lowerBound) || b.has("./", at: r.lowerBound) || b.has("../", at: r.lowerBound) {
@@ -118,13 +129,16 @@ enum ValueShapes {
         }
         guard let dot = b[name].lastIndex(of: UInt8(ascii: ".")), dot > name.lowerBound else {
             // `/etc/app/secret`: an absolute path of lowercase segments.
-            return b[r.lowerBound] == UInt8(ascii: "/") && !b[r].contains(where: isUpper) && nameStart > r.lowerBound + 1
+            return b[r.lowerBound] == UInt8(ascii: "/") && !b[r].contains(where: isUpper)
+                && nameStart > r.lowerBound + 1
         }
         let ext = (dot + 1)..<name.upperBound
-        for known: StaticString in ["pem", "key", "crt", "cer", "der", "p12", "pfx", "jks", "keystore", "json",
-                                    "yaml", "yml", "txt", "pub", "gpg", "asc", "env", "ini", "cfg", "conf",
-                                    "properties", "enc", "kdbx", "ppk", "p8", "csr", "age", "secret", "xml",
-                                    "toml", "plist", "sops"]
+        for known: StaticString in [
+            "pem", "key", "crt", "cer", "der", "p12", "pfx", "jks", "keystore", "json",
+            "yaml", "yml", "txt", "pub", "gpg", "asc", "env", "ini", "cfg", "conf",
+            "properties", "enc", "kdbx", "ppk", "p8", "csr", "age", "secret", "xml",
+            "toml", "plist", "sops",
+        ]
         where ext.count == known.utf8CodeUnitCount && b.hasIgnoringCase(known, at: ext.lowerBound) {
             return true
         }
@@ -134,9 +148,11 @@ enum ValueShapes {
     /// A version or a version range: `1.2.3`, `^9.0.0`, `~> 2.1`, `>=1.0,<2`, `v0.11.5-beta`.
     static func isVersion(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
         var i = r.lowerBound
-        while i < r.upperBound && (b[i] == UInt8(ascii: "^") || b[i] == UInt8(ascii: "~") || b[i] == UInt8(ascii: "=")
-                                   || b[i] == UInt8(ascii: ">") || b[i] == UInt8(ascii: "<")
-                                   || b[i] == UInt8(ascii: "v") || isBlank(b[i])) { i += 1 }
+        while i < r.upperBound
+            && (b[i] == UInt8(ascii: "^") || b[i] == UInt8(ascii: "~") || b[i] == UInt8(ascii: "=")
+                || b[i] == UInt8(ascii: ">") || b[i] == UInt8(ascii: "<")
+                || b[i] == UInt8(ascii: "v") || isBlank(b[i]))
+        { i += 1 }
         guard i < r.upperBound, isDigit(b[i]) else { return false }
         var dots = 0
         while i < r.upperBound && (isDigit(b[i]) || b[i] == UInt8(ascii: ".")) {

@@ -40,7 +40,9 @@ struct NamedValueTests {
             Sensitive(kind: "aws_secret_key", "<SecretAccessKey>%</SecretAccessKey>", f.base64(40)),
             Sensitive(kind: "secret", "<secretKey>%</secretKey>", key),
             Sensitive(kind: "secret", "secret_key = %", key),
-            Sensitive(kind: "secret", "AccountName=acme;AccountKey=%;EndpointSuffix=core.windows.net", f.base64(86) + "=="),
+            Sensitive(
+                kind: "secret", "AccountName=acme;AccountKey=%;EndpointSuffix=core.windows.net",
+                f.base64(86) + "=="),
             Sensitive(kind: "api_key", "<add key=\"ApiKey\" value=\"%\" />", key),
             Sensitive(kind: "password", "<property name=\"password\" value=\"%\"/>", password),
             Sensitive(kind: "token", "<param name=\"token\">%</param>", key),
@@ -49,6 +51,8 @@ struct NamedValueTests {
             Sensitive(kind: "password", "docker login -u ana -p % registry.example.com", f.alnum(16)),
             Sensitive(kind: "password", "sshpass -p '%' ssh root@host", password),
             Sensitive(kind: "password", "  password: %", "qwzrtplk"),
+            Sensitive(kind: "password", "define('DB_PASSWORD', '%');", password),
+            Sensitive(kind: "api_key", "os.environ.setdefault(\"API_KEY\", \"%\")", key),
         ]
     }()
 
@@ -91,6 +95,8 @@ struct NamedValueTests {
         "  auth: required",
         "password: !vault |",
         "mysql -h db -p 3306",
+        "Password: (hidden)",
+        "password: !Sub '{{resolve:secretsmanager:MySecret:SecretString:password}}'",
     ]
 
     @Test("placeholders and variable references are left alone", arguments: placeholders)
@@ -114,6 +120,10 @@ struct NamedValueTests {
         "public_key = \"MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEq8sM3fPz1yL5wAq7Vb0cRm2TnUe9HkXd\"",
         "-----BEGIN RSA PRIVATE KEY-----\n-----END RSA PRIVATE KEY-----",
         "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----",
+        "password_reset_timeout = 3600",
+        "password: \"%{db_password}\"",
+        "password = os.getenv(\"PASSWORD\", \"default\")",
+        "label = translate(\"password\", \"Passwort\")",
     ]
 
     @Test("ids, package coordinates, alphabets, key file names and empty PEM armour", arguments: identifiers)

@@ -19,15 +19,24 @@ struct VendorTokenTests {
             Sensitive(kind: "sentry_token", "org token %", "sntrys_eyJ" + f.base64(80) + "_" + f.base64(43)),
             Sensitive(kind: "sourcegraph_token", "src %", "sgp_" + f.hex(40)),
             Sensitive(kind: "sourcegraph_token", "src %", "sgp_" + f.hex(16) + "_" + f.hex(40)),
-            Sensitive(kind: "onepassword_secret_key", "kit %", "A3-\(f.upperDigits(6))-\(f.upperDigits(6))-"
+            Sensitive(
+                kind: "onepassword_secret_key", "kit %",
+                "A3-\(f.upperDigits(6))-\(f.upperDigits(6))-"
                     + "\(f.upperDigits(5))-\(f.upperDigits(5))-\(f.upperDigits(5))-\(f.upperDigits(5))"),
             Sensitive(kind: "onepassword_token", "OP=%", "ops_eyJ" + f.base64(250)),
             Sensitive(kind: "stripe_key", "restricted %", "rk_live_" + f.alnum(24)),
             Sensitive(kind: "stripe_key", "restricted %", "rk_test_" + f.alnum(99)),
             Sensitive(kind: "discord_bot_token", "client.login('%')", f.discordBotToken()),
+            Sensitive(
+                kind: "discord_bot_token", "made up %",
+                "M" + f.alnum(23) + "." + f.base64url(6) + "."
+                    + f.base64url(27)),
+            Sensitive(kind: "huggingface_token", "HF_TOKEN=%", "hf_" + f.from(Fake.lowerLetters, 34)),
             Sensitive(kind: "telegram_bot_token", "bot %", "\(f.digits(9)):AA" + f.base64url(33)),
-            Sensitive(kind: "telegram_bot_token", "https://api.telegram.org/bot%/getMe",
-                    "\(f.digits(10)):AA" + f.base64url(33)),
+            Sensitive(kind: "telegram_bot_token", "bot %", "\(f.digits(6)):" + f.base64url(34)),
+            Sensitive(
+                kind: "telegram_bot_token", "https://api.telegram.org/bot%/getMe",
+                "\(f.digits(10)):AA" + f.base64url(33)),
             Sensitive(kind: "mailgun_key", "mg %", "key-" + f.lowerDigits(32)),
             Sensitive(kind: "mailgun_key", "mg %", "\(f.hex(32))-\(f.hex(8))-\(f.hex(8))"),
             Sensitive(kind: "mailchimp_key", "mc %", "\(f.hex(32))-us\(f.digits(2))"),
@@ -68,7 +77,7 @@ struct VendorTokenTests {
             "hf_hub_download(repo_id=\"org/model\")",
             "hf_transfer enabled",
             "MTIzNDU2Nzg5.abcdef.not-a-token-at-all-just-text",  // too short to be a Discord token
-            "Tm90IGEgbnVtYmVyIGF0IGFsbCBoZXJl.\(f.base64url(6)).\(f.base64url(27))",  // id is not digits
+            "NoneOfTheseWordsIsAToken.abcdef.just_a_long_identifier_in_some_code",  // no digit
             "12345678:short",
             "A3-ABCDEF-GHIJKL",  // a 1Password Secret Key has six groups
             "key-value store",
@@ -85,12 +94,16 @@ struct VendorTokenTests {
 
     @Test func aSecretKeyNextToItsKeyIDIsFound() {
         var f = Fake(seed: 9)
-        let id = "AKIA" + f.upperDigits(16), secret = f.base64(40), session = "IQoJb3JpZ2luX2VjE" + f.base64(200)
+        let id = "AKIA" + f.upperDigits(16)
+        let secret = f.base64(40)
+        let session = "IQoJb3JpZ2luX2VjE" + f.base64(200)
         let result = Redactor.standard.redact("\(id) \(secret)\nnext,\(id),\(secret),\(session)")
         #expect(!result.text.contains(secret) && !result.text.contains(session) && !result.text.contains(id))
         #expect(result.counts == ["aws_access_key": 2, "aws_secret_key": 2, "aws_session_token": 1])
-        #expect(result.text.hasSuffix("next,[REDACTED:aws_access_key],[REDACTED:aws_secret_key],"
-                                      + "[REDACTED:aws_session_token]"))
+        #expect(
+            result.text.hasSuffix(
+                "next,[REDACTED:aws_access_key],[REDACTED:aws_secret_key],"
+                    + "[REDACTED:aws_session_token]"))
     }
 
     @Test func turningAKindOffTurnsOffItsShapeScanner() {
