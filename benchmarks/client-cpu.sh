@@ -86,7 +86,7 @@ for body in "$work"/requests/*.json; do
 done
 /usr/bin/time -o "$work/curl.time" -f "$figure" curl "${arguments[@]}"
 
-share() { awk '{ printf "%.1f", ($5 + $8) / $2 * 100 }' "$1"; }
+share() { awk '{ printf "%.2f", ($5 + $8) / $2 * 100 }' "$1"; }
 requests=$(find "$work/requests" -name '*.json' | wc -l)
 median=$(sqlite3 "$work/run.sqlite" \
     "SELECT dur / 1e6 FROM request ORDER BY dur LIMIT 1 OFFSET (SELECT (count(*) - 1) / 2 FROM request)")
