@@ -87,8 +87,8 @@ struct PlantedSecrets {
 /// response id, response model and server address; tool names, call ids and errors; handoff
 /// values; interval names, metadata and errors; instant names and metadata; payloads. Its
 /// requests make a finding for every analysis: a tool loop, a model handoff that breaks the
-/// cache, a prompt near the context window. The host comes from the system, so a store recorded
-/// without `redaction` gets it planted afterwards.
+/// cache, a prompt near the context window, an answer cut at its token cap. The host comes from
+/// the system, so a store recorded without `redaction` gets it planted afterwards.
 func makePlantedStore(
     _ path: String, _ planted: PlantedSecrets, redaction: (@Sendable (String) -> String)? = nil
 ) throws {
@@ -121,8 +121,10 @@ func makePlantedStore(
                 profile: "economy " + text, provider: "llama.cpp " + text, model: model, inputTokens: 7_000,
                 cachedInputTokens: turn == 2 ? 6_000 : 0, outputTokens: 40, promptBytes: 28_000,
                 transcriptEntries: previousEntries + 2, reusedPrefixEntries: turn == 2 ? previousEntries : 0,
-                finishReason: "stop " + text, error: turn == 1 ? "server said " + text : nil,
-                responseID: "chatcmpl " + text, responseModel: "smollm2 " + text, serverAddress: text)
+                finishReason: turn == 2 ? "length" : "stop " + text,
+                error: turn == 1 ? "server said " + text : nil,
+                responseID: "chatcmpl " + text, responseModel: "smollm2 " + text, serverAddress: text,
+                maxTokens: 40)
             previousEntries += 2
             tracer.record(.request(request), kind: .request)
             for call in 0..<3 where turn == 0 {
@@ -197,7 +199,7 @@ struct RedactionEverywhereTests {
         let file = { (name: String) in directory.path(name) }
 
         var runs: [(arguments: [String], status: Int32, files: [String])] = []
-        for command in ["summary", "timeline", "tools", "cache", "growth"] {
+        for command in ["check", "summary", "timeline", "tools", "cache", "capped", "growth"] {
             runs.append(([command, a], 0, []))
             runs.append(([command, "--json", a], 0, []))
         }
@@ -253,6 +255,9 @@ struct RedactionEverywhereTests {
                 do { _ = try parseJSON(result.out) } catch { Issue.record("\(label) is not JSON: \(error)") }
             }
         }
+        let covered = Set(runs.map { $0.arguments[0] })
+        let registered = Set(TraceReport.commands.filter { !$0.isHidden }.map { $0.name })
+        #expect(covered == registered, "every subcommand runs")
         let annotations = outputs.first { $0.key.contains("--github") }?.value ?? ""
         #expect(
             annotations.contains("::error title=Latency regression"), "the gate annotates its regressions")
