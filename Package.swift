@@ -25,29 +25,35 @@ let package = Package(
         // C shims: tiny, plain functions, no macros visible to Swift.
         .target(name: "CLTTngUST", linkerSettings: [.linkedLibrary("lttng-ust"), .linkedLibrary("dl")]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "CBabeltrace", linkerSettings: [.linkedLibrary("babeltrace2")]),
 
         .target(name: "SessionTrace"),
         .target(name: "SessionTraceLTTng", dependencies: ["SessionTrace", "CLTTngUST"]),
         .target(name: "TraceStore", dependencies: ["SessionTrace", "CSQLite"]),
         .target(name: "Redaction"),
-        .target(name: "ModelSession"),
+        .target(name: "ModelSession", dependencies: ["CCurl"]),
         // Starts and stops a real llama.cpp server on a loopback port, for tests, demo and bench.
-        .target(name: "LlamaServer"),
+        .target(name: "LlamaServer", dependencies: ["CCurl"]),
         .target(name: "SessionInstrumentation", dependencies: ["ModelSession", "SessionTrace"]),
-        .target(name: "TraceAnalysis", dependencies: ["TraceStore", "SessionTrace", "Redaction"]),
+        // Drives lttng, lttng-sessiond and lttng-relayd: for trace-report record, tests and bench.
+        .target(name: "LTTngRecording"),
+        .target(
+            name: "TraceAnalysis",
+            dependencies: ["TraceStore", "SessionTrace", "Redaction", "CBabeltrace", "LTTngRecording"]),
 
         .executableTarget(name: "trace-report", dependencies: ["TraceAnalysis"]),
         .executableTarget(
             name: "planner-demo",
             dependencies: [
                 "ModelSession", "SessionInstrumentation", "SessionTrace", "SessionTraceLTTng", "TraceStore",
-                "Redaction", "LlamaServer",
+                "Redaction", "LlamaServer", "LTTngRecording",
             ]),
         .executableTarget(
             name: "trace-bench",
             dependencies: [
                 "SessionTrace", "SessionTraceLTTng", "TraceStore", "CLTTngUST", "CSQLite", "ModelSession",
-                "SessionInstrumentation", "LlamaServer", "Redaction",
+                "SessionInstrumentation", "LlamaServer", "Redaction", "LTTngRecording", "TraceAnalysis",
             ]),
 
         .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace"]),
@@ -56,7 +62,11 @@ let package = Package(
         // writes beside others, for TraceStoreTests to read what reached its store.
         .executableTarget(
             name: "store-sink-helper", dependencies: ["TraceStore", "SessionTrace"], path: "Tests/StoreSinkHelper"),
-        .testTarget(name: "LTTngTests", dependencies: ["SessionTraceLTTng", "SessionTrace"]),
+        .testTarget(
+            name: "LTTngTests",
+            dependencies: [
+                "SessionTraceLTTng", "SessionTrace", "LTTngRecording", "TraceAnalysis", "TraceStore", "TestSupport",
+            ]),
         .testTarget(name: "RedactionTests", dependencies: ["Redaction"]),
         // The real model server around a test suite, shared by the suites that need one.
         .target(name: "TestSupport", dependencies: ["LlamaServer"], path: "Tests/TestSupport"),
@@ -66,9 +76,21 @@ let package = Package(
             dependencies: [
                 "SessionInstrumentation", "ModelSession", "SessionTrace", "TraceStore", "LlamaServer", "TestSupport",
             ]),
-        .testTarget(name: "TraceAnalysisTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
+        // The scenario stores of tracefiles/scenarios: recorded through the real session and middleware
+        // with a scripted model server, and the findings each must give. `swift run make-scenarios DIR`.
+        .target(
+            name: "TraceScenarios",
+            dependencies: [
+                "ModelSession", "SessionInstrumentation", "SessionTrace", "TraceStore", "TraceAnalysis", "Redaction",
+            ],
+            path: "Tests/ScenarioSupport"),
+        .executableTarget(name: "make-scenarios", dependencies: ["TraceScenarios"], path: "Tests/ScenarioGenerator"),
+        .testTarget(
+            name: "TraceAnalysisTests",
+            dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "TraceScenarios"]),
         // Opens trace-report's HTML exports in real headless Chromium (scripts/install-deps.sh installs it).
-        .testTarget(name: "ViewerTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
+        .testTarget(
+            name: "ViewerTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "TraceScenarios"]),
         .testTarget(name: "GateTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
     ],
     swiftLanguageModes: [.v6]

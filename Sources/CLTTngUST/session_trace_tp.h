@@ -12,7 +12,16 @@
  *
  * Times are nanoseconds on the tracer's clock (`ts`) or durations (`dur`, `ttft`,
  * `server_prompt_dur`, `server_predicted_dur`); LTTng's own event timestamp is kept as well.
+ * An event is emitted when its record is complete, so LTTng stamps it at the interval's end
+ * (`ts + dur`); the `session` event is emitted again each time the session grows, and the last
+ * one per `session_id` is the whole session. docs/lttng.md documents every field.
+ *
+ * Every event class carries the version of these tracepoints in its `model.emf.uri`, which a
+ * reader finds in the trace's metadata: SessionTrace's reader refuses a version newer than it
+ * knows (TraceAnalysis's SessionTraceDecoder.supportedVersion). Raise it when a field changes
+ * meaning or a required field goes; adding a field needs no new version.
  */
+#define SESSION_TRACE_TRACEPOINTS_URI "urn:sessiontrace:tracepoints:2"
 
 #undef LTTNG_UST_TRACEPOINT_PROVIDER
 #define LTTNG_UST_TRACEPOINT_PROVIDER session_trace
@@ -51,6 +60,7 @@ LTTNG_UST_TRACEPOINT_EVENT(session_trace, run,
         lttng_ust_field_string(tool_version, tool_version)
     )
 )
+LTTNG_UST_TRACEPOINT_MODEL_EMF_URI(session_trace, run, SESSION_TRACE_TRACEPOINTS_URI)
 
 LTTNG_UST_TRACEPOINT_EVENT(session_trace, session,
     LTTNG_UST_TP_ARGS(int64_t, session_id, int64_t, ts, int64_t, dur, const char *, label),
@@ -61,6 +71,7 @@ LTTNG_UST_TRACEPOINT_EVENT(session_trace, session,
         lttng_ust_field_string(label, label)
     )
 )
+LTTNG_UST_TRACEPOINT_MODEL_EMF_URI(session_trace, session, SESSION_TRACE_TRACEPOINTS_URI)
 
 LTTNG_UST_TRACEPOINT_EVENT(session_trace, request,
     LTTNG_UST_TP_ARGS(const struct st_request_fields *, r),
@@ -100,6 +111,7 @@ LTTNG_UST_TRACEPOINT_EVENT(session_trace, request,
         lttng_ust_field_float(double, temperature, r->temperature)
     )
 )
+LTTNG_UST_TRACEPOINT_MODEL_EMF_URI(session_trace, request, SESSION_TRACE_TRACEPOINTS_URI)
 
 LTTNG_UST_TRACEPOINT_EVENT(session_trace, tool_call,
     LTTNG_UST_TP_ARGS(const struct st_tool_call_fields *, t),
@@ -121,6 +133,7 @@ LTTNG_UST_TRACEPOINT_EVENT(session_trace, tool_call,
             t->output_sketch_length)
     )
 )
+LTTNG_UST_TRACEPOINT_MODEL_EMF_URI(session_trace, tool_call, SESSION_TRACE_TRACEPOINTS_URI)
 
 LTTNG_UST_TRACEPOINT_EVENT(session_trace, handoff,
     LTTNG_UST_TP_ARGS(int64_t, handoff_id, int64_t, session_id, int64_t, ts,
@@ -134,6 +147,7 @@ LTTNG_UST_TRACEPOINT_EVENT(session_trace, handoff,
         lttng_ust_field_string(to, to)
     )
 )
+LTTNG_UST_TRACEPOINT_MODEL_EMF_URI(session_trace, handoff, SESSION_TRACE_TRACEPOINTS_URI)
 
 /* `metadata` is the record's metadata as one compact JSON object with sorted keys. */
 LTTNG_UST_TRACEPOINT_EVENT(session_trace, interval,
@@ -151,6 +165,7 @@ LTTNG_UST_TRACEPOINT_EVENT(session_trace, interval,
         lttng_ust_field_string(error, error)
     )
 )
+LTTNG_UST_TRACEPOINT_MODEL_EMF_URI(session_trace, interval, SESSION_TRACE_TRACEPOINTS_URI)
 
 LTTNG_UST_TRACEPOINT_EVENT(session_trace, instant,
     LTTNG_UST_TP_ARGS(int64_t, instant_id, int64_t, parent_id, int64_t, ts,
@@ -163,6 +178,7 @@ LTTNG_UST_TRACEPOINT_EVENT(session_trace, instant,
         lttng_ust_field_string(metadata, metadata)
     )
 )
+LTTNG_UST_TRACEPOINT_MODEL_EMF_URI(session_trace, instant, SESSION_TRACE_TRACEPOINTS_URI)
 
 LTTNG_UST_TRACEPOINT_EVENT(session_trace, chunk,
     LTTNG_UST_TP_ARGS(int64_t, request_id, int64_t, ts, int64_t, tokens),
@@ -172,6 +188,7 @@ LTTNG_UST_TRACEPOINT_EVENT(session_trace, chunk,
         lttng_ust_field_integer(int64_t, tokens, tokens)
     )
 )
+LTTNG_UST_TRACEPOINT_MODEL_EMF_URI(session_trace, chunk, SESSION_TRACE_TRACEPOINTS_URI)
 
 /* `kind` is `prompt`, `response`, `tool_arguments` or `tool_output`; `text` is redacted. */
 LTTNG_UST_TRACEPOINT_EVENT(session_trace, payload,
@@ -185,6 +202,7 @@ LTTNG_UST_TRACEPOINT_EVENT(session_trace, payload,
         lttng_ust_field_string(text, text)
     )
 )
+LTTNG_UST_TRACEPOINT_MODEL_EMF_URI(session_trace, payload, SESSION_TRACE_TRACEPOINTS_URI)
 
 LTTNG_UST_TRACEPOINT_EVENT(session_trace, dropped,
     LTTNG_UST_TP_ARGS(int64_t, ts, const char *, sink, const char *, reason, int64_t, count),
@@ -195,6 +213,7 @@ LTTNG_UST_TRACEPOINT_EVENT(session_trace, dropped,
         lttng_ust_field_integer(int64_t, count, count)
     )
 )
+LTTNG_UST_TRACEPOINT_MODEL_EMF_URI(session_trace, dropped, SESSION_TRACE_TRACEPOINTS_URI)
 
 #endif /* SESSION_TRACE_TP_H */
 

@@ -127,6 +127,12 @@ struct RequestObservation {
                 promptDuration: Int64(timings.promptMilliseconds * 1e6),
                 predictedTokens: Int64(timings.predictedTokens),
                 predictedDuration: Int64(timings.predictedMilliseconds * 1e6))
+        case .responseInfo(let info):
+            record.responseID = info.id
+            record.responseModel = info.model
+            record.serverAddress = info.serverAddress
+            record.serverPort = info.serverPort.map(Int64.init)
+            record.streamed = info.streamed
         case .finished(let reason):
             record.finishReason = reason
         }

@@ -6,7 +6,7 @@ extension Dictionary where Key == String, Value == TraceMetadataValue {
     /// Numbers written without `.`, `e` or `E` read as `.int`, others as `.double`, which is how
     /// `jsonObject` writes them; `null` (a non-finite double) reads as `.double(.nan)`.
     /// Returns nil for text that is not such an object.
-    init?(jsonObject text: String) {
+    public init?(jsonObject text: String) {
         var parser = FlatJSONParser(Array(text.utf8))
         guard let metadata = parser.parseObject() else { return nil }
         self = metadata

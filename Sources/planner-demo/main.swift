@@ -1,4 +1,5 @@
 import Foundation
+import LTTngRecording
 import LlamaServer
 import ModelSession
 import Redaction
@@ -31,7 +32,7 @@ if let directory = arguments.lttngDirectory {
         lttngDaemon = try LTTngControl.ensureSessionDaemon()
         let session = try LTTngControl.Session.create(
             name: "planner_demo_\(getpid())", outputDirectory: URL(fileURLWithPath: directory).path)
-        try session.start()
+        try session.start(until: { LTTngSink().isEnabled(.request) })
         lttng = session
     } catch {
         lttngDaemon?.stop()
@@ -88,8 +89,7 @@ if let session = lttng {
     do {
         try session.stop()
         try session.destroy()
-        let events = try LTTngControl.readTrace(at: session.outputDirectory).count
-        print("lttng: \(session.outputDirectory) (\(events) session_trace events)")
+        print("lttng: \(session.outputDirectory ?? "") (read it with trace-report summary DIR)")
     } catch {
         FileHandle.standardError.write(Data("planner-demo: could not stop the LTTng session: \(error)\n".utf8))
     }

@@ -1,6 +1,7 @@
 import CLTTngUST
 import Foundation
 import SessionTrace
+import LTTngRecording
 import SessionTraceLTTng
 import TraceStore
 
@@ -19,9 +20,9 @@ func combinedBenchmarks(events: Int) throws -> [BenchmarkRow] {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let session = try LTTngControl.Session.create(
-        outputDirectory: directory.appendingPathComponent("lttng").path, snapshot: true)
+        outputDirectory: directory.appendingPathComponent("lttng").path, snapshot: true, recordsProcessID: false)
     defer { try? session.destroy() }
-    try session.start()
+    try session.start(until: { LTTngSink().isEnabled(.instant) })
     let tracer = Tracer(sink: LTTngSink(), label: "trace-bench")
     let lttngOnly = measureInterleaved(
         events: events,

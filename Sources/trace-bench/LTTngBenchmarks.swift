@@ -1,6 +1,7 @@
 import CLTTngUST
 import Foundation
 import SessionTrace
+import LTTngRecording
 import SessionTraceLTTng
 
 #if canImport(Glibc)
@@ -36,9 +37,9 @@ func lttngBenchmarks(events: Int) throws -> [BenchmarkRow] {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("trace-bench-\(getpid())").path
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let session = try LTTngControl.Session.create(outputDirectory: directory, snapshot: true)
+    let session = try LTTngControl.Session.create(outputDirectory: directory, snapshot: true, recordsProcessID: false)
     defer { try? session.destroy() }
-    try session.start()
+    try session.start(until: { LTTngSink().isEnabled(.instant) })
     // Alternate C and Swift repetitions, so both see the same machine load.
     let enabled = measureInterleaved(
         events: events,

@@ -2,6 +2,7 @@ import Foundation
 import SessionTrace
 import Synchronization
 import Testing
+import TraceScenarios
 import TraceStore
 
 @testable import TraceAnalysis

@@ -31,11 +31,16 @@ enum AnomalyNotes {
         guard case .object(let members) = report else { return report }
         return .object(members + [("anomalies", json(anomalies))])
     }
+}
 
-    /// The report as the command writes it: JSON with the key, or text with the notes after it.
-    static func report(
-        _ anomalies: [StoreAnomaly], json: Bool, text: () -> String, object: () -> JSONValue
-    ) -> String {
-        json ? adding(anomalies, to: object()).serialized() + "\n" : text() + self.text(anomalies)
+extension CommandContext {
+    /// Writes a report as `--json` asks: JSON with an `anomalies` key, or the text with a
+    /// `note:` line per anomaly after it; redacted, like everything the context writes.
+    func writeReport(json: Bool, anomalies: [StoreAnomaly], text: () -> String, object: () -> JSONValue) {
+        if json {
+            write(json: AnomalyNotes.adding(anomalies, to: object()))
+        } else {
+            write(text() + AnomalyNotes.text(anomalies))
+        }
     }
 }

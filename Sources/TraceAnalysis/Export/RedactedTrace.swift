@@ -28,11 +28,11 @@ public struct RedactedTrace: Sendable {
         self.recordedSessionIDs = recordedSessionIDs
     }
 
-    /// Opens the store at `path` read-only, loads every record including chunks, and redacts it.
-    public static func load(path: String, redactor: Redactor) throws(StoreError) -> RedactedTrace {
-        let reader = try StoreReader(path: path)
-        let trace = try TraceLoader.load(reader, chunks: true)
-        let recorded = Set(try reader.sessions().map(\.sessionID))
+    /// Opens the store or LTTng trace at `path` read-only, loads every record including chunks,
+    /// and redacts it.
+    public static func load(path: String, redactor: Redactor) throws(TraceInputError) -> RedactedTrace {
+        let trace = try TraceLoader.load(path: path, chunks: true)
+        let recorded = Set(trace.runs.flatMap(\.recordedSessionIDs))
         return redact(trace, with: redactor, recordedSessionIDs: recorded)
     }
 

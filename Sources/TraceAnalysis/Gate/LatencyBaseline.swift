@@ -185,7 +185,7 @@ public struct LatencyBaseline: Sendable {
 
     /// Why a baseline or store could not be read; one sentence for the user.
     public enum LoadError: Error, Sendable, CustomStringConvertible {
-        case store(StoreError)
+        case store(TraceInputError)
         case unreadable(path: String, reason: String)
         case notABaseline(path: String, reason: String)
         case newerVersion(path: String, version: Int64)

@@ -59,6 +59,8 @@ public struct RecordedRun: Sendable {
     public var payloads: [PayloadRecord]
     public var dropped: [DroppedRecord]
 
+    /// Ids of the sessions recorded, without those made up for ids that only requests name.
+    public let recordedSessionIDs: Set<Int64>
     /// Tool calls by the request that asked for them, in order.
     public let toolCallsByRequest: [Int64: [ToolCallRecord]]
     /// Payloads by their parent (a request or a tool call), in order.
@@ -75,6 +77,7 @@ public struct RecordedRun: Sendable {
         self.hasRunRecord = hasRunRecord
         var sessions = sessions
         let known = Set(sessions.map(\.sessionID))
+        recordedSessionIDs = known
         var missing: [Int64: (first: Int64, last: Int64)] = [:]
         for request in requests {
             guard let id = request.sessionID, !known.contains(id) else { continue }
@@ -139,15 +142,19 @@ public struct RecordedRun: Sendable {
     }
 }
 
-/// Loads a store into a ``RecordedTrace``, read-only.
+/// Loads a recording into a ``RecordedTrace``, read-only: a store, or an LTTng trace.
 public enum TraceLoader {
-    /// Opens the store at `path` and loads every record, grouped by run.
+    /// Loads every record of the store at `path`, or of the LTTng trace in the folder `path`
+    /// (see ``LTTngTrace``), grouped by run.
     ///
     /// - Parameter chunks: false to skip streamed-chunk rows, which can outnumber requests by far.
-    /// - Throws: ``StoreError`` when the file is missing, not a store, damaged or too new; its
-    ///   `description` is one sentence for the user.
-    public static func load(path: String, chunks: Bool = true) throws(StoreError) -> RecordedTrace {
-        try load(StoreReader(path: path), chunks: chunks)
+    /// - Throws: ``TraceInputError`` when the input is missing, not a recording, damaged or too
+    ///   new; its `description` is one sentence for the user.
+    public static func load(path: String, chunks: Bool = true) throws(TraceInputError) -> RecordedTrace {
+        if LTTngTrace.isTraceInput(path) {
+            do { return try LTTngTrace.load(path: path, chunks: chunks) } catch { throw .lttng(error) }
+        }
+        do { return try load(StoreReader(path: path), chunks: chunks) } catch { throw .store(error) }
     }
 
     /// Loads every record of an open store, grouped by run.

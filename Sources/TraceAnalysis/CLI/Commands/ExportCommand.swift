@@ -28,7 +28,6 @@ public struct ExportCommand: ReportCommand {
     public static let options: [OptionSpec] = [
         .value("--format", "FORMAT", "\(formatList(", ")) (required)"),
         .value("--out", "FILE", "where to write (mode 0600); standard output if absent"),
-        .value("--rules", "FILE", "more redaction rules, one per line (see docs/trace-report.md)"),
     ]
 
     static func formatList(_ separator: String) -> String {
@@ -59,14 +58,8 @@ public struct ExportCommand: ReportCommand {
         if let out, let store = paths.first(where: { ExportFile.sameFile(out, $0) }) {
             throw .message("--out \(out) is the store \(store) itself; name another file")
         }
-        let redactor = try Redactor.withRules(from: arguments.value("--rules"))
-
-        let (text, report, anomalies) = try render(format, paths: paths, redactor: redactor)
-        if let out {
-            try ExportFile.write(text, to: out)
-        } else {
-            context.write(text)
-        }
+        let (text, report, anomalies) = try render(format, paths: paths, redactor: context.redactor)
+        try context.writeExport(text, to: out)
         context.writeNote(report.summary + "\n" + AnomalyNotes.text(anomalies))
         return .success
     }

@@ -27,10 +27,11 @@ public struct GrowthCommand: ReportCommand {
         } catch {
             throw .usage(error)
         }
-        let trace = try loadTrace(arguments)
+        let trace = try loadTrace(arguments, context: context)
         let report = GrowthReport.analyze(trace, options: options)
-        context.write(AnomalyNotes.report(
-            trace.anomalies, json: arguments.flag("--json"), text: { report.text }, object: { report.json }))
+        context.writeReport(
+            json: arguments.flag("--json"), anomalies: trace.anomalies, text: { report.text },
+            object: { report.json })
         return arguments.flag("--fail-on-findings") && !report.findings.isEmpty ? .findings : .success
     }
 }

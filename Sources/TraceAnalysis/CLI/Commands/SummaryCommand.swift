@@ -5,7 +5,7 @@ import TraceStore
 public struct SummaryCommand: ReportCommand {
     public static let name = "summary"
     public static let abstract = "Latency, generation rate, cache hits and errors per run, session and model."
-    public static let usage = "trace-report summary [--json] [--limit N] STORE"
+    public static let usage = "trace-report summary [--json] [--limit N] [--follow] STORE"
     public static let discussion = """
         For each run, session and profile/model pair: requests; time to first token p50, p95 and max;
         generation rate p50 in tokens/s, (output_tokens - 1) / ((dur - ttft) / 1e9); latency p50, p95
@@ -17,6 +17,7 @@ public struct SummaryCommand: ReportCommand {
     public static let options: [OptionSpec] = [
         CommonOptions.json,
         .value("--limit", "N", "session rows shown at most (default 20); --json lists all"),
+        Follow.option,
     ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
@@ -24,18 +25,30 @@ public struct SummaryCommand: ReportCommand {
     {
         let limit: Int
         do { limit = try arguments.int("--limit", default: 20) } catch { throw .usage(error) }
-        let reader = try openStore(arguments)
+        let json = arguments.flag("--json")
+        if arguments.flag("--follow") {
+            return try Follow.run(arguments, context: context) { trace in
+                let report = SummaryReport.compute(trace: trace)
+                return json ? report.json.serialized() + "\n" : report.text(sessionLimit: limit)
+            }
+        }
         let report: SummaryReport
         let anomalies: [StoreAnomaly]
-        do {
-            report = try SummaryReport.compute(reader: reader)
-            anomalies = try reader.anomalies()
-        } catch {
-            throw .input(error)
+        if LTTngTrace.isTraceInput(arguments.positionals.first ?? "") {
+            let trace = try loadTrace(arguments, context: context)
+            report = SummaryReport.compute(trace: trace)
+            anomalies = trace.anomalies
+        } else {
+            let reader = try openStore(arguments)
+            do {
+                report = try SummaryReport.compute(reader: reader).redacted(by: context.redactor)
+                anomalies = try reader.anomalies()
+            } catch {
+                throw .input(error)
+            }
         }
-        context.write(AnomalyNotes.report(
-            anomalies, json: arguments.flag("--json"), text: { report.text(sessionLimit: limit) },
-            object: { report.json }))
+        context.writeReport(
+            json: json, anomalies: anomalies, text: { report.text(sessionLimit: limit) }, object: { report.json })
         return .success
     }
 }

@@ -2,7 +2,7 @@
 public struct TimelineCommand: ReportCommand {
     public static let name = "timeline"
     public static let abstract = "A Gantt chart of sessions, requests, tool calls and handoffs in the terminal."
-    public static let usage = "trace-report timeline [--width N] [--session LABEL|ID] [--from T] [--to T] [--no-color] STORE"
+    public static let usage = "trace-report timeline [--width N] [--session LABEL|ID] [--from T] [--to T] [--no-color] [--follow] STORE"
     public static let discussion = """
         One lane per session. In each request, ░ is the wait for the first token and █ the generation;
         tool calls run on the row beneath (▪), handoffs are marked ▲, a failed request ends in ✗.
@@ -19,6 +19,7 @@ public struct TimelineCommand: ReportCommand {
         .flag("--no-color", "no ANSI colour (also when NO_COLOR is set)"),
         .flag("--color", "ANSI colour even when the output is not a terminal"),
         CommonOptions.json,
+        Follow.option,
     ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
@@ -37,19 +38,24 @@ public struct TimelineCommand: ReportCommand {
         options.session = arguments.value("--session")
         let noColor = arguments.flag("--no-color") || !(context.environment["NO_COLOR"] ?? "").isEmpty
         options.color = !noColor && (arguments.flag("--color") || context.outputIsTerminal)
-        let trace = try loadTrace(arguments)
-        if arguments.flag("--json") {
-            context.write(AnomalyNotes.adding(trace.anomalies, to: TimelineData.json(trace, options: options))
-                .serialized() + "\n")
-            return .success
-        }
-        do {
-            context.write(try Timeline.render(trace, options: options) + AnomalyNotes.text(trace.anomalies))
-        } catch {
-            switch error {
-            case .noSuchSession: throw .message(error.description)
-            default: throw .usage(UsageError(error.description))
+        let json = arguments.flag("--json")
+        func render(_ trace: RecordedTrace) throws(CommandFailure) -> String {
+            if json { return TimelineData.json(trace, options: options).serialized() + "\n" }
+            do {
+                return try Timeline.render(trace, options: options)
+            } catch {
+                switch error {
+                case .noSuchSession: throw .message(error.description)
+                default: throw .usage(UsageError(error.description))
+                }
             }
+        }
+        if arguments.flag("--follow") { return try Follow.run(arguments, context: context, render: render) }
+        let trace = try loadTrace(arguments, context: context)
+        if json {
+            context.write(json: AnomalyNotes.adding(trace.anomalies, to: TimelineData.json(trace, options: options)))
+        } else {
+            context.write(try render(trace) + AnomalyNotes.text(trace.anomalies))
         }
         return .success
     }

@@ -1,26 +1,25 @@
-import CLTTngUST
 import Foundation
-import SessionTrace
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Drives LTTng's command-line tools, for the tests, the benchmark and the demo.
+/// Drives LTTng's command-line tools: for `trace-report record`, the tests, the benchmark and
+/// the demo. Not part of any product's API.
 ///
 /// ```swift
 /// let daemon = try LTTngControl.ensureSessionDaemon()
 /// defer { daemon.stop() }
 /// let session = try LTTngControl.Session.create(outputDirectory: dir)
-/// try session.start()
+/// try session.start(until: { LTTngSink().isEnabled(.request) })
 /// // ... trace through LTTngSink ...
 /// try session.stop()
 /// try session.destroy()
-/// let events = try LTTngControl.readTrace(at: dir)
+/// let trace = try LTTngTrace.load(path: dir)      // TraceAnalysis reads it
 /// ```
 ///
-/// Nothing here is on the emit path; these calls run `lttng`, `lttng-sessiond`, `pgrep` and
-/// `babeltrace2` as child processes and wait for them.
+/// Nothing here is on the emit path; these calls run `lttng`, `lttng-sessiond`, `lttng-relayd`
+/// and `pgrep` as child processes.
 public enum LTTngControl {
     /// What went wrong, with the command and what it printed.
     public enum Error: Swift.Error, CustomStringConvertible, Sendable {
@@ -34,8 +33,8 @@ public enum LTTngControl {
         case registrationTimedOut(pid: Int32, seconds: Double)
         /// The session started but this process's `session_trace` tracepoints stayed disabled.
         case tracepointsNotEnabled(session: String, seconds: Double)
-        /// A line of `babeltrace2`'s output that is not an event line.
-        case unreadableTraceLine(line: String, reason: String)
+        /// `lttng-relayd` did not accept connections on its live port within `seconds`.
+        case relayNotListening(port: Int, seconds: Double)
 
         public var description: String {
             switch self {
@@ -49,8 +48,8 @@ public enum LTTngControl {
                 "process \(pid) did not register with lttng-sessiond within \(seconds) s"
             case .tracepointsNotEnabled(let session, let seconds):
                 "session \(session) started, but session_trace tracepoints stayed disabled for \(seconds) s"
-            case .unreadableTraceLine(let line, let reason):
-                "cannot read babeltrace2 line (\(reason)): \(line)"
+            case .relayNotListening(let port, let seconds):
+                "lttng-relayd did not listen on port \(port) within \(seconds) s"
             }
         }
     }
@@ -131,8 +130,9 @@ public enum LTTngControl {
     /// One LTTng recording session with user-space events enabled.
     public struct Session: Sendable {
         public let name: String
-        /// Where the trace is written (the snapshot output, for a snapshot session).
-        public let outputDirectory: String
+        /// Where the trace is written (the snapshot output, for a snapshot session); nil when it
+        /// streams to a relay daemon, which decides.
+        public let outputDirectory: String?
         /// The only process recorded, or nil for every process.
         public let trackedPID: Int32?
         public let eventPattern: String
@@ -141,25 +141,52 @@ public enum LTTngControl {
         /// `session_trace` tracepoints by default) for the process `trackedPID` only (this
         /// process by default, so two programs tracing at once do not record each other).
         ///
-        /// A `snapshot` session keeps events in memory, overwriting the oldest, and writes
-        /// nothing unless asked: the benchmark uses one to measure emitting, not disk writes.
+        /// With `recordsProcessID` every record carries the `vpid` context, so a reader can tell
+        /// the processes of one trace apart. A `snapshot` session keeps events in memory, overwriting the oldest, and
+        /// writes nothing unless asked: the benchmark uses one to measure emitting, not disk
+        /// writes. With `relay`, the session streams to that relay daemon instead of writing a
+        /// folder, as a live session when `live` is true (readable while it records).
         public static func create(
             name: String = "session_trace_\(getpid())_\(UInt32.random(in: 0...UInt32.max))",
-            outputDirectory: String,
+            outputDirectory: String?,
             events: String = "session_trace:*",
             trackedPID: Int32? = getpid(),
-            snapshot: Bool = false
+            snapshot: Bool = false,
+            relay: RelayDaemon? = nil,
+            live: Bool = false,
+            channel: Channel? = nil,
+            recordsProcessID: Bool = true
         ) throws -> Session {
-            var create = ["create", name, "--output=\(outputDirectory)"]
+            var create = ["create", name]
+            if let relay {
+                create += ["--ctrl-url=tcp://127.0.0.1:\(relay.controlPort)",
+                           "--data-url=tcp://127.0.0.1:\(relay.dataPort)"]
+                // Live sessions flush what they hold every 100 ms, so a viewer sees records promptly.
+                if live { create.append("--live=100000") }
+            } else if let outputDirectory {
+                create.append("--output=\(outputDirectory)")
+            }
             if snapshot { create.append("--snapshot") }
             try run("lttng", create)
             let session = Session(
-                name: name, outputDirectory: outputDirectory, trackedPID: trackedPID, eventPattern: events)
+                name: name, outputDirectory: relay == nil ? outputDirectory : nil, trackedPID: trackedPID,
+                eventPattern: events)
             do {
+                var enable = ["enable-event", "--session=\(name)", "--userspace", events]
+                if let channel {
+                    try run("lttng", channel.arguments(session: name))
+                    enable.append("--channel=\(channel.name)")
+                }
                 if let pid = trackedPID {
                     try run("lttng", ["track", "--session=\(name)", "--userspace", "--vpid=\(pid)"])
                 }
-                try run("lttng", ["enable-event", "--session=\(name)", "--userspace", events])
+                try run("lttng", enable)
+                if recordsProcessID {
+                    try run(
+                        "lttng",
+                        ["add-context", "--session=\(name)", "--userspace", "--type=vpid"]
+                            + (channel.map { ["--channel=\($0.name)"] } ?? []))
+                }
             } catch {
                 try? session.destroy()
                 throw error
@@ -167,15 +194,20 @@ public enum LTTngControl {
             return session
         }
 
-        /// Starts recording; when this process is the one recorded, returns only once its
-        /// tracepoints are enabled, so the first event emitted after this call is recorded.
-        public func start(timeout: Duration = .seconds(15)) throws {
-            let tracesThisProcess = trackedPID == nil || trackedPID == getpid()
-            if tracesThisProcess { try waitUntilRegistered(timeout: timeout) }
+        /// Starts recording. To record this process itself, pass `isEnabled`, a check of its own
+        /// tracepoints: the call then returns only once the process is registered with the session
+        /// daemon and `isEnabled` answers true, so the first event emitted after it is recorded.
+        /// A program started after this call needs no wait: LTTng-UST holds it at start-up until
+        /// it has registered and learnt of the session.
+        public func start(timeout: Duration = .seconds(15), until isEnabled: (() -> Bool)? = nil) throws {
+            guard let isEnabled else {
+                try run("lttng", ["start", name])
+                return
+            }
+            try waitUntilRegistered(timeout: timeout)
             try run("lttng", ["start", name])
-            guard tracesThisProcess, eventPattern.hasPrefix("session_trace") else { return }
             let deadline = ContinuousClock.now + timeout
-            while !TraceEventKindStates.anyEnabled() {
+            while !isEnabled() {
                 guard ContinuousClock.now < deadline else {
                     throw Error.tracepointsNotEnabled(session: name, seconds: timeout.seconds)
                 }
@@ -194,26 +226,24 @@ public enum LTTngControl {
         }
     }
 
-    // MARK: - Reading traces
+    /// A user-space channel with room for bursts, for recordings that must lose nothing.
+    public struct Channel: Sendable {
+        public var name = "session_trace"
+        public var subbufferSize = "4M"
+        public var subbufferCount = 8
+        /// Blocks an emitting thread instead of discarding when the buffers are full; the traced
+        /// program must run with `LTTNG_UST_ALLOW_BLOCKING=1` for LTTng to honour it.
+        public var blocking = false
 
-    /// One event as `babeltrace2` prints it: its name and every field, context and payload.
-    public struct TraceLine: Sendable, Hashable {
-        /// `provider:event`, for example `session_trace:request`.
-        public var name: String
-        /// Field name to value: integers as written, strings unquoted and unescaped.
-        public var fields: [String: String]
-
-        public init(name: String, fields: [String: String]) {
-            self.name = name
-            self.fields = fields
+        public init(subbufferSize: String = "4M", subbufferCount: Int = 8, blocking: Bool = false) {
+            self.subbufferSize = subbufferSize
+            self.subbufferCount = subbufferCount
+            self.blocking = blocking
         }
-    }
 
-    /// Reads every event of the trace under `directory` with `babeltrace2`, in time order.
-    public static func readTrace(at directory: String) throws -> [TraceLine] {
-        let result = try run("babeltrace2", ["--no-delta", directory])
-        return try result.stdout.split(separator: "\n", omittingEmptySubsequences: true).map {
-            try BabeltraceLineParser.parse(String($0))
+        func arguments(session: String) -> [String] {
+            ["enable-channel", "--session=\(session)", "--userspace", "--subbuf-size=\(subbufferSize)",
+             "--num-subbuf=\(subbufferCount)"] + (blocking ? ["--blocking-timeout=inf"] : []) + [name]
         }
     }
 
@@ -229,12 +259,8 @@ public enum LTTngControl {
 
     /// Runs `tool` (found on `PATH`) with `arguments` and waits for it to exit.
     ///
-    /// Spawned with `posix_spawnp`, not `Process`: the child gets an empty signal mask and
-    /// default handlers. It would otherwise inherit the mask of the calling thread (a Dispatch
-    /// or Swift concurrency worker blocks nearly every signal), and `lttng-sessiond
-    /// --daemonize` waits forever for the SIGUSR1 its forked daemon sends when it is ready.
-    /// Output goes through files, not pipes, so a daemon that keeps inherited descriptors
-    /// open cannot make this wait forever either.
+    /// Output goes through files, not pipes, so a daemon that keeps inherited descriptors open
+    /// cannot make this wait forever.
     @discardableResult
     static func run(_ tool: String, _ arguments: [String], check: Bool = true) throws -> CommandResult {
         let command = ([tool] + arguments).joined(separator: " ")
@@ -246,7 +272,28 @@ public enum LTTngControl {
             unlink(outPath)
             unlink(errPath)
         }
+        let status = try waitForExit(spawn(tool, arguments, output: (outPath, errPath)))
+        let result = CommandResult(
+            command: command, status: status,
+            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+        if check && result.status != 0 {
+            throw Error.commandFailed(command: command, status: result.status, stderr: result.stderr)
+        }
+        return result
+    }
 
+    /// Starts `tool` (found on `PATH`) and returns its PID without waiting.
+    ///
+    /// Standard input is `/dev/null` and output goes to the files `output` names, or, without
+    /// them, the child shares this process's standard input, output and error. Spawned with
+    /// `posix_spawnp`, not `Process`: the child gets an empty signal mask and default handlers.
+    /// It would otherwise inherit the mask of the calling thread (a Dispatch or Swift
+    /// concurrency worker blocks nearly every signal), and `lttng-sessiond --daemonize` waits
+    /// forever for the SIGUSR1 its forked daemon sends when it is ready.
+    public static func spawn(
+        _ tool: String, _ arguments: [String], output: (stdout: String, stderr: String)?
+    ) throws -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -264,9 +311,11 @@ public enum LTTngControl {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if let output {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, output.stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, output.stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([tool] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
@@ -275,138 +324,19 @@ public enum LTTngControl {
         guard spawned == 0 else {
             if spawned == ENOENT { throw Error.toolNotFound(tool: tool) }
             throw Error.commandFailed(
-                command: command, status: -1, stderr: "cannot spawn: \(String(cString: strerror(spawned)))")
+                command: ([tool] + arguments).joined(separator: " "), status: -1,
+                stderr: "cannot spawn: \(String(cString: strerror(spawned)))")
         }
+        return pid
+    }
+
+    /// Waits for child `pid` to exit; returns its exit code, or 128 + the signal that ended it,
+    /// as shells report it.
+    public static func waitForExit(_ pid: pid_t) -> Int32 {
         var waitStatus: Int32 = 0
         while waitpid(pid, &waitStatus, 0) == -1 && errno == EINTR {}
-        // Exit code if it exited, 128 + the signal if a signal ended it, as shells report it.
         let signal = waitStatus & 0x7f
-        let status = signal == 0 ? (waitStatus >> 8) & 0xff : 128 + signal
-
-        let result = CommandResult(
-            command: command, status: status,
-            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
-        if check && result.status != 0 {
-            throw Error.commandFailed(command: command, status: result.status, stderr: result.stderr)
-        }
-        return result
-    }
-}
-
-/// Whether any `session_trace` tracepoint is enabled in this process.
-enum TraceEventKindStates {
-    static func anyEnabled() -> Bool {
-        let sink = LTTngSink()
-        return TraceEventKind.allCases.contains { sink.isEnabled($0) }
-    }
-}
-
-/// Parses one line of `babeltrace2`'s default text output:
-///
-///     [12:00:00.000000001] host session_trace:chunk: { cpu_id = 1 }, { request_id = 7, ts = 9 }
-enum BabeltraceLineParser {
-    static func parse(_ line: String) throws -> LTTngControl.TraceLine {
-        let chars = Array(line.unicodeScalars)
-        // The event name is the word just before the first ": {".
-        guard let marker = line.range(of: ": {") else {
-            throw LTTngControl.Error.unreadableTraceLine(line: line, reason: "no event name")
-        }
-        let head = line[..<marker.lowerBound]
-        let name = head.split(separator: " ").last.map(String.init) ?? ""
-        var index = line.unicodeScalars.distance(
-            from: line.unicodeScalars.startIndex, to: marker.lowerBound) + 2
-        var fields: [String: String] = [:]
-        // Then brace groups separated by ", ": stream context, event context, payload.
-        while index < chars.count {
-            if chars[index] == "{" {
-                try parseStruct(chars, &index, into: &fields, line: line)
-            } else {
-                index += 1
-            }
-        }
-        return LTTngControl.TraceLine(name: name, fields: fields)
-    }
-
-    /// Parses `{ key = value, ... }` starting at the `{`; nested values are kept as text.
-    private static func parseStruct(
-        _ chars: [Unicode.Scalar], _ index: inout Int, into fields: inout [String: String], line: String
-    ) throws {
-        index += 1  // past "{"
-        while index < chars.count {
-            skipSpaces(chars, &index)
-            guard index < chars.count else { break }
-            if chars[index] == "}" { index += 1; return }
-            if chars[index] == "," { index += 1; continue }
-            var key = ""
-            while index < chars.count, chars[index] != " ", chars[index] != "=" {
-                key.unicodeScalars.append(chars[index]); index += 1
-            }
-            skipSpaces(chars, &index)
-            guard index < chars.count, chars[index] == "=" else {
-                throw LTTngControl.Error.unreadableTraceLine(line: line, reason: "no '=' after \(key)")
-            }
-            index += 1
-            skipSpaces(chars, &index)
-            fields[key] = try parseValue(chars, &index, line: line)
-        }
-        throw LTTngControl.Error.unreadableTraceLine(line: line, reason: "unterminated '{'")
-    }
-
-    private static func parseValue(_ chars: [Unicode.Scalar], _ index: inout Int, line: String) throws -> String {
-        guard index < chars.count else { return "" }
-        if chars[index] == "\"" { return try parseString(chars, &index, line: line) }
-        if chars[index] == "{" || chars[index] == "[" {
-            // A compound value: keep its text, balanced, for the caller to inspect.
-            let start = index
-            var depth = 0
-            repeat {
-                switch chars[index] {
-                case "{", "[": depth += 1
-                case "}", "]": depth -= 1
-                case "\"": _ = try parseString(chars, &index, line: line); index -= 1
-                default: break
-                }
-                index += 1
-            } while depth > 0 && index < chars.count
-            return String(String.UnicodeScalarView(chars[start..<index]))
-        }
-        var value = ""
-        while index < chars.count, chars[index] != ",", chars[index] != "}" {
-            value.unicodeScalars.append(chars[index]); index += 1
-        }
-        return value.trimmed
-    }
-
-    /// A quoted string; babeltrace2 escapes `"`, `\` and control characters with a backslash.
-    private static func parseString(_ chars: [Unicode.Scalar], _ index: inout Int, line: String) throws -> String {
-        index += 1  // past the opening quote
-        var value = ""
-        while index < chars.count {
-            let c = chars[index]
-            index += 1
-            if c == "\"" { return value }
-            guard c == "\\", index < chars.count else { value.unicodeScalars.append(c); continue }
-            let escaped = chars[index]
-            index += 1
-            switch escaped {
-            case "n": value += "\n"
-            case "t": value += "\t"
-            case "r": value += "\r"
-            case "v": value += "\u{0B}"
-            case "f": value += "\u{0C}"
-            case "a": value += "\u{07}"
-            case "b": value += "\u{08}"
-            case "\\": value += "\\"
-            case "\"": value += "\""
-            default: value.unicodeScalars.append("\\"); value.unicodeScalars.append(escaped)
-            }
-        }
-        throw LTTngControl.Error.unreadableTraceLine(line: line, reason: "unterminated string")
-    }
-
-    private static func skipSpaces(_ chars: [Unicode.Scalar], _ index: inout Int) {
-        while index < chars.count, chars[index] == " " { index += 1 }
+        return signal == 0 ? (waitStatus >> 8) & 0xff : 128 + signal
     }
 }
 
@@ -415,7 +345,7 @@ extension String {
 }
 
 extension Duration {
-    fileprivate var seconds: Double {
+    var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -1,0 +1,527 @@
+/*
+ * The CTF reader of include/CBabeltrace.h: a babeltrace2 graph of one or more sources
+ * (src.ctf.fs per trace directory, or src.ctf.lttng-live), a muxer that merges their streams
+ * in time order, and a simple sink that hands each batch of messages to st_ctf_next().
+ */
+#include "CBabeltrace.h"
+
+#include <babeltrace2/babeltrace.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct class_entry {
+    const bt_event_class *event_class; /* a reference we hold */
+    struct st_ctf_class public_class;
+    const char **field_names;
+    int64_t vpid_index; /* member of the common context, -1 if none */
+};
+
+struct trace_entry {
+    const bt_trace *trace; /* a reference we hold */
+    const char *hostname;  /* borrowed from the trace's environment */
+};
+
+struct st_ctf_reader {
+    bt_graph *graph;
+    bt_message_iterator *iterator;
+    /* The batch the sink took last, and how far st_ctf_next() got in it. */
+    const bt_message *batch[64];
+    uint64_t batch_count, batch_position;
+    /* The message whose event st_ctf_next() returned last: kept alive until the next call. */
+    const bt_message *current;
+    int ended;
+
+    struct class_entry *classes;
+    uint64_t class_count, class_capacity, last_class;
+    struct trace_entry *traces;
+    uint64_t trace_count, trace_capacity, last_trace;
+
+    struct st_ctf_value *values;
+    uint64_t value_capacity;
+    int64_t *arrays;
+    uint64_t array_capacity;
+
+    char *error;
+};
+
+/* MARK: - Errors */
+
+static void set_error(char **slot, const char *format, ...) {
+    char buffer[2048];
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(buffer, sizeof buffer, format, arguments);
+    va_end(arguments);
+    free(*slot);
+    *slot = strdup(buffer);
+}
+
+/* Takes the current thread's babeltrace2 error and appends its causes, root cause first. */
+static void take_library_error(char **slot, const char *context) {
+    char buffer[4096];
+    size_t used = (size_t)snprintf(buffer, sizeof buffer, "%s", context);
+    const bt_error *error = bt_current_thread_take_error();
+    if (error) {
+        uint64_t count = bt_error_get_cause_count(error);
+        /* Cause 0 is the root: the one that says what is wrong with the file. */
+        for (uint64_t i = 0; i < count && used < sizeof buffer - 1; i++) {
+            const bt_error_cause *cause = bt_error_borrow_cause_by_index(error, i);
+            used += (size_t)snprintf(buffer + used, sizeof buffer - used, " | %s",
+                                     bt_error_cause_get_message(cause));
+        }
+        bt_error_release(error);
+    }
+    free(*slot);
+    *slot = strdup(buffer);
+}
+
+/* MARK: - The sink */
+
+static bt_graph_simple_sink_component_initialize_func_status sink_initialize(
+    bt_message_iterator *iterator, void *user_data) {
+    struct st_ctf_reader *reader = user_data;
+    reader->iterator = iterator;
+    return BT_GRAPH_SIMPLE_SINK_COMPONENT_INITIALIZE_FUNC_STATUS_OK;
+}
+
+/* Takes one batch of messages; st_ctf_next() walks it and releases each message. */
+static bt_graph_simple_sink_component_consume_func_status sink_consume(
+    bt_message_iterator *iterator, void *user_data) {
+    struct st_ctf_reader *reader = user_data;
+    bt_message_array_const messages;
+    uint64_t count = 0;
+    switch (bt_message_iterator_next(iterator, &messages, &count)) {
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+        if (count > sizeof reader->batch / sizeof reader->batch[0]) {
+            /* The library never gives more than its batch size (15 in 2.0); keep it safe anyway. */
+            for (uint64_t i = 0; i < count; i++) bt_message_put_ref(messages[i]);
+            return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+        }
+        memcpy(reader->batch, messages, count * sizeof messages[0]);
+        reader->batch_count = count;
+        reader->batch_position = 0;
+        return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+        return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+        return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
+        return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
+    default:
+        return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+    }
+}
+
+/* MARK: - Building the graph */
+
+static const bt_component_class_source *find_source(const char *plugin_name, const char *name,
+                                                    const bt_plugin **plugin) {
+    if (bt_plugin_find(plugin_name, BT_TRUE, BT_FALSE, BT_TRUE, BT_TRUE, BT_FALSE, plugin) !=
+        BT_PLUGIN_FIND_STATUS_OK)
+        return NULL;
+    return bt_plugin_borrow_source_component_class_by_name_const(*plugin, name);
+}
+
+static struct st_ctf_reader *reader_new(void) {
+    struct st_ctf_reader *reader = calloc(1, sizeof *reader);
+    if (!reader) return NULL;
+    reader->graph = bt_graph_create(0);
+    if (!reader->graph) {
+        free(reader);
+        return NULL;
+    }
+    return reader;
+}
+
+static void copy_error(char *error, size_t error_size, const char *message) {
+    if (error && error_size > 0) snprintf(error, error_size, "%s", message ? message : "");
+}
+
+/* Adds the simple sink and connects `output` (a muxer's or a source's port) to it. */
+static int connect_sink(struct st_ctf_reader *reader, const bt_port_output *output) {
+    const bt_component_sink *sink = NULL;
+    if (bt_graph_add_simple_sink_component(reader->graph, "session-trace-reader", sink_initialize,
+                                           sink_consume, NULL, reader, &sink) !=
+        BT_GRAPH_ADD_COMPONENT_STATUS_OK)
+        return -1;
+    const bt_port_input *input = bt_component_sink_borrow_input_port_by_index_const(sink, 0);
+    return bt_graph_connect_ports(reader->graph, output, input, NULL) ==
+                   BT_GRAPH_CONNECT_PORTS_STATUS_OK
+               ? 0
+               : -1;
+}
+
+st_ctf_reader *st_ctf_open_directories(const char *const *directories, size_t count, char *error,
+                                       size_t error_size) {
+    struct st_ctf_reader *reader = reader_new();
+    if (!reader) {
+        copy_error(error, error_size, "out of memory");
+        return NULL;
+    }
+    const bt_plugin *ctf = NULL, *utils = NULL;
+    const bt_component_class_source *fs = find_source("ctf", "fs", &ctf);
+    const bt_component_class_filter *muxer_class = NULL;
+    if (bt_plugin_find("utils", BT_TRUE, BT_FALSE, BT_TRUE, BT_TRUE, BT_FALSE, &utils) ==
+        BT_PLUGIN_FIND_STATUS_OK)
+        muxer_class = bt_plugin_borrow_filter_component_class_by_name_const(utils, "muxer");
+    const bt_component_filter *muxer = NULL;
+    if (!fs || !muxer_class) {
+        set_error(&reader->error, "babeltrace2's ctf and utils plugins are not installed");
+        goto fail;
+    }
+    if (bt_graph_add_filter_component(reader->graph, muxer_class, "muxer", NULL,
+                                      BT_LOGGING_LEVEL_NONE, &muxer) !=
+        BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+        take_library_error(&reader->error, "cannot create a muxer");
+        goto fail;
+    }
+    for (size_t i = 0; i < count; i++) {
+        bt_value *parameters = bt_value_map_create();
+        bt_value *inputs = NULL;
+        const bt_component_source *source = NULL;
+        char name[32];
+        snprintf(name, sizeof name, "source-%zu", i);
+        int added = parameters &&
+                    bt_value_map_insert_empty_array_entry(parameters, "inputs", &inputs) ==
+                        BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK &&
+                    bt_value_array_append_string_element(inputs, directories[i]) ==
+                        BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK &&
+                    bt_graph_add_source_component(reader->graph, fs, name, parameters,
+                                                  BT_LOGGING_LEVEL_NONE, &source) ==
+                        BT_GRAPH_ADD_COMPONENT_STATUS_OK;
+        bt_value_put_ref(parameters);
+        if (!added) {
+            take_library_error(&reader->error, directories[i]);
+            goto fail;
+        }
+        uint64_t ports = bt_component_source_get_output_port_count(source);
+        for (uint64_t p = 0; p < ports; p++) {
+            /* The muxer always keeps one free input port, its last. */
+            uint64_t free_port = bt_component_filter_get_input_port_count(muxer) - 1;
+            if (bt_graph_connect_ports(
+                    reader->graph, bt_component_source_borrow_output_port_by_index_const(source, p),
+                    bt_component_filter_borrow_input_port_by_index_const(muxer, free_port),
+                    NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+                take_library_error(&reader->error, "cannot connect a stream to the muxer");
+                goto fail;
+            }
+        }
+    }
+    if (connect_sink(reader, bt_component_filter_borrow_output_port_by_index_const(muxer, 0)) != 0) {
+        take_library_error(&reader->error, "cannot connect the reader");
+        goto fail;
+    }
+    bt_plugin_put_ref(ctf);
+    bt_plugin_put_ref(utils);
+    return reader;
+fail:
+    copy_error(error, error_size, reader->error);
+    bt_plugin_put_ref(ctf);
+    bt_plugin_put_ref(utils);
+    st_ctf_close(reader);
+    return NULL;
+}
+
+st_ctf_reader *st_ctf_open_live(const char *url, char *error, size_t error_size) {
+    struct st_ctf_reader *reader = reader_new();
+    if (!reader) {
+        copy_error(error, error_size, "out of memory");
+        return NULL;
+    }
+    const bt_plugin *ctf = NULL;
+    const bt_component_class_source *live = find_source("ctf", "lttng-live", &ctf);
+    const bt_component_source *source = NULL;
+    bt_value *parameters = bt_value_map_create();
+    bt_value *inputs = NULL;
+    if (!live) {
+        set_error(&reader->error, "babeltrace2's ctf plugin is not installed");
+        goto fail;
+    }
+    /* "end": a session that is not (or no longer) there ends the reading, as destroying one does. */
+    if (!parameters ||
+        bt_value_map_insert_empty_array_entry(parameters, "inputs", &inputs) !=
+            BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
+        bt_value_array_append_string_element(inputs, url) != BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK ||
+        bt_value_map_insert_string_entry(parameters, "session-not-found-action", "end") !=
+            BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
+        bt_graph_add_source_component(reader->graph, live, "live", parameters, BT_LOGGING_LEVEL_NONE,
+                                      &source) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+        take_library_error(&reader->error, url);
+        goto fail;
+    }
+    if (connect_sink(reader, bt_component_source_borrow_output_port_by_index_const(source, 0)) != 0) {
+        take_library_error(&reader->error, "cannot connect the reader");
+        goto fail;
+    }
+    bt_value_put_ref(parameters);
+    bt_plugin_put_ref(ctf);
+    return reader;
+fail:
+    copy_error(error, error_size, reader->error);
+    bt_value_put_ref(parameters);
+    bt_plugin_put_ref(ctf);
+    st_ctf_close(reader);
+    return NULL;
+}
+
+/* MARK: - Classes and traces, looked up by pointer */
+
+static struct class_entry *class_entry(struct st_ctf_reader *reader, const bt_event_class *event_class,
+                                       const bt_stream_class *stream_class) {
+    if (reader->class_count > 0 && reader->classes[reader->last_class].event_class == event_class)
+        return &reader->classes[reader->last_class];
+    for (uint64_t i = 0; i < reader->class_count; i++) {
+        if (reader->classes[i].event_class == event_class) {
+            reader->last_class = i;
+            return &reader->classes[i];
+        }
+    }
+    if (reader->class_count == reader->class_capacity) {
+        uint64_t capacity = reader->class_capacity ? reader->class_capacity * 2 : 16;
+        struct class_entry *grown = realloc(reader->classes, capacity * sizeof *grown);
+        if (!grown) return NULL;
+        reader->classes = grown;
+        reader->class_capacity = capacity;
+    }
+    struct class_entry *entry = &reader->classes[reader->class_count];
+    memset(entry, 0, sizeof *entry);
+    const bt_field_class *payload = bt_event_class_borrow_payload_field_class_const(event_class);
+    uint64_t fields = payload ? bt_field_class_structure_get_member_count(payload) : 0;
+    entry->field_names = calloc(fields ? fields : 1, sizeof *entry->field_names);
+    if (!entry->field_names) return NULL;
+    for (uint64_t i = 0; i < fields; i++) {
+        entry->field_names[i] = bt_field_class_structure_member_get_name(
+            bt_field_class_structure_borrow_member_by_index_const(payload, i));
+    }
+    entry->vpid_index = -1;
+    const bt_field_class *common =
+        bt_stream_class_borrow_event_common_context_field_class_const(stream_class);
+    uint64_t common_count = common ? bt_field_class_structure_get_member_count(common) : 0;
+    for (uint64_t i = 0; i < common_count; i++) {
+        const char *name = bt_field_class_structure_member_get_name(
+            bt_field_class_structure_borrow_member_by_index_const(common, i));
+        if (strcmp(name, "vpid") == 0) entry->vpid_index = (int64_t)i;
+    }
+    bt_event_class_get_ref(event_class);
+    entry->event_class = event_class;
+    entry->public_class.index = reader->class_count;
+    const char *name = bt_event_class_get_name(event_class);
+    entry->public_class.name = name ? name : "";
+    entry->public_class.emf_uri = bt_event_class_get_emf_uri(event_class);
+    entry->public_class.field_count = fields;
+    entry->public_class.field_names = entry->field_names;
+    if (fields > reader->value_capacity) {
+        struct st_ctf_value *grown = realloc(reader->values, fields * sizeof *grown);
+        if (!grown) return NULL;
+        reader->values = grown;
+        reader->value_capacity = fields;
+    }
+    reader->last_class = reader->class_count;
+    reader->class_count++;
+    return entry;
+}
+
+static struct trace_entry *trace_entry(struct st_ctf_reader *reader, const bt_trace *trace) {
+    if (reader->trace_count > 0 && reader->traces[reader->last_trace].trace == trace)
+        return &reader->traces[reader->last_trace];
+    for (uint64_t i = 0; i < reader->trace_count; i++) {
+        if (reader->traces[i].trace == trace) {
+            reader->last_trace = i;
+            return &reader->traces[i];
+        }
+    }
+    if (reader->trace_count == reader->trace_capacity) {
+        uint64_t capacity = reader->trace_capacity ? reader->trace_capacity * 2 : 4;
+        struct trace_entry *grown = realloc(reader->traces, capacity * sizeof *grown);
+        if (!grown) return NULL;
+        reader->traces = grown;
+        reader->trace_capacity = capacity;
+    }
+    struct trace_entry *entry = &reader->traces[reader->trace_count];
+    bt_trace_get_ref(trace);
+    entry->trace = trace;
+    entry->hostname = "";
+    const bt_value *hostname = bt_trace_borrow_environment_entry_value_by_name_const(trace, "hostname");
+    if (hostname && bt_value_is_string(hostname)) entry->hostname = bt_value_string_get(hostname);
+    reader->last_trace = reader->trace_count;
+    reader->trace_count++;
+    return entry;
+}
+
+/* MARK: - Decoding */
+
+static int64_t integer_value(const bt_field *field) {
+    return bt_field_class_type_is(bt_field_get_class_type(field), BT_FIELD_CLASS_TYPE_SIGNED_INTEGER)
+               ? bt_field_integer_signed_get_value(field)
+               : (int64_t)bt_field_integer_unsigned_get_value(field);
+}
+
+/* Decodes the payload into reader->values; returns -1 when out of memory. */
+static int decode_payload(struct st_ctf_reader *reader, const bt_field *payload, uint64_t count) {
+    uint64_t array_used = 0;
+    for (uint64_t i = 0; i < count; i++) {
+        const bt_field *field = bt_field_structure_borrow_member_field_by_index_const(payload, i);
+        struct st_ctf_value *value = &reader->values[i];
+        bt_field_class_type type = bt_field_get_class_type(field);
+        value->string = NULL;
+        value->array = NULL;
+        value->length = 0;
+        if (bt_field_class_type_is(type, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER)) {
+            value->type = ST_CTF_SIGNED;
+            value->integer = bt_field_integer_signed_get_value(field);
+        } else if (bt_field_class_type_is(type, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER)) {
+            value->type = ST_CTF_UNSIGNED;
+            value->integer = (int64_t)bt_field_integer_unsigned_get_value(field);
+        } else if (type == BT_FIELD_CLASS_TYPE_STRING) {
+            /* By length: babeltrace2 2.0 reuses string fields between events and does not write
+             * the terminator of an empty one, so its buffer can still hold the last event's text. */
+            value->type = ST_CTF_STRING;
+            value->length = bt_field_string_get_length(field);
+            value->string = value->length > 0 ? bt_field_string_get_value(field) : "";
+        } else if (type == BT_FIELD_CLASS_TYPE_DOUBLE_PRECISION_REAL) {
+            value->type = ST_CTF_REAL;
+            value->real = bt_field_real_double_precision_get_value(field);
+        } else if (type == BT_FIELD_CLASS_TYPE_SINGLE_PRECISION_REAL) {
+            value->type = ST_CTF_REAL;
+            value->real = bt_field_real_single_precision_get_value(field);
+        } else if (bt_field_class_type_is(type, BT_FIELD_CLASS_TYPE_ARRAY)) {
+            uint64_t length = bt_field_array_get_length(field);
+            if (array_used + length > reader->array_capacity) {
+                uint64_t capacity = (array_used + length) * 2;
+                int64_t *grown = realloc(reader->arrays, capacity * sizeof *grown);
+                if (!grown) return -1;
+                reader->arrays = grown;
+                reader->array_capacity = capacity;
+            }
+            value->type = ST_CTF_ARRAY;
+            for (uint64_t e = 0; e < length; e++) {
+                const bt_field *element = bt_field_array_borrow_element_field_by_index_const(field, e);
+                int integer = bt_field_class_type_is(bt_field_get_class_type(element),
+                                                     BT_FIELD_CLASS_TYPE_INTEGER);
+                reader->arrays[array_used + e] = integer ? integer_value(element) : 0;
+            }
+            /* An offset for now: the buffer may still move while later fields are decoded. */
+            value->integer = (int64_t)array_used;
+            value->length = length;
+            array_used += length;
+        } else {
+            value->type = ST_CTF_OTHER;
+        }
+    }
+    for (uint64_t i = 0; i < count; i++) {
+        struct st_ctf_value *value = &reader->values[i];
+        if (value->type == ST_CTF_ARRAY) value->array = reader->arrays + value->integer;
+    }
+    return 0;
+}
+
+static int fill_event(struct st_ctf_reader *reader, const bt_message *message, struct st_ctf_event *out) {
+    const bt_event *event = bt_message_event_borrow_event_const(message);
+    const bt_event_class *event_class = bt_event_borrow_class_const(event);
+    const bt_stream *stream = bt_event_borrow_stream_const(event);
+    struct class_entry *entry = class_entry(reader, event_class, bt_stream_borrow_class_const(stream));
+    struct trace_entry *trace = trace_entry(reader, bt_stream_borrow_trace_const(stream));
+    if (!entry || !trace) return -1;
+    const bt_field *payload = bt_event_borrow_payload_field_const(event);
+    if (payload && decode_payload(reader, payload, entry->public_class.field_count) != 0) return -1;
+    out->event_class = &entry->public_class;
+    out->fields = reader->values;
+    out->vpid = -1;
+    if (entry->vpid_index >= 0) {
+        const bt_field *common = bt_event_borrow_common_context_field_const(event);
+        if (common) {
+            out->vpid = integer_value(bt_field_structure_borrow_member_field_by_index_const(
+                common, (uint64_t)entry->vpid_index));
+        }
+    }
+    out->trace_index = (uint64_t)(trace - reader->traces);
+    out->hostname = trace->hostname;
+    out->clock_value = -1;
+    if (bt_message_event_borrow_stream_class_default_clock_class_const(message)) {
+        out->clock_value =
+            (int64_t)bt_clock_snapshot_get_value(bt_message_event_borrow_default_clock_snapshot_const(message));
+    }
+    out->discarded = 0;
+    return 0;
+}
+
+static int fill_discarded(struct st_ctf_reader *reader, const bt_message *message, struct st_ctf_event *out) {
+    const bt_stream *stream = bt_message_discarded_events_borrow_stream_const(message);
+    struct trace_entry *trace = trace_entry(reader, bt_stream_borrow_trace_const(stream));
+    if (!trace) return -1;
+    memset(out, 0, sizeof *out);
+    out->vpid = -1;
+    out->trace_index = (uint64_t)(trace - reader->traces);
+    out->hostname = trace->hostname;
+    out->clock_value = -1;
+    if (bt_stream_class_discarded_events_have_default_clock_snapshots(bt_stream_borrow_class_const(stream))) {
+        out->clock_value = (int64_t)bt_clock_snapshot_get_value(
+            bt_message_discarded_events_borrow_end_default_clock_snapshot_const(message));
+    }
+    uint64_t count = 0;
+    if (bt_message_discarded_events_get_count(message, &count) == BT_PROPERTY_AVAILABILITY_AVAILABLE)
+        out->discarded = count;
+    return 0;
+}
+
+int st_ctf_next(st_ctf_reader *reader, struct st_ctf_event *event) {
+    if (reader->current) {
+        bt_message_put_ref(reader->current);
+        reader->current = NULL;
+    }
+    if (reader->ended) return ST_CTF_END;
+    for (;;) {
+        while (reader->batch_position < reader->batch_count) {
+            const bt_message *message = reader->batch[reader->batch_position++];
+            bt_message_type type = bt_message_get_type(message);
+            if (type == BT_MESSAGE_TYPE_EVENT || type == BT_MESSAGE_TYPE_DISCARDED_EVENTS) {
+                reader->current = message;
+                int filled = type == BT_MESSAGE_TYPE_EVENT ? fill_event(reader, message, event)
+                                                           : fill_discarded(reader, message, event);
+                if (filled != 0) {
+                    set_error(&reader->error, "out of memory");
+                    return ST_CTF_ERROR;
+                }
+                return type == BT_MESSAGE_TYPE_EVENT ? ST_CTF_EVENT : ST_CTF_DISCARDED;
+            }
+            bt_message_put_ref(message);
+        }
+        switch (bt_graph_run_once(reader->graph)) {
+        case BT_GRAPH_RUN_ONCE_STATUS_OK:
+            continue;
+        case BT_GRAPH_RUN_ONCE_STATUS_AGAIN:
+            return ST_CTF_AGAIN;
+        case BT_GRAPH_RUN_ONCE_STATUS_END:
+            reader->ended = 1;
+            return ST_CTF_END;
+        default:
+            take_library_error(&reader->error, "babeltrace2 cannot read the trace");
+            return ST_CTF_ERROR;
+        }
+    }
+}
+
+const char *st_ctf_error(const st_ctf_reader *reader) {
+    return reader->error ? reader->error : "";
+}
+
+void st_ctf_close(st_ctf_reader *reader) {
+    if (!reader) return;
+    if (reader->current) bt_message_put_ref(reader->current);
+    while (reader->batch_position < reader->batch_count)
+        bt_message_put_ref(reader->batch[reader->batch_position++]);
+    for (uint64_t i = 0; i < reader->class_count; i++) {
+        bt_event_class_put_ref(reader->classes[i].event_class);
+        free(reader->classes[i].field_names);
+    }
+    for (uint64_t i = 0; i < reader->trace_count; i++) bt_trace_put_ref(reader->traces[i].trace);
+    bt_graph_put_ref(reader->graph);
+    free(reader->classes);
+    free(reader->traces);
+    free(reader->values);
+    free(reader->arrays);
+    free(reader->error);
+    free(reader);
+}

@@ -1,0 +1,61 @@
+import TraceStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `trace-report import TRACE_DIR --out STORE`: an LTTng trace written as a new store.
+public struct ImportCommand: ReportCommand {
+    public static let name = "import"
+    public static let abstract = "Write an LTTng trace as a new store, for SQL."
+    public static let usage = "trace-report import --out STORE TRACE_DIR"
+    public static let discussion = """
+        Reads every session_trace record of the LTTng trace in TRACE_DIR (the folder of a recording
+        session, or any folder below it) and writes them to STORE, a new store readable by its owner
+        only; an existing STORE is refused. The store is written beside STORE under a hidden name and
+        renamed into place when complete, so an interrupted import leaves no store behind. On a
+        terminal, progress is shown on standard error. Rows are placed in runs as docs/lttng.md says.
+        """
+    public static let options: [OptionSpec] = [
+        .value("--out", "STORE", "the store to create (required)"),
+    ]
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ExitCode
+    {
+        guard let output = arguments.value("--out") else {
+            throw .usage(UsageError("--out STORE is required: the store to create"))
+        }
+        let trace: String
+        do { trace = try arguments.storePath() } catch { throw .usage(error) }
+        guard LTTngTrace.isTraceInput(trace), !LTTngTrace.isLiveURL(trace) else {
+            throw .input(.lttng(access(trace, F_OK) == 0 ? .noTrace(path: trace) : .notFound(path: trace)))
+        }
+        guard access(output, F_OK) != 0 else {
+            throw .message("\(output) already exists; import writes a new store")
+        }
+        let showsProgress = isatty(STDERR_FILENO) == 1
+        let clock = ContinuousClock()
+        let start = clock.now
+        let outcome = try LTTngImporter.run(tracePath: trace, output: output) { records in
+            guard showsProgress else { return }
+            let seconds = (clock.now - start).seconds
+            let rate = Int64(Double(records) / max(seconds, 1e-3))
+            context.writeNote("\rimporting \(trace): \(Format.count(Int64(records))) records, "
+                + "\(Format.count(rate))/s")
+        }
+        if showsProgress { context.writeNote("\n") }
+        context.write(
+            "\(output): \(Format.count(Int64(outcome.records))) records in \(outcome.runs) "
+                + "run\(outcome.runs == 1 ? "" : "s") from \(trace), in "
+                + "\(Format.duration(Int64((clock.now - start).seconds * 1e9)))\n")
+        return .success
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a floating-point number.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

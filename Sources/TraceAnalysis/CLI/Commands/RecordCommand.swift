@@ -1,0 +1,89 @@
+import LTTngRecording
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `trace-report record [--lttng DIR] [--store PATH] -- COMMAND...`: runs a program under an LTTng
+/// recording of its `session_trace` events, like `perf record`.
+public struct RecordCommand: ReportCommand {
+    public static let name = "record"
+    public static let abstract = "Run a program under an LTTng recording of its session_trace events."
+    public static let usage = "trace-report record [--lttng DIR] [--store PATH] -- COMMAND [ARGUMENT...]"
+    public static let discussion = """
+        Starts an LTTng session daemon if none runs (and stops it afterwards, by its PID), creates a
+        recording session that enables session_trace:* with the vpid context and writes to DIR, runs
+        COMMAND, then stops and destroys the session. Prints where the trace is and its summary; with
+        --store, also writes the trace as a new store (as 'trace-report import' does). The session
+        records every process of the machine that emits session_trace events while COMMAND runs;
+        the runs stay apart in the report. Exit status: 0 when COMMAND succeeded, 1 when it failed
+        (its status is printed), 2 when the recording could not be made. Needs the LTTng tools
+        (lttng, lttng-sessiond) and the rights to run a session daemon.
+        """
+    public static let options: [OptionSpec] = [
+        .value("--lttng", "DIR", "where the trace goes (default: sessiontrace-PID in the current folder)"),
+        .value("--store", "PATH", "also write the trace as a new store"),
+    ]
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ExitCode
+    {
+        let command = arguments.positionals
+        guard !command.isEmpty else { throw .usage(UsageError("no command given; put it after --")) }
+        let directory = absolute(arguments.value("--lttng") ?? "sessiontrace-\(getpid())")
+        guard access(directory, F_OK) != 0 else {
+            throw .message("\(directory) already exists; record writes a new trace folder")
+        }
+        let store = arguments.value("--store")
+        if let store, access(store, F_OK) == 0 {
+            throw .message("\(store) already exists; record writes a new store")
+        }
+
+        let status: Int32
+        do {
+            let daemon = try LTTngControl.ensureSessionDaemon()
+            defer { daemon.stop() }
+            let session = try LTTngControl.Session.create(
+                name: "trace_report_\(getpid())", outputDirectory: directory, trackedPID: nil)
+            defer { try? session.destroy() }
+            try session.start()
+            status = try runInForeground(command)
+            try session.stop()
+        } catch {
+            throw .message("the LTTng recording failed: \(error)")
+        }
+
+        context.write("trace: \(directory)\n")
+        if status != 0 { context.writeNote("trace-report record: \(command[0]) exited with status \(status)\n") }
+        do {
+            let trace = try LTTngTrace.load(path: directory, chunks: false)
+            context.write(SummaryReport.compute(trace: trace).text(sessionLimit: 20))
+        } catch {
+            context.writeNote("trace-report: \(error.description)\n")
+            return .usageOrInput
+        }
+        if let store {
+            let outcome = try LTTngImporter.run(tracePath: directory, output: store) { _ in }
+            context.write("store: \(store) (\(outcome.records) records)\n")
+        }
+        return status == 0 ? .success : .findings
+    }
+
+    /// Runs `command` with this process's standard input, output and error, and waits for it.
+    /// Interrupts from the terminal reach the command; this process waits them out, so that the
+    /// recording is stopped and written whatever the command does.
+    private static func runInForeground(_ command: [String]) throws -> Int32 {
+        let ignored = [SIGINT, SIGQUIT, SIGTERM, SIGHUP]
+        let previous = ignored.map { signal($0, SIG_IGN) }
+        defer { for (signalNumber, handler) in zip(ignored, previous) { signal(signalNumber, handler) } }
+        let pid = try LTTngControl.spawn(command[0], Array(command.dropFirst()), output: nil)
+        return LTTngControl.waitForExit(pid)
+    }
+
+    private static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        return String(decoding: buffer.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self) + "/" + path
+    }
+}

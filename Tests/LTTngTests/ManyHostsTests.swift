@@ -1,0 +1,95 @@
+import Foundation
+import LTTngRecording
+import SessionTrace
+import SessionTraceLTTng
+import Testing
+import TestSupport
+import TraceAnalysis
+
+/// Traced programs on several hosts stream to one `lttng-relayd`; `trace-report` reads what it
+/// gathered with each host's runs apart. On loopback: two processes, each in its own UTS namespace
+/// with its own host name, each recorded by its own session.
+@Suite("Many hosts through one relay daemon", .serialized)
+struct ManyHostsTests {
+    static let hosts = [("host-a", "alpha", 3), ("host-b", "beta", 5)]
+
+    @Test("two traced processes gathered by one relay daemon, each host's run apart")
+    func gathersTwoHosts() async throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try LTTngControl.ensureSessionDaemon()
+        defer { daemon.stop() }
+        let relay = try RelayDaemon.start(outputDirectory: directory.path("gathered"))
+        defer { relay.stop() }
+        let testBinary = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: packageRoot.path + "/.build/debug")
+                .first { $0.hasSuffix("PackageTests.xctest") }
+                .map { packageRoot.path + "/.build/debug/" + $0 })
+
+        var children: [(Process, LTTngControl.Session, TemporaryDirectory)] = []
+        defer {
+            for (child, session, _) in children {
+                if child.isRunning { child.terminate() }
+                try? session.destroy()
+            }
+        }
+        for (host, label, requests) in Self.hosts {
+            let output = try TemporaryDirectory()
+            // The child names its host in its own UTS namespace, then becomes this test binary
+            // running only TracedChildProcess (same PID, so the session can track it).
+            let child = try startProgram(
+                "/usr/bin/unshare",
+                ["--uts", "sh", "-c", "hostname \(host) && exec \"$0\" \"$@\"", testBinary,
+                 "--testing-library", "swift-testing", "--filter", "TracedChildProcess"],
+                environment: ["SESSIONTRACE_TEST_CHILD_LABEL": label, "SESSIONTRACE_TEST_CHILD_REQUESTS": "\(requests)"],
+                outputIn: output)
+            let session = try LTTngControl.Session.create(
+                name: "\(label)_\(getpid())", outputDirectory: nil, trackedPID: child.processIdentifier,
+                relay: relay)
+            children.append((child, session, output))
+            try session.start()
+        }
+        for (child, session, output) in children {
+            let deadline = ContinuousClock.now + .seconds(120)
+            while child.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+            let log = (try? String(contentsOfFile: output.path("out"), encoding: .utf8)) ?? ""
+            try #require(!child.isRunning && child.terminationStatus == 0, "the traced child failed: \(log.suffix(800))")
+            try session.stop()
+        }
+        for (_, session, _) in children { try session.destroy() }
+        children.removeAll()
+
+        // What the relay gathered: one folder per traced host's session, read as one input.
+        let trace = try LTTngTrace.load(path: relay.outputDirectory)
+        let byHost = Dictionary(grouping: trace.runs, by: \.run.host)
+        #expect(Set(byHost.keys) == Set(Self.hosts.map(\.0)), "hosts: \(byHost.keys.sorted())")
+        for (host, label, requests) in Self.hosts {
+            let runs = byHost[host] ?? []
+            #expect(runs.count == 1, "\(host): \(runs.count) runs")
+            #expect(runs.first?.run.label == label)
+            #expect(runs.first?.requests.count == requests, "\(host): \(runs.first?.requests.count ?? 0) requests")
+        }
+        let summary = try runProgram(try builtProgram("trace-report"), ["summary", "--json", relay.outputDirectory])
+        #expect(summary.status == 0, "\(summary.err)")
+        #expect(summary.out.contains("\"alpha\"") && summary.out.contains("\"beta\""))
+    }
+}
+
+/// The traced program of ``ManyHostsTests``, run as a child process of the test binary; it does
+/// nothing in a normal test run.
+@Suite("A traced child process")
+struct TracedChildProcess {
+    @Test(
+        "emits a small run once tracing is on",
+        .enabled(if: ProcessInfo.processInfo.environment["SESSIONTRACE_TEST_CHILD_LABEL"] != nil))
+    func emit() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let label = try #require(environment["SESSIONTRACE_TEST_CHILD_LABEL"])
+        let requests = Int(environment["SESSIONTRACE_TEST_CHILD_REQUESTS"] ?? "") ?? 3
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !LTTngSink().isEnabled(.request) {
+            try #require(ContinuousClock.now < deadline, "no session enabled this process's tracepoints")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        await emitSmallRun(requests: requests, label: label)
+    }
+}

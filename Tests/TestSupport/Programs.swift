@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// The package's root, found from this file, so tests reach `tracefiles/` and the built programs.
+public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// A built executable of the package, which `swift build --build-tests` makes before `swift test`.
+public func builtProgram(_ name: String) throws -> String {
+    let path = packageRoot.appendingPathComponent(".build/debug/\(name)").path
+    try #require(FileManager.default.isExecutableFile(atPath: path), "build \(name) first: swift build")
+    return path
+}
+
+/// What a finished program printed.
+public struct ProgramResult: Sendable {
+    public var status: Int32
+    public var out: String
+    public var err: String
+}
+
+/// Runs `program` to its end from the package root, with `environment` added to this process's.
+///
+/// Output goes to files, not pipes: a chatty child cannot block on a full pipe while we wait.
+public func runProgram(
+    _ program: String, _ arguments: [String], environment: [String: String] = [:]
+) throws -> ProgramResult {
+    let directory = try TemporaryDirectory()
+    let process = try startProgram(program, arguments, environment: environment, outputIn: directory)
+    process.waitUntilExit()
+    return ProgramResult(
+        status: process.terminationStatus,
+        out: String(decoding: try Data(contentsOf: directory.url.appendingPathComponent("out")), as: UTF8.self),
+        err: String(decoding: try Data(contentsOf: directory.url.appendingPathComponent("err")), as: UTF8.self))
+}
+
+/// Starts `program` without waiting; its output goes to `out` and `err` in `directory`.
+public func startProgram(
+    _ program: String, _ arguments: [String], environment: [String: String] = [:],
+    outputIn directory: TemporaryDirectory
+) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    process.currentDirectoryURL = packageRoot
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let outURL = directory.url.appendingPathComponent("out")
+    let errURL = directory.url.appendingPathComponent("err")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    process.standardOutput = try FileHandle(forWritingTo: outURL)
+    process.standardError = try FileHandle(forWritingTo: errURL)
+    try process.run()
+    return process
+}
+
+/// A fresh directory under the system's temporary directory, removed when the value goes away.
+public final class TemporaryDirectory: Sendable {
+    public let url: URL
+
+    public init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("sessiontrace-test-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// The path of `name` inside the directory.
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+}
