@@ -16,15 +16,18 @@ func printError(_ message: String) {
 }
 
 let usage = """
-    usage: trace-bench [--json] [--events N] [--overhead PAIRS]
+    usage: trace-bench [--json] [--events N] [--overhead PAIRS] [--lttng-read]
 
       --events N        events per emit and store measurement (default 1,000,000)
+      --lttng-read      instead, reading an LTTng trace of N request records back: trace-report
+                        summary against babeltrace2 into sink.utils.dummy, import against store.ingest
       --overhead PAIRS  instead, the middleware's overhead on real requests to SmolLM2-135M on a
                         local llama.cpp server: PAIRS interleaved A/B pairs (at least 30)
     """
 var json = false
 var events = 1_000_000
 var overheadPairs: Int?
+var lttngRead = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -42,6 +45,8 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         overheadPairs = value
+    case "--lttng-read":
+        lttngRead = true
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -58,6 +63,16 @@ if let pairs = overheadPairs {
         rows = try await overheadBenchmarks(pairs: pairs)
     } catch {
         printError("trace-bench: the overhead benchmark failed: \(error)")
+        exit(1)
+    }
+    print(json ? BenchmarkRow.json(rows) : BenchmarkRow.table(rows))
+    exit(0)
+}
+if lttngRead {
+    do {
+        rows = try lttngReadBenchmarks(events: events)
+    } catch {
+        printError("trace-bench: the LTTng read benchmark failed: \(error)")
         exit(1)
     }
     print(json ? BenchmarkRow.json(rows) : BenchmarkRow.table(rows))
