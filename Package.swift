@@ -25,15 +25,16 @@ let package = Package(
         // C shims: tiny, plain functions, no macros visible to Swift.
         .target(name: "CLTTngUST", linkerSettings: [.linkedLibrary("lttng-ust"), .linkedLibrary("dl")]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CBabeltrace", linkerSettings: [.linkedLibrary("babeltrace2")]),
 
         .target(name: "SessionTrace"),
         .target(name: "SessionTraceLTTng", dependencies: ["SessionTrace", "CLTTngUST"]),
         .target(name: "TraceStore", dependencies: ["SessionTrace", "CSQLite"]),
         .target(name: "Redaction"),
-        .target(name: "ModelSession"),
+        .target(name: "ModelSession", dependencies: ["CCurl"]),
         // Starts and stops a real llama.cpp server on a loopback port, for tests, demo and bench.
-        .target(name: "LlamaServer"),
+        .target(name: "LlamaServer", dependencies: ["CCurl"]),
         .target(name: "SessionInstrumentation", dependencies: ["ModelSession", "SessionTrace"]),
         // Drives lttng, lttng-sessiond and lttng-relayd: for trace-report record, tests and bench.
         .target(name: "LTTngRecording"),
@@ -57,6 +58,10 @@ let package = Package(
 
         .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace"]),
         .testTarget(name: "TraceStoreTests", dependencies: ["TraceStore", "SessionTrace"]),
+        // Test-only (in no product): a process that records and then exits, is signalled, or
+        // writes beside others, for TraceStoreTests to read what reached its store.
+        .executableTarget(
+            name: "store-sink-helper", dependencies: ["TraceStore", "SessionTrace"], path: "Tests/StoreSinkHelper"),
         .testTarget(
             name: "LTTngTests",
             dependencies: [
@@ -71,9 +76,21 @@ let package = Package(
             dependencies: [
                 "SessionInstrumentation", "ModelSession", "SessionTrace", "TraceStore", "LlamaServer", "TestSupport",
             ]),
-        .testTarget(name: "TraceAnalysisTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
+        // The scenario stores of tracefiles/scenarios: recorded through the real session and middleware
+        // with a scripted model server, and the findings each must give. `swift run make-scenarios DIR`.
+        .target(
+            name: "TraceScenarios",
+            dependencies: [
+                "ModelSession", "SessionInstrumentation", "SessionTrace", "TraceStore", "TraceAnalysis", "Redaction",
+            ],
+            path: "Tests/ScenarioSupport"),
+        .executableTarget(name: "make-scenarios", dependencies: ["TraceScenarios"], path: "Tests/ScenarioGenerator"),
+        .testTarget(
+            name: "TraceAnalysisTests",
+            dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "TraceScenarios"]),
         // Opens trace-report's HTML exports in real headless Chromium (scripts/install-deps.sh installs it).
-        .testTarget(name: "ViewerTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
+        .testTarget(
+            name: "ViewerTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "TraceScenarios"]),
         .testTarget(name: "GateTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
     ],
     swiftLanguageModes: [.v6]

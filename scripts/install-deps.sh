@@ -3,7 +3,11 @@
 set -euo pipefail
 
 # chromium: the viewer tests (Tests/ViewerTests) open exports in headless Chromium.
-packages=(liblttng-ust-dev lttng-tools babeltrace2 libbabeltrace2-dev libsqlite3-dev sqlite3 cmake chromium)
+# libcurl4-openssl-dev: the model backends' HTTP transport; curl: its reference in
+# benchmarks/client-cpu.sh; openssl and python3: the TLS tests make a self-signed certificate
+# and serve HTTPS with it.
+packages=(liblttng-ust-dev lttng-tools babeltrace2 libbabeltrace2-dev libsqlite3-dev sqlite3 cmake chromium
+    libcurl4-openssl-dev curl openssl python3)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,9 +1,7 @@
+import CCurl
 import Foundation
 import Synchronization
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -112,24 +110,22 @@ public final class LlamaServer: Sendable {
     private func waitUntilHealthy(timeout: Duration) async throws {
         let deadline = ContinuousClock.now + timeout
         let healthURL = baseURL.appendingPathComponent("health")
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
         while ContinuousClock.now < deadline {
             var status: Int32 = 0
             if waitpid(processID, &status, WNOHANG) == processID {
                 phase.withLock { $0 = .exited }
                 throw Error.exitedEarly(status: status, logTail: logTail())
             }
-            var request = URLRequest(url: healthURL)
-            request.timeoutInterval = 2
-            if let (_, response) = try? await session.data(for: request),
-                (response as? HTTPURLResponse)?.statusCode == 200
-            {
-                return
-            }
+            if Self.healthStatus(of: healthURL) == 200 { return }
             try await Task.sleep(for: .milliseconds(100))
         }
         throw Error.startupTimedOut(after: timeout, url: healthURL, logTail: logTail())
+    }
+
+    /// The HTTP status of a GET of `url` within two seconds, or nil without an answer.
+    static func healthStatus(of url: URL) -> Int? {
+        let status = ccurl_get_status(url.absoluteString, 2000)
+        return status > 0 ? status : nil
     }
 
     static func tail(of path: String, lines: Int) -> String {

@@ -51,7 +51,7 @@ extension LanguageModelSession {
                     onSnapshot(ResponseStream.Snapshot(content: content))
                 case .toolCall(let call): calls.append(call)
                 case .usage(let reported): usage = usage.map { $0 + reported } ?? reported
-                case .serverTimings, .outputStarted: break
+                case .serverTimings, .outputStarted, .responseInfo: break
                 case .finished(let reason): finishReason = reason
                 }
             }
@@ -90,7 +90,9 @@ extension LanguageModelSession {
             throw GenerationError.unknownTool(name: call.name, available: tools.map(\.name))
         }
         do {
-            return try await tool.call(argumentsJSON: call.arguments)
+            return try await ToolCallRequest.$current.withValue(call) {
+                try await tool.call(argumentsJSON: call.arguments)
+            }
         } catch let error as GenerationError {
             throw error
         } catch {

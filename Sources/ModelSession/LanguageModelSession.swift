@@ -47,6 +47,10 @@ public final class LanguageModelSession: Sendable {
         self.maximumToolRounds = maximumToolRounds
     }
 
+    deinit {
+        for middleware in middleware { middleware.sessionEnded(info) }
+    }
+
     /// A profile-driven session whose profile a closure makes before every request.
     public convenience init(
         label: String = "session", middleware: [any SessionMiddleware] = [], maximumToolRounds: Int = 5,

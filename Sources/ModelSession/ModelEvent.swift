@@ -10,6 +10,9 @@ public enum ModelEvent: Sendable, Hashable {
     case toolCall(ToolCallRequest)
     /// Token counts as the server reported them.
     case usage(TokenUsage)
+    /// The response's id, the model that answered and the server's address; sent once, before
+    /// ``finished(reason:)`` or the error that ends the stream, when a response came at all.
+    case responseInfo(ResponseInfo)
     /// llama.cpp's `timings` object: prompt processing and generation speed, cache reuse.
     case serverTimings(ServerTimingsReport)
     /// The last event of a successful stream, with the server's finish reason

@@ -7,4 +7,12 @@
 public protocol SessionMiddleware: Sendable {
     func model(_ model: any LanguageModel, session: SessionInfo) -> any LanguageModel
     func tool<T: Tool>(_ tool: T, session: SessionInfo) -> any Tool
+    /// The session is gone (its last reference went): middleware that keeps something per session
+    /// lets it go here. Called once per session, after its last request.
+    func sessionEnded(_ session: SessionInfo)
+}
+
+extension SessionMiddleware {
+    /// Nothing kept per session, nothing to let go.
+    public func sessionEnded(_ session: SessionInfo) {}
 }

@@ -13,6 +13,23 @@
 @inline(__always) func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
 @inline(__always) func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
 
+/// Which classes of ASCII characters a run of bytes holds.
+struct CharacterMix {
+    var digit = false, upper = false, lower = false
+
+    init(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
+        for c in bytes {
+            if isDigit(c) {
+                digit = true
+            } else if isUpper(c) {
+                upper = true
+            } else if isLower(c) {
+                lower = true
+            }
+        }
+    }
+}
+
 /// The characters a token body may contain, per provider format.
 enum TokenCharacters: Sendable {
     /// `[A-Za-z0-9]`
@@ -25,6 +42,12 @@ enum TokenCharacters: Sendable {
     case base64url
     /// `[A-Za-z0-9_.-]`
     case base64urlDot
+    /// `[A-Za-z0-9_=-]`
+    case base64urlEquals
+    /// `[A-Za-z0-9+/=_-]`, either base64 alphabet with padding.
+    case base64
+    /// `[a-z0-9]`
+    case lowerDigit
     /// `[0-9a-fA-F]`
     case hex
     /// `[A-Z0-9]`
@@ -37,6 +60,11 @@ enum TokenCharacters: Sendable {
         case .alnumDash: isAlnum(c) || c == UInt8(ascii: "-")
         case .base64url: isWordByte(c) || c == UInt8(ascii: "-")
         case .base64urlDot: isWordByte(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
+        case .base64urlEquals: isWordByte(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: "=")
+        case .base64:
+            isWordByte(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: "/")
+                || c == UInt8(ascii: "=")
+        case .lowerDigit: isLower(c) || isDigit(c)
         case .hex: isHex(c)
         case .upperDigit: isUpper(c) || isDigit(c)
         }

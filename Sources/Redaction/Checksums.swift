@@ -104,20 +104,77 @@ public enum RedactionChecks {
         return remainder == 1
     }
 
-    /// Whether `text` is `ddd-dd-dddd` outside the ranges never issued as SSNs (area 000, 666 or
-    /// 900–999, group 00, serial 0000).
+    /// Whether `text` is `ddd-dd-dddd` (or with dots or spaces) outside the ranges never issued as
+    /// SSNs (area 000, 666 or 900–999, group 00, serial 0000) and not a well-known example.
     public static func isSSN(_ text: some StringProtocol) -> Bool {
         let c = Array(text.utf8)
-        guard c.count == 11, c[3] == UInt8(ascii: "-"), c[6] == UInt8(ascii: "-") else { return false }
+        guard c.count == 11, c[3] == UInt8(ascii: "-") || c[3] == UInt8(ascii: ".") || c[3] == UInt8(ascii: " "),
+              c[6] == c[3] else { return false }
         let digits = c[0..<3] + c[4..<6] + c[7..<11]
         guard digits.allSatisfy(isDigit) else { return false }
         return ssnParts(Array(digits))
     }
 
+    /// Area 000, 666 or 900–999, group 00 or serial 0000 are never issued; one digit repeated,
+    /// `123-45-6789` and the numbers the SSA voided after they were printed in advertising
+    /// (`078-05-1120`, `219-09-9999`) are examples, not anyone's number.
     static func ssnParts(_ d: [UInt8]) -> Bool {
         func value(_ r: Range<Int>) -> Int { d[r].reduce(0) { $0 * 10 + Int($1 &- 0x30) } }
         let area = value(0..<3), group = value(3..<5), serial = value(5..<9)
-        return area != 0 && area != 666 && area < 900 && group != 0 && serial != 0
+        guard area != 0 && area != 666 && area < 900 && group != 0 && serial != 0 else { return false }
+        let whole = value(0..<9)
+        return !d.allSatisfy { $0 == d[0] } && whole != 123_456_789 && whole != 78_051_120
+            && whole != 219_099_999
+    }
+
+    /// The CRC-32 (IEEE 802.3, as zlib computes it) of `bytes`.
+    static func crc32<C: Collection<UInt8>>(_ bytes: C) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes { crc = crc32Table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        return ~crc
+    }
+
+    private static let crc32Table: [UInt32] = (0..<256).map { n in
+        var c = UInt32(n)
+        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    /// The value of base62 digits (`0-9`, `A-Z`, `a-z`, in that order), or nil past 64 bits or on
+    /// another character.
+    static func base62<C: Collection<UInt8>>(_ digits: C) -> UInt64? {
+        var value: UInt64 = 0
+        for c in digits {
+            let digit: UInt64
+            if isDigit(c) {
+                digit = UInt64(c - 0x30)
+            } else if isUpper(c) {
+                digit = UInt64(c - 0x41) + 10
+            } else if isLower(c) {
+                digit = UInt64(c - 0x61) + 36
+            } else {
+                return nil
+            }
+            let (scaled, overflow) = value.multipliedReportingOverflow(by: 62)
+            guard !overflow else { return nil }
+            value = scaled + digit
+        }
+        return value
+    }
+
+    /// Whether the last six characters of a GitHub-style token body are the base62 CRC-32 of the
+    /// characters before them (GitHub's token format since 2021: 30 random base62 characters and
+    /// a 6-character checksum after the `ghp_`-style prefix).
+    public static func hasGitHubChecksum(_ body: some StringProtocol) -> Bool {
+        let bytes = Array(body.utf8)
+        return bytes.withUnsafeBufferPointer { hasGitHubChecksum($0, 0..<$0.count) }
+    }
+
+    static func hasGitHubChecksum(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
+        guard r.count > 6 else { return false }
+        let split = r.upperBound - 6
+        guard let stated = base62(b[split..<r.upperBound]) else { return false }
+        return stated == UInt64(crc32(b[r.lowerBound..<split]))
     }
 
     /// Shannon entropy of `bytes` in bits per byte: `-Σ p·log2 p` over the byte frequencies.

@@ -12,6 +12,8 @@ struct JSONRedaction {
     var depth = 0
     var output: [UInt8] = []
     var counts: [String: Int] = [:]
+    /// Each replaced value's kind and the input offset of the JSON value that held it.
+    var located: [(kind: String, offset: Int)] = []
     var changed = false
 
     init(input: UnsafeBufferPointer<UInt8>, redactor: Redactor) {
@@ -171,6 +173,7 @@ struct JSONRedaction {
             Redactor.appendMarker(kind, to: &output)
             output.append(UInt8(ascii: "\""))
             counts[kind, default: 0] += 1
+            located.append((kind, start))
             changed = true
             return
         }
@@ -204,9 +207,9 @@ struct JSONRedaction {
         let replacement: [UInt8]?
         if content.contains(UInt8(ascii: "\\")) {
             let decoded = try Self.unescape(content)
-            replacement = decoded.withUnsafeBufferPointer { redactString($0, field: field) }
+            replacement = decoded.withUnsafeBufferPointer { redactString($0, field: field, at: raw.lowerBound) }
         } else {
-            replacement = redactString(content, field: field)
+            replacement = redactString(content, field: field, at: raw.lowerBound)
         }
         guard let replacement else {
             copy(raw)
@@ -219,12 +222,14 @@ struct JSONRedaction {
     }
 
     /// The redacted string, or nil when nothing in it is redacted.
-    private mutating func redactString(_ value: UnsafeBufferPointer<UInt8>, field: FieldClass) -> [UInt8]? {
+    private mutating func redactString(
+        _ value: UnsafeBufferPointer<UInt8>, field: FieldClass, at offset: Int
+    ) -> [UInt8]? {
         let config = redactor.config
         var found: [Finding]
         if field != .ordinary,
            let f = SecretFields.redaction(of: field, in: value, 0..<value.count, config: config,
-                                          prose: false) {
+                                          context: .quoted) {
             found = [f]
         } else {
             found = redactor.findings(in: value, text: String(decoding: value, as: UTF8.self))
@@ -235,6 +240,7 @@ struct JSONRedaction {
         var position = 0
         for f in found {
             counts[f.kind, default: 0] += 1
+            located.append((f.kind, offset))
             out.append(contentsOf: UnsafeBufferPointer(rebasing: value[position..<f.start]))
             Redactor.appendMarker(f.kind, to: &out)
             position = f.end

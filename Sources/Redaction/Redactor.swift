@@ -68,6 +68,7 @@ public struct Redactor: Sendable {
             }
         }
         config.tokens = TokenFormat.table(for: tokenKinds)
+        config.tokenKinds = tokenKinds
         config.entropyThreshold = options.entropyThreshold
         config.entropyMinimumLength = options.entropyMinimumLength
         config.extraSecretNames = Set(options.secretFieldNames.map { name in
@@ -157,7 +158,7 @@ public struct Redactor: Sendable {
                 var copy = value
                 let replaced: String? = copy.withUTF8 { b in
                     guard let f = SecretFields.redaction(of: field, in: b, 0..<b.count, config: config,
-                                                         prose: false) else { return nil }
+                                                         context: .quoted) else { return nil }
                     counts[f.kind, default: 0] += 1
                     return Self.splice(b, [f])
                 }

@@ -27,7 +27,21 @@ enum SecretFields {
     private static let nonSecretTokenPrefixes: [StaticString] = [
         "max", "num", "input", "output", "prompt", "completion", "total", "cached", "next", "page",
         "continuation", "stop", "eos", "bos", "pad", "unk", "first", "last", "special", "sep",
-        "start", "mask", "cls", "reasoning",
+        "start", "mask", "cls", "reasoning", "end", "eot", "image", "added", "sub", "word", "bad", "prev",
+        "current", "lexer", "per",
+    ]
+
+    /// Last words of names that describe a secret rather than hold it: `secret_id`, `key_file`,
+    /// `token_type`, `password_policy`, `api_key_header`, `access_token_ttl`.
+    private static let metadataSuffixes: [StaticString] = [
+        "id", "ids", "name", "names", "file", "filename", "path", "dir", "type", "url", "uri", "endpoint",
+        "header", "length", "len", "size", "count", "ttl", "expiry", "expires", "expiresin", "expiresat",
+        "expiration", "version", "format", "policy", "pattern", "regex", "hint", "label", "env", "var",
+        "scope", "scopes", "mode", "alg", "algorithm", "enabled", "required", "arn", "ref", "provider",
+        "prompt", "placeholder", "field", "param", "column", "fingerprint", "checksum", "digest", "prefix",
+        "suffix", "location", "source", "method", "generator", "validator", "rotation", "store", "storage",
+        "timeout", "interval", "attempts", "retries", "lifetime", "duration", "delay", "limit", "at",
+        "days", "hours", "minutes", "seconds", "strength", "complexity", "manager", "service", "engine",
     ]
 
     /// Classifies a field name: letters and digits only, ASCII case ignored, so `X-Api-Key`,
@@ -67,6 +81,7 @@ enum SecretFields {
         static let key = NameParts(rawValue: 1 << 8)
         static let auth = NameParts(rawValue: 1 << 9)
         static let weak = NameParts(rawValue: 1 << 10)  // hmac, salt, nonce
+        static let publicKey = NameParts(rawValue: 1 << 11)  // public, publishable
 
         init(rawValue: UInt32) { self.rawValue = rawValue }
 
@@ -77,6 +92,7 @@ enum SecretFields {
                 case UInt8(ascii: "p"):
                     if key.has("passw", at: i) || key.has("passphrase", at: i) { parts.insert(.password) }
                     if key.has("privatekey", at: i) { parts.insert(.privateKey) }
+                    if key.has("public", at: i) || key.has("publishable", at: i) { parts.insert(.publicKey) }
                 case UInt8(ascii: "s"):
                     if key.has("secret", at: i) {
                         parts.insert(.secret)
@@ -129,16 +145,23 @@ enum SecretFields {
             case UInt8(ascii: "n"), UInt8(ascii: "e"), UInt8(ascii: "d"), UInt8(ascii: "g"),
                  UInt8(ascii: "w"), UInt8(ascii: "s"):
                 if !ends("token") && !ends("cookie") && !ends("pwd") && !ends("sig") && !equals("pw")
-                    && !equals("pass") {
+                    && !ends("pass") {
                     return .ordinary
                 }
             default:
                 return .ordinary
             }
         }
+        for suffix in metadataSuffixes where ends(suffix) && !equals("secretid") {
+            return .ordinary
+        }
+        if parts.contains(.publicKey) && !parts.contains(.privateKey) && !parts.contains(.secret) {
+            return .ordinary
+        }
         if equals("cookie") || equals("setcookie") { return .cookie }
         if ends("authorization") { return .authorization }
-        if parts.contains(.password) || equals("pass") || equals("pw") || ends("pwd") {
+        if parts.contains(.password) || equals("pw") || ends("pwd")
+            || (ends("pass") && !ends("bypass") && !ends("compass")) {
             return .secret(kind: "password")
         }
         if parts.contains(.secretAccessKey) || parts.isSuperset(of: [.aws, .secret]) {
@@ -168,7 +191,8 @@ enum SecretFields {
     }
 
     /// Whether a value is a stand-in rather than a secret: `YOUR_API_KEY`, `<token>`, `${TOKEN}`,
-    /// `sk-...` (any `..`), `xxxx`, `****`, `[REDACTED:...]`, `null`, `true`, a single repeated character.
+    /// `sk-...` (any `..`), `xxxx`, `****`, `[REDACTED:...]`, `null`, `true`, `password`,
+    /// `insert_key_here`, a single repeated character.
     static func isPlaceholder(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
         let n = r.count
         guard n > 0 else { return true }
@@ -177,18 +201,30 @@ enum SecretFields {
         switch first {
         case UInt8(ascii: "<") where last == UInt8(ascii: ">"): return true
         case UInt8(ascii: "[") where last == UInt8(ascii: "]"): return true
+        case UInt8(ascii: "(") where last == UInt8(ascii: ")"): return true
         case UInt8(ascii: "{") where second == UInt8(ascii: "{"): return true
+        case UInt8(ascii: "{") where last == UInt8(ascii: "}"):
+            // `{token}`, `{ password }` are templates; `{AQAAABAAAAAQ…=}` (Jenkins) is a secret.
+            let inner = (r.lowerBound + 1)..<(r.upperBound - 1)
+            if b[inner].allSatisfy({ isWordByte($0) || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: ".")
+                || $0 == UInt8(ascii: "-") }) && !ValueShapes.isRandomWord(b, inner) { return true }
         case UInt8(ascii: "$") where isUpper(second) || second == UInt8(ascii: "{")
             || second == UInt8(ascii: "("):
             return true
-        case UInt8(ascii: "%") where second == UInt8(ascii: "s") || second == UInt8(ascii: "("): return true
+        case UInt8(ascii: "%") where second == UInt8(ascii: "s") || second == UInt8(ascii: "(")
+            || second == UInt8(ascii: "{"):
+            return true
         default: break
         }
         if b[r].allSatisfy({ $0 == first }) { return true }
         if hasPlaceholderMarker(b, r) { return true }
         if n <= 9 {
             for word: StaticString in ["null", "none", "nil", "true", "false", "undefined", "n/a", "empty",
-                                       "unset", "hidden", "masked"]
+                                       "unset", "hidden", "masked", "password", "passwd", "pass", "pwd",
+                                       "secret", "token", "apikey", "api_key", "key", "value", "username",
+                                       "user", "example", "required", "optional", "string", "test", "dummy",
+                                       "fake", "sample", "demo", "foo", "bar", "foobar", "baz", "todo", "tbd",
+                                       "default"]
             where n == word.utf8CodeUnitCount && b.hasIgnoringCase(word, at: r.lowerBound) {
                 return true
             }
@@ -197,7 +233,8 @@ enum SecretFields {
     }
 
     /// `xxxx`, `your`, `..`, `…`, `***`, `placeholder`, `changeme`, `change_me`, `redacted`,
-    /// `replace` anywhere, ASCII case ignored; one pass with a switch on each byte.
+    /// `replace` anywhere, and the words `here` and `insert`, ASCII case ignored; one pass with a
+    /// switch on each byte.
     private static func hasPlaceholderMarker(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
         for i in r {
             switch lower(b[i]) {
@@ -219,6 +256,14 @@ enum SecretFields {
             case UInt8(ascii: "r"):
                 if (b.hasIgnoringCase("redacted", at: i) && i + 8 <= r.upperBound)
                     || (b.hasIgnoringCase("replace", at: i) && i + 7 <= r.upperBound) { return true }
+            case UInt8(ascii: "h"):
+                // `insert_key_here`, `<token-here>`, `paste-here`: a word, not random text.
+                if b.hasIgnoringCase("here", at: i) && i + 4 <= r.upperBound
+                    && (i + 4 == r.upperBound || !isAlnum(b[i + 4]))
+                    && (i == r.lowerBound || !isAlpha(b[i - 1])) { return true }
+            case UInt8(ascii: "i"):
+                if b.hasIgnoringCase("insert", at: i) && i + 6 <= r.upperBound
+                    && (i + 6 == r.upperBound || !isAlpha(b[i + 6])) { return true }
             default:
                 break
             }
@@ -251,12 +296,13 @@ enum SecretFields {
 
     /// The part of a field's value to redact and its kind, or nil to leave the value alone.
     ///
-    /// - Parameter prose: the value followed `name:` without quotes, as in a log line. A single
-    ///   lowercase word there is more often prose ("token: expired") than a secret, so it is kept
-    ///   unless it is at least 12 letters long.
+    /// - Parameter context: how the value was written. An unquoted value may be code
+    ///   (`get_password()`, `self.token`, `API_KEY`); after `name:` without quotes, as in a log
+    ///   line, a single lowercase word is more often prose ("token: expired") than a secret, so it
+    ///   is kept unless it is at least 12 letters long.
     static func redaction(
         of field: FieldClass, in b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, config: BuiltInConfig,
-        prose: Bool
+        context: ValueContext
     ) -> Finding? {
         var r = r
         while r.lowerBound < r.upperBound, isSpace(b[r.lowerBound]) { r = (r.lowerBound + 1)..<r.upperBound }
@@ -290,15 +336,38 @@ enum SecretFields {
             }
             return Finding(start: credentials.lowerBound, end: credentials.upperBound, kind: kind)
         case .secret(let kind):
-            if prose, r.count < 12, b[r].allSatisfy(isLower) { return nil }
+            if context == .prose, r.count < 12, b[r].allSatisfy(isLower) { return nil }
+            guard !isNotASecret(b, r, context: context) else { return nil }
             return Finding(start: r.lowerBound, end: r.upperBound,
                            kind: specificKind(b, r, config: config) ?? kind)
         case .entropyGated:
-            guard looksRandom(b, r, threshold: config.entropyThreshold,
+            guard !isNotASecret(b, r, context: context),
+                  looksRandom(b, r, threshold: config.entropyThreshold,
                               minimumLength: config.entropyMinimumLength) else { return nil }
             return Finding(start: r.lowerBound, end: r.upperBound,
                            kind: specificKind(b, r, config: config) ?? "secret")
         }
+    }
+
+    /// Whether a value in a secret's place is something else: code or a variable reference when
+    /// unquoted, and in any context an environment name (`ACCESS_TOKEN`), a file name or path, a
+    /// version, an alphabet, or a sentence.
+    static func isNotASecret(
+        _ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, context: ValueContext
+    ) -> Bool {
+        if context != .quoted && ValueShapes.isCode(b, r) { return true }
+        // A YAML tag (`password: !vault |`): the value follows on the next lines.
+        if context != .quoted && b[r.lowerBound] == UInt8(ascii: "!") && r.count > 1
+            && b[r].dropFirst().allSatisfy(isAlpha) {
+            return true
+        }
+        if ValueShapes.isConstantName(b, r) || ValueShapes.isFileName(b, r) || ValueShapes.isVersion(b, r) {
+            return true
+        }
+        if r.count >= 10 && ValueShapes.isSequential(b, r) { return true }
+        var spaces = 0
+        for c in b[r] where c == UInt8(ascii: " ") { spaces += 1 }
+        return spaces >= 5
     }
 
     /// The kind a known format gives the value (`openai_key`, `jwt`, `private_key`), if it starts
@@ -309,10 +378,17 @@ enum SecretFields {
         guard !r.isEmpty else { return nil }
         let view = UnsafeBufferPointer(rebasing: b[r])
         if config.privateKey, view.has("-----BEGIN ", at: 0) { return "private_key" }
-        if isAlpha(view[0]), let finding = TextScanner.scanWord(view, at: 0, config: config),
-           finding.start <= 16 {
-            return finding.kind
+        // The value's own credential format, found as in free text (but not as a field again).
+        var inner = config
+        inner.fields = false
+        inner.email = false
+        inner.phone = false
+        inner.ssn = false
+        inner.creditCard = false
+        inner.iban = false
+        guard let first = TextScanner.findings(in: view, config: inner).first, first.start <= 16 else {
+            return nil
         }
-        return nil
+        return first.kind
     }
 }

@@ -9,48 +9,79 @@ struct BuiltInConfig: Sendable {
     var jwt = false, bearer = false, basicAuth = false, privateKey = false, urlCredential = false
     var fields = false, email = false, phone = false, creditCard = false, iban = false, ssn = false
     var slackWebhook = false, discordWebhook = false
+    /// The kinds of the token rules that are on, for the formats found by their shape rather
+    /// than their prefix (Discord, Telegram, Terraform, 1Password, Azure, Mailgun, AWS pairs).
+    var tokenKinds: Set<String> = []
     var entropyThreshold = 3.5
     var entropyMinimumLength = 16
     var extraSecretNames: Set<String> = []
+
+    @inline(__always) func allows(_ finding: Finding?) -> Finding? {
+        guard let finding, tokenKinds.contains(finding.kind) else { return nil }
+        return finding
+    }
 }
 
 /// The built-in detectors, run in one left-to-right pass over UTF-8 bytes.
 ///
 /// Each position costs one or two byte comparisons unless it can start something: a letter at a
-/// word start (provider prefixes, `Bearer`, `eyJ`, IBANs), a digit at a number start (cards,
-/// SSNs, phones), `@` (emails), `=` or `:` (secret-named fields, URL credentials), `+` or `(`
-/// (phones) and `-----BEGIN` (PEM keys). Findings come out sorted and never overlap: scanning
-/// resumes after each one.
+/// word start (provider prefixes, `Bearer`, `eyJ`, IBANs, spelled-out emails), a digit at a number
+/// start (cards, SSNs, phones, Telegram tokens), `@` (emails), `=` or `:` (secret-named fields,
+/// URL credentials), `<` (XML elements), `.` and `~` (Terraform and Azure secrets), `+`, `(` and
+/// `[` (phones, `name [at] domain`) and `-----BEGIN` (PEM keys). Findings come out sorted and never
+/// overlap: scanning resumes after each one.
 enum TextScanner {
     static func findings(in b: UnsafeBufferPointer<UInt8>, config: BuiltInConfig) -> [Finding] {
         var found: [Finding] = []
         var lastEnd = 0
         var i = 0
         let n = b.count
+        func add(_ f: Finding) {
+            found.append(f)
+            lastEnd = f.end
+            i = f.end
+        }
         while i < n {
             let c = b[i]
             if isAlpha(c) {
-                if isBoundary(b, i), let f = scanWord(b, at: i, config: config) {
-                    found.append(f)
-                    lastEnd = f.end
-                    i = f.end
-                    continue
+                if isBoundary(b, i) {
+                    if let f = scanWord(b, at: i, config: config) {
+                        add(f)
+                        if f.kind == "aws_access_key" {
+                            for paired in scanPairedAWSSecrets(b, after: f.end)
+                            where config.allows(paired) != nil {
+                                add(paired)
+                            }
+                        }
+                        continue
+                    }
+                    if config.email && (c | 0x20) == UInt8(ascii: "a"),
+                       let f = scanSpelledEmail(b, at: i, lowerLimit: lastEnd) {
+                        add(f)
+                        continue
+                    }
                 }
                 // After `\n` in escaped text the next letter starts a word: step, do not skip.
                 if i > 0 && b[i - 1] == UInt8(ascii: "\\") { i += 1; continue }
+                let start = i
                 i += 1
                 while i < n && isWordByte(b[i]) { i += 1 }
+                if i - start == 32, let f = config.allows(scanHexKeyWithSuffix(b, start: start, end: i)) {
+                    add(f)
+                }
                 continue
             }
             if isDigit(c) {
                 if isNumberStart(b, i), let f = scanNumber(b, at: i, config: config) {
-                    found.append(f)
-                    lastEnd = f.end
-                    i = f.end
+                    add(f)
                     continue
                 }
+                let start = i
                 i += 1
                 while i < n && isWordByte(b[i]) { i += 1 }
+                if i - start == 32, let f = config.allows(scanHexKeyWithSuffix(b, start: start, end: i)) {
+                    add(f)
+                }
                 continue
             }
             var finding: Finding?
@@ -68,12 +99,35 @@ enum TextScanner {
             case UInt8(ascii: "+"):
                 if config.phone { finding = scanInternationalPhone(b, at: i) }
             case UInt8(ascii: "("):
-                if config.phone { finding = scanParenthesizedPhone(b, at: i) }
+                if config.email && b.hasIgnoringCase("(at)", at: i) {
+                    finding = scanSpelledEmail(b, at: i, lowerLimit: lastEnd)
+                } else if config.phone {
+                    finding = scanParenthesizedPhone(b, at: i)
+                }
+            case UInt8(ascii: "["):
+                if config.email && b.hasIgnoringCase("[at]", at: i) {
+                    finding = scanSpelledEmail(b, at: i, lowerLimit: lastEnd)
+                }
+            case UInt8(ascii: "<"):
+                if config.fields { finding = scanElement(b, at: i, config: config) }
+            case UInt8(ascii: "."):
+                if b.has(".atlasv1.", at: i) {
+                    finding = config.allows(scanTerraformToken(b, dot: i, lowerLimit: lastEnd))
+                }
+            case UInt8(ascii: ","):
+                if config.fields && i > 0
+                    && (b[i - 1] == UInt8(ascii: "\"") || b[i - 1] == UInt8(ascii: "'")) {
+                    finding = scanSetterArgument(b, comma: i, lowerLimit: lastEnd, config: config)
+                }
+            case UInt8(ascii: "~"):
+                if i >= 5 && b[i - 1] == UInt8(ascii: "Q") {
+                    finding = config.allows(scanAzureClientSecret(b, tilde: i, lowerLimit: lastEnd))
+                }
             case UInt8(ascii: "-"):
                 if config.privateKey && b.has("-----BEGIN ", at: i) {
                     finding = scanPrivateKey(b, at: i)
                 } else if config.basicAuth {
-                    finding = scanUserOption(b, at: i)
+                    finding = scanUserOption(b, at: i) ?? scanPasswordOption(b, at: i)
                 }
             default:
                 break
@@ -121,13 +175,32 @@ enum TextScanner {
         if i + 1 < b.count {
             let second = b[i + 1]
             if config.tokenPairs[Int(c) << 2 | Int(second >> 6)] & (1 << UInt64(second & 63)) != 0 {
-                for format in config.tokens[Int(c)] {
-                    if let f = scanToken(format, b, at: i) { return f }
+                // Borrowed in place: iterating the array would copy (retain) every format.
+                let found: Finding? = config.tokens[Int(c)].withUnsafeBufferPointer { formats in
+                    for k in formats.indices {
+                        // The second byte first: most candidates share only the first.
+                        guard formats[k].prefix[1] == second, let f = scanToken(formats[k], b, at: i) else {
+                            continue
+                        }
+                        return f
+                    }
+                    return nil
                 }
+                if let found { return found }
             }
         }
         if config.iban && isUpper(c), let f = scanIBAN(b, at: i) { return f }
         switch c {
+        case UInt8(ascii: "M"), UInt8(ascii: "N"), UInt8(ascii: "O"):
+            if let f = config.allows(scanDiscordBotToken(b, at: i)) { return f }
+        case UInt8(ascii: "A"):
+            if b.has("A3-", at: i), let f = config.allows(scanOnePasswordSecretKey(b, at: i)) { return f }
+        case UInt8(ascii: "b"):
+            // `https://api.telegram.org/bot<token>/method`
+            if b.has("bot", at: i) && i + 3 < b.count && isDigit(b[i + 3]),
+               let f = config.allows(scanTelegramBotToken(b, at: i + 3)) { return f }
+        case UInt8(ascii: "p"):
+            if config.fields && b.has("password ", at: i), let f = scanNetrcPassword(b, at: i) { return f }
         case UInt8(ascii: "B"), UInt8(ascii: "b"):
             if config.bearer, b.hasIgnoringCase("bearer", at: i), let f = scanBearer(b, at: i) { return f }
             if config.basicAuth, b.hasIgnoringCase("basic", at: i), let f = scanBasic(b, at: i) { return f }
@@ -156,17 +229,25 @@ enum TextScanner {
         for k in 1..<prefix.count where b[i + k] != prefix[k] { return nil }
         let bodyStart = i + prefix.count
         var j = bodyStart
-        var digit = false, letter = false
         let limit = format.maximumBody == .max ? b.count : min(b.count, bodyStart + format.maximumBody + 1)
-        while j < limit && format.body.contains(b[j]) {
-            if isDigit(b[j]) { digit = true } else if isAlpha(b[j]) { letter = true }
-            j += 1
-        }
+        while j < limit && format.body.contains(b[j]) { j += 1 }
         // A trailing dot ends the sentence, not the token.
         while j > bodyStart && b[j - 1] == UInt8(ascii: ".") { j -= 1 }
         let length = j - bodyStart
         guard length >= format.minimumBody, length <= format.maximumBody, endsWord(b, j) else { return nil }
-        if format.needsDigit && !(digit && letter) { return nil }
+        let mix = CharacterMix(b[bodyStart..<j])
+        let digit = mix.digit, upper = mix.upper, lowerCase = mix.lower
+        switch format.check {
+        case .digitAndLetter: guard digit && (upper || lowerCase) else { return nil }
+        case .mixedCase: guard upper && lowerCase else { return nil }
+        case .shapeOnly: guard !ValueShapes.isSequential(b, bodyStart..<j) else { return nil }
+        case .crc32Suffix:
+            // A body that fails the checksum may still be a token that was retyped or cut, so it
+            // counts when it is random (a digit and letters, high entropy, no alphabet run).
+            guard RedactionChecks.hasGitHubChecksum(b, bodyStart..<j)
+                || (digit && upper && lowerCase && !ValueShapes.isSequential(b, bodyStart..<j)
+                    && RedactionChecks.shannonEntropy(b[bodyStart..<j]) >= 3.5) else { return nil }
+        }
         guard !SecretFields.isPlaceholder(b, bodyStart..<j) else { return nil }
         return Finding(start: i, end: j, kind: format.kind)
     }
@@ -198,13 +279,30 @@ enum TextScanner {
         return Finding(start: start, end: j, kind: "bearer_token")
     }
 
-    /// `curl -u user:password` and `--user user:password`: the password goes.
+    /// `curl -u user:password`, `-su user:password`, `-uuser:password` and `--user user:password`:
+    /// the password goes; for `-u key:` (an API key as the user, as Stripe and Mailgun document),
+    /// the key. `<user:password>` and `$USER:$PASS` are placeholders.
     static func scanUserOption(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
-        guard i > 0, isBlank(b[i - 1]) else { return nil }
+        guard i > 0, isBlank(b[i - 1]), i + 2 < b.count else { return nil }
         var j: Int
-        if b.has("-u", at: i) { j = i + 2 } else if b.has("--user", at: i) { j = i + 6 } else { return nil }
-        guard j < b.count, isBlank(b[j]) || b[j] == UInt8(ascii: "=") else { return nil }
-        j += 1
+        var attached = false
+        if b.has("--user", at: i) {
+            j = i + 6
+            guard j < b.count, isBlank(b[j]) || b[j] == UInt8(ascii: "=") else { return nil }
+            j += 1
+        } else {
+            j = i + 1
+            while j < b.count && isAlpha(b[j]) && j - i <= 4 { j += 1 }
+            if j > i + 1 && b[j - 1] == UInt8(ascii: "u") && j < b.count && isBlank(b[j]) {
+                j += 1
+            } else {
+                // `-uuser:password`, attached.
+                guard b[i + 1] == UInt8(ascii: "u") else { return nil }
+                j = i + 2
+                attached = true
+            }
+        }
+        while !attached && j < b.count && isBlank(b[j]) { j += 1 }
         var quote: UInt8 = 0
         if j < b.count && (b[j] == UInt8(ascii: "'") || b[j] == UInt8(ascii: "\"")) { quote = b[j]; j += 1 }
         var colon: Int?
@@ -213,10 +311,49 @@ enum TextScanner {
             if b[j] == UInt8(ascii: ":") && colon == nil { colon = j }
             j += 1
         }
-        guard let colon, colon > start, j > colon + 1, !SecretFields.isPlaceholder(b, (colon + 1)..<j) else {
+        guard let colon, j - start <= 256 else { return nil }
+        // `<user:password>`, `{user}:{password}`, `$USER:$PASS`: placeholders.
+        if b[start] == UInt8(ascii: "<") || b[start] == UInt8(ascii: "{") || b[start] == UInt8(ascii: "$") {
             return nil
         }
+        if j == colon + 1 {
+            // `-u key:`: the key is the credential.
+            let user = start..<colon
+            guard user.count >= 16, !SecretFields.isPlaceholder(b, user), b[user].allSatisfy({
+                isWordByte($0) || $0 == UInt8(ascii: "-")
+            }), b[user].contains(where: isDigit) else { return nil }
+            return Finding(start: start, end: colon, kind: "basic_auth")
+        }
+        guard !SecretFields.isPlaceholder(b, (colon + 1)..<j) else { return nil }
         return Finding(start: colon + 1, end: j, kind: "basic_auth")
+    }
+
+    /// `-p PASSWORD` or `-pPASSWORD` on a command line that names a user or logs in
+    /// (`mysql -u root -p…`, `docker login -u ana -p …`, `sshpass -p …`).
+    static func scanPasswordOption(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
+        guard i > 0, isBlank(b[i - 1]), b.has("-p", at: i), i + 3 < b.count else { return nil }
+        var lineStart = i
+        while lineStart > 0 && i - lineStart < 256 && b[lineStart - 1] != UInt8(ascii: "\n") {
+            lineStart -= 1
+        }
+        let line = lineStart..<i
+        guard b.containsIgnoringCase(" -u", in: line) || b.containsIgnoringCase("--user", in: line)
+            || b.containsIgnoringCase("sshpass", in: line) || b.containsIgnoringCase(" login", in: line)
+        else {
+            return nil
+        }
+        var v = i + 2
+        if isBlank(b[v]) { v += 1 }
+        var quote: UInt8 = 0
+        if v < b.count && (b[v] == UInt8(ascii: "'") || b[v] == UInt8(ascii: "\"")) { quote = b[v]; v += 1 }
+        var e = v
+        while e < b.count && (quote == 0 ? !isSpace(b[e]) : b[e] != quote && b[e] != UInt8(ascii: "\n")) {
+            e += 1
+        }
+        guard e > v, b[v] != UInt8(ascii: "-"), !SecretFields.isPlaceholder(b, v..<e),
+              !SecretFields.isNotASecret(b, v..<e, context: quote == 0 ? .unquoted : .quoted)
+        else { return nil }
+        return Finding(start: v, end: e, kind: "password")
     }
 
     /// `Basic <base64>` whose decoding is `user:password`.
@@ -306,9 +443,11 @@ enum TextScanner {
     // MARK: Numbers
 
     static func scanNumber(_ b: UnsafeBufferPointer<UInt8>, at i: Int, config: BuiltInConfig) -> Finding? {
+        if let f = config.allows(scanTelegramBotToken(b, at: i)) { return f }
         if config.ssn, let f = scanSSN(b, at: i) { return f }
         if config.phone, let f = scanUSPhone(b, at: i) { return f }
         if config.creditCard, let f = scanCard(b, at: i) { return f }
+        if config.phone && b[i] == UInt8(ascii: "0"), let f = scanZeroPrefixedPhone(b, at: i) { return f }
         return nil
     }
 
@@ -329,13 +468,26 @@ enum TextScanner {
         return true
     }
 
-    /// `ddd-dd-dddd` outside the never-issued ranges.
+    /// `ddd-dd-dddd` or `ddd.dd.dddd` outside the never-issued ranges; with spaces or no
+    /// separator only after `SSN` or `social security`.
     static func scanSSN(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
-        guard digits(b, i, 3), i + 11 <= b.count, b[i + 3] == UInt8(ascii: "-"), digits(b, i + 4, 2),
-              b[i + 6] == UInt8(ascii: "-"), digits(b, i + 7, 4), endsNumber(b, i + 11) else { return nil }
-        let d = Array(b[i..<(i + 3)]) + Array(b[(i + 4)..<(i + 6)]) + Array(b[(i + 7)..<(i + 11)])
+        guard digits(b, i, 3), i + 9 <= b.count else { return nil }
+        let sep = b[i + 3]
+        let end: Int
+        if sep == UInt8(ascii: "-") || sep == UInt8(ascii: ".") || sep == UInt8(ascii: " ") {
+            guard i + 11 <= b.count, digits(b, i + 4, 2), b[i + 6] == sep, digits(b, i + 7, 4),
+                  endsNumber(b, i + 11) else { return nil }
+            if sep == UInt8(ascii: " ") && !hasContext(b, before: i, SSNContext.words) { return nil }
+            end = i + 11
+        } else {
+            guard digits(b, i, 9), endsNumber(b, i + 9), hasContext(b, before: i, SSNContext.words) else {
+                return nil
+            }
+            end = i + 9
+        }
+        let d = b[i..<end].filter(isDigit)
         guard RedactionChecks.ssnParts(d) else { return nil }
-        return Finding(start: i, end: i + 11, kind: "ssn")
+        return Finding(start: i, end: end, kind: "ssn")
     }
 
     /// `ddd-ddd-dddd` or `ddd.ddd.dddd` (one separator throughout), optionally after `1-`, with
@@ -357,6 +509,7 @@ enum TextScanner {
 
     /// `(ddd) ddd-dddd`, `(ddd)ddd-dddd`, `(ddd) ddd.dddd`.
     static func scanParenthesizedPhone(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
+        if i + 1 < b.count && b[i + 1] == UInt8(ascii: "0") { return scanNationalPhone(b, at: i) }
         guard digits(b, i + 1, 3), i + 5 < b.count, b[i + 4] == UInt8(ascii: ")"),
               b[i + 1] >= UInt8(ascii: "2") else { return nil }
         var j = i + 5
@@ -371,7 +524,24 @@ enum TextScanner {
     /// `+` and 8–15 digits (E.164) in groups separated by single spaces, dashes, dots or
     /// parentheses: `+1 (415) 555-0132`, `+44 20 7946 0958`, `+4915112345678`.
     static func scanInternationalPhone(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
-        if i > 0 && (isWordByte(b[i - 1]) || b[i - 1] == UInt8(ascii: "+")) { return nil }
+        if b[i] == UInt8(ascii: "+") && i > 0 && (isWordByte(b[i - 1]) || b[i - 1] == UInt8(ascii: "+")) {
+            return nil
+        }
+        // `(+44) 20 7946 0958`: the country code in parentheses.
+        if b[i] == UInt8(ascii: "+") && i > 0 && b[i - 1] == UInt8(ascii: "(") {
+            var k = i + 1
+            while k < b.count && isDigit(b[k]) && k - i <= 4 { k += 1 }
+            guard k > i + 1, k < b.count, b[k] == UInt8(ascii: ")") else { return nil }
+            var rest = k + 1
+            if rest < b.count && (b[rest] == UInt8(ascii: " ") || b[rest] == UInt8(ascii: "-")) { rest += 1 }
+            guard rest < b.count, isDigit(b[rest]), var f = scanInternationalPhone(b, at: rest - 1) else {
+                return nil
+            }
+            let digits = b[(i + 1)..<f.end].filter(isDigit).count
+            guard digits <= 15 else { return nil }
+            f.start = i - 1
+            return f
+        }
         guard i + 1 < b.count, isDigit(b[i + 1]), b[i + 1] != UInt8(ascii: "0") else { return nil }
         var j = i + 1
         var count = 0, firstGroup = 0, separators = 0
@@ -403,6 +573,15 @@ enum TextScanner {
             return nil
         }
         return Finding(start: i, end: j, kind: "phone")
+    }
+
+    /// `+` and the phone number after it, for `00`-prefixed international numbers.
+    static func scanInternationalPhone(
+        _ b: UnsafeBufferPointer<UInt8>, afterPrefix i: Int, start: Int
+    ) -> Finding? {
+        guard var f = scanInternationalPhone(b, at: i) else { return nil }
+        f.start = start
+        return f
     }
 
     /// 13–19 digits, either unbroken or in card-shaped groups (4-4-4-4[-3], 4-6-5, 4-6-4) with one
@@ -451,16 +630,24 @@ enum TextScanner {
             guard endsWord(b, end) else { return nil }
             if end + 1 < b.count && b[end] == UInt8(ascii: ".") && isDigit(b[end + 1]) { return nil }
         }
+        var grouped = false
         if used > 1 {
             let sizes = candidate.map(\.digits)
             let fours = sizes.dropLast().allSatisfy { $0 == 4 } && (1...4).contains(sizes.last!)
-            let amex = sizes == [4, 6, 5] || sizes == [4, 6, 4]
-            guard fours || amex else { return nil }
+            // American Express and Diners Club 4-6-5 and 4-6-4; UATP 4-5-6.
+            let other = sizes == [4, 6, 5] || sizes == [4, 6, 4] || sizes == [4, 5, 6]
+            guard fours || other else { return nil }
+            grouped = true
         }
         var digitsOnly: [UInt8] = []
         digitsOnly.reserveCapacity(count)
         for k in i..<end where isDigit(b[k]) { digitsOnly.append(b[k]) }
-        guard RedactionChecks.isCardDigits(digitsOnly[...]) else { return nil }
+        guard RedactionChecks.luhn(digitsOnly) else { return nil }
+        // A known issuer, or (for UATP's 1, which epoch times also start with) a card's grouping;
+        // any other number that passes Luhn only where the text says card.
+        let issuer = RedactionChecks.isCardDigits(digitsOnly[...])
+            || (grouped && count == 15 && digitsOnly[0] == UInt8(ascii: "1"))
+        guard issuer || hasContext(b, before: i, CardContext.words) else { return nil }
         return Finding(start: i, end: end, kind: "credit_card")
     }
 
@@ -543,6 +730,8 @@ enum TextScanner {
         let bodyStart = j + 5
         if let end = b.firstIndex(of: "-----END ", from: bodyStart),
            let close = b.firstIndex(of: "-----", from: end + 9) {
+            // A header and a footer with nothing between them is documentation, not a key.
+            guard hasKeyMaterial(b, bodyStart..<end) else { return nil }
             return Finding(start: i, end: close + 5, kind: "private_key")
         }
         // Cut off before its END line: keep taking lines that look like the body (base64, or
@@ -573,7 +762,31 @@ enum TextScanner {
             if b.has("\n", at: lineStart) && b[e] == UInt8(ascii: "\r") { lineStart += 1 }
             if b.has("\\n", at: lineStart) && b.has("\\r", at: e) { lineStart += 2 }
         }
+        guard hasKeyMaterial(b, bodyStart..<k) else { return nil }
         return Finding(start: i, end: k, kind: "private_key")
+    }
+
+    /// Whether a PEM body holds at least 16 base64 characters outside its `Name: value` headers,
+    /// rather than nothing, `...` or a placeholder line.
+    static func hasKeyMaterial(_ b: UnsafeBufferPointer<UInt8>, _ body: Range<Int>) -> Bool {
+        var count = 0
+        var k = body.lowerBound
+        while k < body.upperBound {
+            // Lines end at a line break or at an escaped one (`\n` in JSON-escaped text).
+            var e = k
+            while e < body.upperBound && b[e] != UInt8(ascii: "\n")
+                    && !(b[e] == UInt8(ascii: "\\") && e + 1 < body.upperBound && isAlpha(b[e + 1])) {
+                e += 1
+            }
+            let line = k..<e
+            if !b[line].contains(UInt8(ascii: ":")) && !SecretFields.isPlaceholder(b, line) {
+                for c in b[line] where isAlnum(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "/") {
+                    count += 1
+                }
+            }
+            k = e < body.upperBound && b[e] == UInt8(ascii: "\\") ? e + 2 : e + 1
+        }
+        return count >= 16
     }
 
     /// A base64 line of a PEM body, or a `Proc-Type: 4,ENCRYPTED`-style header.
@@ -594,89 +807,10 @@ enum TextScanner {
         }
         return true
     }
-
-    /// `name=value`, `name: value`, `"name": "value"`, `\"name\":\"value\"` where the name says
-    /// secret. The name is read backwards from the separator, never into an earlier finding.
-    static func scanField(
-        _ b: UnsafeBufferPointer<UInt8>, separator s: Int, lowerLimit: Int, config: BuiltInConfig
-    ) -> Finding? {
-        let n = b.count
-        let sep = b[s]
-        if s + 1 < n {
-            let next = b[s + 1]
-            if sep == UInt8(ascii: "=") && (next == UInt8(ascii: "=") || next == UInt8(ascii: ">")
-                                             || next == UInt8(ascii: "~")) { return nil }
-            if sep == UInt8(ascii: ":") && next == UInt8(ascii: ":") { return nil }
-        }
-        var k = s - 1
-        var blanks = 0
-        while k >= lowerLimit && blanks < 3 && isBlank(b[k]) { k -= 1; blanks += 1 }
-        var quotedName = false
-        if k >= lowerLimit && (b[k] == UInt8(ascii: "\"") || b[k] == UInt8(ascii: "'")) {
-            quotedName = true
-            k -= 1
-            if k >= lowerLimit && b[k] == UInt8(ascii: "\\") { k -= 1 }
-        }
-        let nameEnd = k + 1
-        while k >= lowerLimit && nameEnd - k <= 65
-                && (isWordByte(b[k]) || b[k] == UInt8(ascii: "-") || b[k] == UInt8(ascii: ".")) {
-            k -= 1
-        }
-        let nameStart = k + 1
-        guard nameEnd - nameStart >= 2, nameEnd - nameStart <= 64 else { return nil }
-        let field = SecretFields.classify(UnsafeBufferPointer(rebasing: b[nameStart..<nameEnd]),
-                                          extraNames: config.extraSecretNames)
-        if field == .ordinary { return nil }
-
-        var v = s + 1
-        var skipped = 0
-        while v < n && skipped < 8 && isBlank(b[v]) { v += 1; skipped += 1 }
-        guard v < n else { return nil }
-        let value: Range<Int>
-        var quoted = true
-        if b[v] == UInt8(ascii: "\"") || b[v] == UInt8(ascii: "'") {
-            let quote = b[v]
-            var e = v + 1
-            while e < n && b[e] != quote && b[e] != UInt8(ascii: "\n") {
-                if b[e] == UInt8(ascii: "\\") { e += 1 }
-                e += 1
-            }
-            guard e < n, b[e] == quote else { return nil }
-            value = (v + 1)..<e
-        } else if b[v] == UInt8(ascii: "\\") && v + 1 < n && b[v + 1] == UInt8(ascii: "\"") {
-            guard let e = b.firstIndex(of: "\\\"", from: v + 2) else { return nil }
-            value = (v + 2)..<e
-        } else {
-            quoted = false
-            if b[v] == UInt8(ascii: "{") || b[v] == UInt8(ascii: "[") { return nil }
-            var e = v
-            if field == .cookie || field == .authorization {
-                while e < n && b[e] != UInt8(ascii: "\n") && b[e] != UInt8(ascii: "\r")
-                        && b[e] != UInt8(ascii: "\"") && b[e] != UInt8(ascii: "\\") { e += 1 }
-            } else {
-                while e < n && !endsUnquotedValue(b[e]) { e += 1 }
-                if e > v && b[e - 1] == UInt8(ascii: ".") && (e == n || isSpace(b[e])) { e -= 1 }
-            }
-            value = v..<e
-        }
-        let prose = !quoted && !quotedName && sep == UInt8(ascii: ":")
-        return SecretFields.redaction(of: field, in: b, value, config: config, prose: prose)
-    }
-
-    @inline(__always) static func endsUnquotedValue(_ c: UInt8) -> Bool {
-        switch c {
-        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"),
-             UInt8(ascii: "&"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\""), UInt8(ascii: "'"),
-             UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"),
-             UInt8(ascii: "`"), UInt8(ascii: "\\"), UInt8(ascii: "|"):
-            true
-        default:
-            false
-        }
-    }
 }
 
-/// A strict base64 decoder for `Basic` credentials: nil on any character outside the alphabet.
+/// A strict base64 decoder (standard or URL alphabet) for `Basic` credentials and token segments:
+/// nil on any character outside the alphabets.
 enum Base64 {
     static func decode(_ input: Slice<UnsafeBufferPointer<UInt8>>) -> [UInt8]? {
         var out: [UInt8] = []
@@ -689,8 +823,8 @@ enum Base64 {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = UInt32(c - UInt8(ascii: "A"))
             case UInt8(ascii: "a")...UInt8(ascii: "z"): value = UInt32(c - UInt8(ascii: "a") + 26)
             case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt32(c - UInt8(ascii: "0") + 52)
-            case UInt8(ascii: "+"): value = 62
-            case UInt8(ascii: "/"): value = 63
+            case UInt8(ascii: "+"), UInt8(ascii: "-"): value = 62
+            case UInt8(ascii: "/"), UInt8(ascii: "_"): value = 63
             case UInt8(ascii: "="): continue
             default: return nil
             }

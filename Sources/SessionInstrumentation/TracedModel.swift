@@ -87,10 +87,18 @@ public struct TracingOptions: Sendable {
     public var capturePayloads: Bool
     /// Record a ``ChunkRecord`` per streamed content delta, for rate timelines.
     public var recordChunks: Bool
+    /// How long ``TracingMiddleware`` keeps what it remembers of a session (its previous request,
+    /// for prefix reuse, turns and handoffs) after the session's last request, when the session
+    /// is not seen to end; nil keeps it until the session ends. A session that comes back later
+    /// is recorded as a new one. Thirty minutes by default.
+    public var recorderIdleTimeout: Duration?
 
-    public init(capturePayloads: Bool = false, recordChunks: Bool = false) {
+    public init(
+        capturePayloads: Bool = false, recordChunks: Bool = false, recorderIdleTimeout: Duration? = .seconds(1800)
+    ) {
         self.capturePayloads = capturePayloads
         self.recordChunks = recordChunks
+        self.recorderIdleTimeout = recorderIdleTimeout
     }
 }
 
@@ -119,6 +127,12 @@ struct RequestObservation {
                 promptDuration: Int64(timings.promptMilliseconds * 1e6),
                 predictedTokens: Int64(timings.predictedTokens),
                 predictedDuration: Int64(timings.predictedMilliseconds * 1e6))
+        case .responseInfo(let info):
+            record.responseID = info.id
+            record.responseModel = info.model
+            record.serverAddress = info.serverAddress
+            record.serverPort = info.serverPort.map(Int64.init)
+            record.streamed = info.streamed
         case .finished(let reason):
             record.finishReason = reason
         }

@@ -40,7 +40,7 @@ public struct TracedTool<Base: Tool>: Tool {
         let start = tracer.now()
         var record = ToolCallRecord(
             toolCallID: id, requestID: requestID, sessionID: recorder?.sessionID ?? context.sessionID,
-            ts: start, dur: 0, name: base.name,
+            ts: start, dur: 0, name: base.name, callID: ToolCallRequest.current?.id,
             argumentsFingerprint: Fingerprint.of(Fingerprint.normalizedArguments(encoded)),
             argumentsBytes: Int64(encoded.count), outputBytes: 0)
         if options.capturePayloads {

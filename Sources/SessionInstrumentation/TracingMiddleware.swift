@@ -12,7 +12,20 @@ import Synchronization
 public final class TracingMiddleware: SessionMiddleware {
     public let tracer: Tracer
     public let options: TracingOptions
-    private let recorders = Mutex<[SessionInfo: SessionRecorder]>([:])
+    private let state = Mutex(State())
+
+    /// A recorder per live session; one ends when its session does, or when idle for
+    /// ``TracingOptions/recorderIdleTimeout``, so a server sharing one middleware stays bounded.
+    private struct State {
+        var recorders: [SessionInfo: Entry] = [:]
+        /// When idle recorders were last looked for, on the tracer's clock.
+        var lastSweep: Int64 = 0
+    }
+
+    private struct Entry {
+        let recorder: SessionRecorder
+        var lastUsed: Int64
+    }
 
     public init(tracer: Tracer, options: TracingOptions = .init()) {
         self.tracer = tracer
@@ -27,12 +40,36 @@ public final class TracingMiddleware: SessionMiddleware {
         TracedTool(tool, tracer: tracer, recorder: recorder(for: session), options: options)
     }
 
+    /// Lets the session's recorder go: its requests and its session record are recorded already.
+    public func sessionEnded(_ session: SessionInfo) {
+        _ = state.withLock { $0.recorders.removeValue(forKey: session) }
+    }
+
+    /// The sessions whose recorder is kept.
+    var recorderCount: Int { state.withLock { $0.recorders.count } }
+
     private func recorder(for session: SessionInfo) -> SessionRecorder {
-        recorders.withLock { recorders in
-            if let recorder = recorders[session] { return recorder }
+        let now = tracer.now()
+        let idleLimit = options.recorderIdleTimeout.map(Self.nanoseconds)
+        return state.withLock { state in
+            if let idleLimit, now - state.lastSweep >= idleLimit / 4 {
+                // At most four sweeps per timeout: each is one pass over the live sessions.
+                state.lastSweep = now
+                state.recorders = state.recorders.filter { now - $0.value.lastUsed < idleLimit }
+            }
+            if let entry = state.recorders[session] {
+                state.recorders[session]?.lastUsed = now
+                return entry.recorder
+            }
             let recorder = SessionRecorder(tracer: tracer, label: session.label)
-            recorders[session] = recorder
+            state.recorders[session] = Entry(recorder: recorder, lastUsed: now)
             return recorder
         }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
+            ? .max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

@@ -16,11 +16,14 @@ import Glibc
 ///
 /// Recording never throws into the caller and never blocks it.
 public final class Tracer: Sendable {
+    /// Where events go: the sink given, behind the ``payloadRedaction`` when there is one.
     public let sink: any TraceSink
     public let clock: any TraceClock
     /// The run this tracer records; every id it makes carries it in its upper half.
     public let runID: Int64
-    /// Redacts captured text; payload capture is off while this is nil.
+    /// Redacts the text of every event before any sink sees it: run and session labels, host and
+    /// command line, profile, model, interval and instant names, metadata values, handoff values,
+    /// errors and captured payloads. Payload capture is off while this is nil.
     public let payloadRedaction: (@Sendable (String) -> String)?
 
     private let nextSequence = Atomic<Int64>(1)
@@ -34,13 +37,13 @@ public final class Tracer: Sendable {
         gitRevision: String? = nil,
         payloadRedaction: (@Sendable (String) -> String)? = nil
     ) {
-        self.sink = sink
+        self.sink = payloadRedaction.map { RedactingSink(base: sink, redact: $0) } ?? sink
         self.clock = clock
         self.payloadRedaction = payloadRedaction
         // 31 random bits keep ids from two runs in one store apart and positive as SQLite INTEGERs.
         self.runID = Int64(UInt32.random(in: 1...UInt32(Int32.max))) << 32
-        if sink.isEnabled(.run) {
-            sink.record(
+        if self.sink.isEnabled(.run) {
+            self.sink.record(
                 .run(
                     RunRecord(
                         runID: runID, ts: clock.now(), wallClockStart: clock.wallClockNow(),
@@ -88,10 +91,11 @@ public final class Tracer: Sendable {
 
     /// Records `text` as a payload of `parentID`, redacted, if payload capture is on.
     public func capturePayload(_ kind: PayloadRecord.Kind, _ text: @autoclosure () -> String, parentID: Int64?) {
-        guard let redact = payloadRedaction, sink.isEnabled(.payload) else { return }
+        guard payloadRedaction != nil, sink.isEnabled(.payload) else { return }
+        // The sink is a RedactingSink here, which redacts the text with every other field.
         sink.record(
             .payload(PayloadRecord(payloadID: makeID(), parentID: parentID, ts: clock.now(), kind: kind,
-                                   text: redact(text()))))
+                                   text: text())))
     }
 
     /// Waits until everything recorded so far is durable in the sink, or counted as dropped.

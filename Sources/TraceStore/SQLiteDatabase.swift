@@ -1,4 +1,5 @@
 import CSQLite
+import Synchronization
 
 /// SQLite's `SQLITE_TRANSIENT`, a C macro Swift cannot see: SQLite copies the bound bytes at once.
 let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -13,11 +14,14 @@ final class SQLiteDatabase: @unchecked Sendable {
     let handle: OpaquePointer
     /// The path as the user gave it, for error messages.
     let path: String
+    /// Columns where a read met an implausible value, for ``StoreReader/anomalies()``.
+    let implausibleColumns = Mutex<Set<StoreColumn>>([])
 
-    /// Opens `path` with `flags`; fails with SQLite's own message.
-    init(path: String, flags: Int32) throws(StoreError) {
+    /// Opens `path` with `flags` through the VFS named `vfs` (SQLite's default if nil); fails
+    /// with SQLite's own message.
+    init(path: String, flags: Int32, vfs: String? = nil) throws(StoreError) {
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let code = sqlite3_open_v2(path, &handle, flags, vfs)
         guard code == SQLITE_OK, let handle else {
             let message =
                 handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
@@ -73,6 +77,9 @@ final class SQLiteDatabase: @unchecked Sendable {
 final class Statement {
     let handle: OpaquePointer
     let database: SQLiteDatabase
+
+    /// How each result column is read, worked out once per statement.
+    private(set) lazy var checks = ColumnChecks(statement: handle, database: database)
 
     init(_ handle: OpaquePointer, database: SQLiteDatabase) {
         self.handle = handle
@@ -138,7 +145,7 @@ final class Statement {
     /// Steps through every row, handing each to `body`; resets the statement afterwards.
     func forEachRow(_ body: (Row) throws(StoreError) -> Void) throws(StoreError) {
         defer { sqlite3_reset(handle) }
-        let row = Row(statement: handle)
+        let row = Row(statement: handle, checks: checks)
         while true {
             let code = sqlite3_step(handle)
             if code == SQLITE_ROW {
@@ -171,56 +178,145 @@ public enum StoreValue: Sendable, Hashable, ExpressibleByIntegerLiteral, Express
 ///
 /// Valid only inside the closure it is handed to: a row is a view on SQLite's cursor, not a copy,
 /// so reading a million rows allocates nothing beyond the values taken out of them.
+///
+/// A column that is a store's INTEGER column (not an expression) is read within its
+/// ``PlausibleRange``: a number outside it reads as the nearest bound, a fraction rounded, text
+/// or a blob as NULL; a REAL column reads infinities, text and blobs as NULL.
+/// ``StoreReader/anomalies()`` then reports the column. So no value a file holds makes arithmetic
+/// on what was read overflow.
 public struct Row {
-    @usableFromInline let statement: OpaquePointer
+    let statement: OpaquePointer
+    let checks: ColumnChecks
 
-    init(statement: OpaquePointer) {
+    init(statement: OpaquePointer, checks: ColumnChecks) {
         self.statement = statement
+        self.checks = checks
     }
 
     /// The number of columns in the result.
-    @inlinable public var columnCount: Int { Int(sqlite3_column_count(statement)) }
+    public var columnCount: Int { Int(sqlite3_column_count(statement)) }
 
     /// The name of column `index`, as the query spells it.
     public func columnName(_ index: Int) -> String {
         String(cString: sqlite3_column_name(statement, Int32(index)))
     }
 
-    @inlinable public func isNull(_ index: Int) -> Bool {
-        sqlite3_column_type(statement, Int32(index)) == SQLITE_NULL
+    /// True where column `index` is NULL, or not a number in a store's numeric column.
+    public func isNull(_ index: Int) -> Bool {
+        let column = Int32(index)
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_NULL: return true
+        case SQLITE_TEXT, SQLITE_BLOB: return checks.rule(of: index) != nil
+        case SQLITE_FLOAT: return checks.rule(of: index) == .real && !sqlite3_column_double(statement, column).isFinite
+        default: return false
+        }
     }
 
     /// Column `index` as an integer; NULL reads as 0, as in SQLite.
-    @inlinable public func int64(_ index: Int) -> Int64 {
-        sqlite3_column_int64(statement, Int32(index))
+    public func int64(_ index: Int) -> Int64 {
+        optionalInt64(index) ?? 0
     }
 
     /// Column `index` as an integer, or nil where it is NULL.
-    @inlinable public func optionalInt64(_ index: Int) -> Int64? {
-        isNull(index) ? nil : sqlite3_column_int64(statement, Int32(index))
+    public func optionalInt64(_ index: Int) -> Int64? {
+        let column = Int32(index)
+        let type = sqlite3_column_type(statement, column)
+        if type == SQLITE_NULL { return nil }
+        switch checks.rule(of: index) {
+        case nil:
+            return sqlite3_column_int64(statement, column)
+        case .real:
+            return optionalDouble(index).flatMap { PlausibleRange.nearest($0, in: PlausibleRange.identifier) }
+        case .integer(let range):
+            if type == SQLITE_INTEGER {
+                let value = sqlite3_column_int64(statement, column)
+                if range.contains(value) { return value }
+                checks.flag(index)
+                return PlausibleRange.nearest(value, in: range)
+            }
+            checks.flag(index)
+            return type == SQLITE_FLOAT
+                ? PlausibleRange.nearest(sqlite3_column_double(statement, column), in: range) : nil
+        }
     }
 
     /// Column `index` as a double; NULL reads as 0, as in SQLite.
-    @inlinable public func double(_ index: Int) -> Double {
-        sqlite3_column_double(statement, Int32(index))
+    public func double(_ index: Int) -> Double {
+        optionalDouble(index) ?? 0
     }
 
     /// Column `index` as a double, or nil where it is NULL.
-    @inlinable public func optionalDouble(_ index: Int) -> Double? {
-        isNull(index) ? nil : sqlite3_column_double(statement, Int32(index))
+    public func optionalDouble(_ index: Int) -> Double? {
+        let column = Int32(index)
+        let type = sqlite3_column_type(statement, column)
+        if type == SQLITE_NULL { return nil }
+        switch checks.rule(of: index) {
+        case nil:
+            return sqlite3_column_double(statement, column)
+        case .integer:
+            return optionalInt64(index).map(Double.init)
+        case .real:
+            if type == SQLITE_INTEGER { return Double(sqlite3_column_int64(statement, column)) }
+            let value = type == SQLITE_FLOAT ? sqlite3_column_double(statement, column) : Double.nan
+            if value.isFinite { return value }
+            checks.flag(index)
+            return nil
+        }
     }
 
     /// Column `index` as text; NULL reads as the empty string.
-    @inlinable public func string(_ index: Int) -> String {
+    public func string(_ index: Int) -> String {
         optionalString(index) ?? ""
     }
 
     /// Column `index` as text, or nil where it is NULL.
-    @inlinable public func optionalString(_ index: Int) -> String? {
+    public func optionalString(_ index: Int) -> String? {
         let column = Int32(index)
         guard let bytes = sqlite3_column_text(statement, column) else { return nil }
         let count = Int(sqlite3_column_bytes(statement, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+}
+
+/// A numeric column of a store's table, and how it is read.
+struct StoreColumn: Hashable, Sendable {
+    var table: String
+    var column: String
+    var rule: ColumnRule
+}
+
+/// Which result columns of a statement are a store's numeric columns, and how they are read.
+///
+/// Worked out from SQLite's column metadata: a result column that names a table's column (directly
+/// or through a view) has its declared type and origin; an expression has neither and is read
+/// as SQLite gives it.
+final class ColumnChecks {
+    private let origins: [StoreColumn?]
+    private let database: SQLiteDatabase
+
+    init(statement: OpaquePointer, database: SQLiteDatabase) {
+        self.database = database
+        origins = (0..<sqlite3_column_count(statement)).map { index in
+            guard let declared = sqlite3_column_decltype(statement, index),
+                let table = sqlite3_column_table_name(statement, index),
+                let column = sqlite3_column_origin_name(statement, index)
+            else { return nil }
+            let name = String(cString: column)
+            return PlausibleRange.rule(declaredType: String(cString: declared), column: name).map {
+                StoreColumn(table: String(cString: table), column: name, rule: $0)
+            }
+        }
+    }
+
+    @inline(__always)
+    func rule(of index: Int) -> ColumnRule? {
+        index < origins.count ? origins[index]?.rule : nil
+    }
+
+    /// Notes that column `index` held an implausible value.
+    func flag(_ index: Int) {
+        guard let origin = origins[index] else { return }
+        _ = database.implausibleColumns.withLock { $0.insert(origin) }
     }
 }
 

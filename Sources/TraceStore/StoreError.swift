@@ -51,6 +51,11 @@ extension StoreReader {
             }
         }
 
+        /// True when other connections held the store locked past the busy timeout.
+        var isBusy: Bool {
+            if case .sqlite(_, let code, _) = self { code & 0xFF == SQLITE_BUSY } else { false }
+        }
+
         /// Classifies a SQLite failure: a file that is no database, a damaged one, or anything else.
         init(path: String, code: Int32, message: String) {
             switch code & 0xFF {

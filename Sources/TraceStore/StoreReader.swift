@@ -10,8 +10,9 @@ public typealias StoredRun = RunRecord
 
 /// Reads a SessionTrace store for analysis, without ever writing to it.
 ///
-/// The file is opened read-only; a store closed by its ``StoreSink`` is one self-contained file,
-/// so reading it creates no `-wal` or `-shm` beside it and leaves every byte as it was.
+/// The file is opened read-only, and reading it creates no file beside it and leaves every byte
+/// as it was: a store closed by its ``StoreSink`` is one self-contained file, and a copy with its
+/// `-wal` log but no `-shm` index is read whole, log included, in a read-only directory too.
 ///
 /// ```swift
 /// let store = try StoreReader(path: "run.sqlite")
@@ -25,7 +26,7 @@ public struct StoreReader: Sendable {
     public let path: String
     /// `meta.schema_version` of the file.
     public let schemaVersion: Int64
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
 
     /// Opens the store at `path` read-only and checks that this version can read it.
     ///
@@ -33,7 +34,7 @@ public struct StoreReader: Sendable {
     ///   version), `.corrupt` (truncated or damaged), `.newerSchema`.
     public init(path: String) throws(StoreError) {
         try Self.checkFile(path)
-        database = try SQLiteDatabase(path: path, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX)
+        database = try Self.openReadOnly(path)
         self.path = path
         let tables = try Self.tableCount(database, named: "meta")
         guard tables > 0 else {
@@ -219,6 +220,26 @@ public struct StoreReader: Sendable {
     }
 
     // MARK: - Opening checks
+
+    /// Opens `path` so that reading creates no file beside it and changes no byte of it.
+    ///
+    /// A store closed by its sink is one file, and SQLite reads it read-only as it is. A store
+    /// with a `-wal` log but no `-shm` index (copied while a sink wrote, or after a crash) is the
+    /// hard case: SQLite 3.40 reads the log only through the index, and creates `-shm` to hold it,
+    /// which fails in a read-only directory; `immutable=1` would skip the log and lose its rows.
+    /// So that case keeps the index in the connection's own memory, as SQLite does in exclusive
+    /// locking mode, through the `unix-none` VFS, whose locks always succeed: the exclusive lock
+    /// a read-only file descriptor cannot take. No writer has the file then (a writer always
+    /// has `-shm`), and a read-only connection never checkpoints, so the log stays as it was.
+    private static func openReadOnly(_ path: String) throws(StoreError) -> SQLiteDatabase {
+        let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX
+        guard access(path + "-wal", F_OK) == 0, access(path + "-shm", F_OK) != 0 else {
+            return try SQLiteDatabase(path: path, flags: flags)
+        }
+        let database = try SQLiteDatabase(path: path, flags: flags, vfs: "unix-none")
+        try database.execute("PRAGMA locking_mode = EXCLUSIVE")
+        return database
+    }
 
     /// Reads `meta.schema_version`; shared with the writer, which checks a file before appending.
     static func schemaVersion(_ database: SQLiteDatabase) throws(StoreError) -> Int64 {

@@ -6,9 +6,16 @@ import Synchronization
 /// Records trace events into a SQLite store file, off the caller's thread.
 ///
 /// `record` puts the event in a bounded queue and returns; a background thread writes the queue
-/// in batched transactions. When the queue is full the event is counted as dropped, and the count
-/// is written as a `dropped` row (sink `store`, reason `queue_full`); SQLite failures on the
-/// writer thread are counted the same way (reason `sqlite_error`). Nothing is lost silently.
+/// in batched transactions. The queue is bounded in events and in bytes; when it is full the
+/// event is counted as dropped, and the count is written as a `dropped` row (sink `store`, reason
+/// `queue_full`); SQLite failures on the writer thread are counted the same way (`sqlite_error`,
+/// or `busy` when other writers held the store too long), and events recorded after `close()`
+/// as `closed`. Nothing is lost silently.
+///
+/// A program that ends without `close()` loses nothing either: by default the sink is closed at
+/// `exit` (and when `main` returns), and its queue is written out on SIGTERM and SIGINT before the
+/// signal goes on to the handler installed before, or to its default action. Several processes
+/// may write one store at once (see `docs/schema.md`, "Several writers").
 ///
 /// ```swift
 /// let sink = try StoreSink(path: "run.sqlite")
@@ -20,10 +27,29 @@ public final class StoreSink: TraceSink {
     /// Events written per transaction at most; larger batches are split.
     public static let maximumTransactionSize = 8192
 
+    /// When a sink writes out its queue without being asked to.
+    public struct AutomaticDrain: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// At normal exit (`exit()`, or `main` returning): the sink is closed through `atexit`.
+        public static let atExit = AutomaticDrain(rawValue: 1 << 0)
+        /// On SIGTERM and SIGINT: the queue is written out, then the signal goes on to the handler
+        /// installed before; where that was the default action, the sink is closed and the process
+        /// ends with the signal. A signal the process ignores stays ignored.
+        public static let onSignals = AutomaticDrain(rawValue: 1 << 1)
+        /// Both; the default.
+        public static let all: AutomaticDrain = [.atExit, .onSignals]
+    }
+
     /// The store's file.
     public let path: String
     /// Events the queue holds before `record` starts dropping.
     public let capacity: Int
+    /// Bytes the queue (and the batch being written) may hold before `record` starts dropping,
+    /// counted as the events' inline size plus their strings, so memory stays bounded however
+    /// large events are.
+    public let byteCapacity: Int
     private let enabledMask: UInt32
     private let engine: Engine
 
@@ -32,19 +58,26 @@ public final class StoreSink: TraceSink {
     /// - Parameters:
     ///   - capacity: events queued before `record` drops; 65,536 rides out bursts of a busy
     ///     program while the disk catches up.
+    ///   - byteCapacity: bytes queued before `record` drops; 64 MiB, far above 65,536 events of
+    ///     usual size, bounds a burst of large ones (captured payloads, big metadata).
     ///   - enabledKinds: the event kinds this sink records; all by default.
+    ///   - automaticDrain: when the sink writes its queue out unasked; `[]` leaves it to `close()`.
     /// - Throws: ``StoreError`` if the file cannot be created, is not a SessionTrace store, or
     ///   was written by a newer SessionTrace. Nothing after construction throws.
     public init(
-        path: String, capacity: Int = 65_536,
-        enabledKinds: Set<TraceEventKind> = Set(TraceEventKind.allCases)
+        path: String, capacity: Int = 65_536, byteCapacity: Int = 64 << 20,
+        enabledKinds: Set<TraceEventKind> = Set(TraceEventKind.allCases),
+        automaticDrain: AutomaticDrain = .all
     ) throws(StoreError) {
         precondition(capacity > 0, "a StoreSink needs room for at least one event")
+        precondition(byteCapacity > 0, "a StoreSink needs room for at least one byte")
         self.path = path
         self.capacity = capacity
+        self.byteCapacity = byteCapacity
         enabledMask = enabledKinds.reduce(0) { $0 | (1 << UInt32($1.rawValue)) }
         let writer = try StoreWriter(path: path)
-        engine = Engine(writer: writer, capacity: capacity)
+        engine = Engine(writer: writer, capacity: capacity, byteCapacity: byteCapacity)
+        ExitDrain.register(engine, on: automaticDrain)
     }
 
     deinit {
@@ -65,16 +98,17 @@ public final class StoreSink: TraceSink {
     /// Blocks until every event recorded before the call is committed to the file, or counted
     /// as dropped and that count committed.
     public func flush() {
-        engine.flush()
+        engine.drain(closing: false, deadline: .distantFuture)
     }
 
     /// Flushes, stops the writer thread and closes the file, leaving it a self-contained store
-    /// (no `-wal` beside it). Events recorded afterwards are counted under reason `closed`.
+    /// (no `-wal` beside it). Events recorded from the call on are counted under reason `closed`,
+    /// and that count is stored too for those that come before the file is closed.
     public func close() {
         engine.close()
     }
 
-    /// Events not recorded so far, by reason: `queue_full`, `sqlite_error`, `closed`.
+    /// Events not recorded so far, by reason: `queue_full`, `sqlite_error`, `busy`, `closed`.
     public var droppedCounts: [String: Int64] {
         engine.droppedCounts
     }
@@ -85,7 +119,7 @@ extension StoreSink {
     ///
     /// Apart from the sink so the thread can hold it without keeping the sink alive: a sink that
     /// goes out of scope closes its store.
-    private final class Engine: Sendable {
+    private final class Engine: Drainable {
         /// When the writer next expects work: while `busy` nobody signals it; while `napping`
         /// (a short timed wait) producers signal only once a batch is worth writing; while
         /// `sleeping` (idle for a while, untimed wait) the first event wakes it.
@@ -93,19 +127,25 @@ extension StoreSink {
 
         struct State {
             var queue: [TraceEvent] = []
+            /// Approximate bytes of the queued events, and of the batch the writer is writing.
+            var queuedBytes = 0
+            var writingBytes = 0
             var writerMode = WriterMode.busy
-            /// Events dropped for a full queue and not yet handed to the writer.
-            var pendingQueueFull: Int64 = 0
+            /// Drops not yet handed to the writer, by reason (`queue_full`, `closed`).
+            var pendingDrops: [String: Int64] = [:]
             var flushWaiters: [DispatchSemaphore] = []
             var closeWaiters: [DispatchSemaphore] = []
+            /// Set by `close()`: events from then on are counted as `closed`.
             var closeRequested = false
-            /// Set when the writer has taken its last batch; later events count as `closed`.
-            var acceptsEvents = true
+            /// Set when the writer has taken its last batch: later drops cannot be stored.
+            var writerDone = false
+            /// Set once the file is closed.
             var finished = false
             var dropped: [String: Int64] = [:]
         }
 
         private let capacity: Int
+        private let byteCapacity: Int
         /// Queue length at which a napping writer is woken early.
         private let wakeThreshold: Int
         private let state: Mutex<State>
@@ -118,8 +158,9 @@ extension StoreSink {
         /// Empty naps in a row before the writer sleeps until woken (about one second idle).
         static let napsBeforeSleep = 100
 
-        init(writer: StoreWriter, capacity: Int) {
+        init(writer: StoreWriter, capacity: Int, byteCapacity: Int) {
             self.capacity = capacity
+            self.byteCapacity = byteCapacity
             wakeThreshold = max(1, min(1024, capacity / 4))
             var initial = State()
             initial.queue.reserveCapacity(min(capacity, Self.initialReservation))
@@ -131,17 +172,21 @@ extension StoreSink {
 
         @inline(__always)
         func enqueue(_ event: TraceEvent) {
+            let size = event.approximateBytes
             let signal = state.withLock { state -> Bool in
-                guard state.queue.count < capacity, state.acceptsEvents else {
-                    if state.acceptsEvents {
-                        state.pendingQueueFull += 1
-                        state.dropped["queue_full", default: 0] += 1
-                    } else {
-                        state.dropped["closed", default: 0] += 1
-                    }
+                if state.closeRequested {
+                    state.dropped["closed", default: 0] += 1
+                    if !state.writerDone { state.pendingDrops["closed", default: 0] += 1 }
+                    return false
+                }
+                guard state.queue.count < capacity, state.queuedBytes + state.writingBytes + size <= byteCapacity
+                else {
+                    state.dropped["queue_full", default: 0] += 1
+                    state.pendingDrops["queue_full", default: 0] += 1
                     return false
                 }
                 state.queue.append(event)
+                state.queuedBytes += size
                 switch state.writerMode {
                 case .busy:
                     return false
@@ -155,31 +200,48 @@ extension StoreSink {
             if signal { wake.signal() }
         }
 
-        func flush() {
+        /// Waits until what is queued is written (and the file closed, when `closing`), or until
+        /// `deadline`. A flush during a close waits for the close.
+        func drain(closing: Bool, deadline: DispatchTime) {
             let done = DispatchSemaphore(value: 0)
-            let (wait, signal) = state.withLock { state -> (Bool, Bool) in
-                guard state.acceptsEvents else { return (false, false) }
-                state.flushWaiters.append(done)
-                let signal = state.writerMode != .busy
-                state.writerMode = .busy
-                return (true, signal)
+            var outcome: (wait: Bool, signal: Bool)?
+            if deadline == .distantFuture {
+                outcome = state.withLock { Self.request(&$0, closing: closing, done: done) }
+            } else {
+                // The exit and signal hooks may run on a thread that holds the lock (a signal
+                // handler that calls exit): they give up at the deadline rather than wait forever.
+                while outcome == nil {
+                    outcome = state.withLockIfAvailable { Self.request(&$0, closing: closing, done: done) }
+                    if outcome == nil {
+                        guard DispatchTime.now() < deadline else { return }
+                        usleep(1_000)
+                    }
+                }
             }
-            if signal { wake.signal() }
-            if wait { done.wait() }
+            guard let outcome, outcome.wait else { return }
+            if outcome.signal { wake.signal() }
+            _ = done.wait(timeout: deadline)
+        }
+
+        /// Hands `done` to the writer, to be signalled after the next batch or after closing;
+        /// false for `wait` when the file is closed already.
+        private static func request(
+            _ state: inout State, closing: Bool, done: DispatchSemaphore
+        ) -> (wait: Bool, signal: Bool) {
+            guard !state.finished else { return (false, false) }
+            if closing || state.closeRequested {
+                state.closeRequested = true
+                state.closeWaiters.append(done)
+            } else {
+                state.flushWaiters.append(done)
+            }
+            let signal = state.writerMode != .busy
+            state.writerMode = .busy
+            return (true, signal)
         }
 
         func close() {
-            let done = DispatchSemaphore(value: 0)
-            let (wait, signal) = state.withLock { state -> (Bool, Bool) in
-                guard !state.finished else { return (false, false) }
-                state.closeRequested = true
-                state.closeWaiters.append(done)
-                let signal = state.writerMode != .busy
-                state.writerMode = .busy
-                return (true, signal)
-            }
-            if signal { wake.signal() }
-            if wait { done.wait() }
+            drain(closing: true, deadline: .distantFuture)
         }
 
         var droppedCounts: [String: Int64] {
@@ -192,7 +254,7 @@ extension StoreSink {
         }
 
         private enum Work {
-            case write(queueFull: Int64, waiters: [DispatchSemaphore])
+            case write(drops: [String: Int64], waiters: [DispatchSemaphore])
             case wait(WriterMode)
             case exit
         }
@@ -201,29 +263,30 @@ extension StoreSink {
         private func run(_ writer: StoreWriter) {
             var batch: [TraceEvent] = []
             batch.reserveCapacity(min(capacity, Self.initialReservation))
-            /// Drops not yet written as `dropped` rows, carried over when a commit fails.
-            var unwrittenQueueFull: Int64 = 0
-            var unwrittenSQLiteErrors: Int64 = 0
+            /// Drops not yet stored as `dropped` rows, by reason, carried over when a commit fails.
+            var unwritten: [String: Int64] = [:]
             var emptyNaps = 0
             let clock = MonotonicClock()
 
             while true {
                 let work = state.withLock { state -> Work in
-                    if state.queue.isEmpty && state.pendingQueueFull == 0 && state.flushWaiters.isEmpty {
+                    if state.queue.isEmpty && state.pendingDrops.isEmpty && state.flushWaiters.isEmpty {
                         if state.closeRequested {
-                            state.acceptsEvents = false
+                            state.writerDone = true
                             return .exit
                         }
                         state.writerMode = emptyNaps >= Self.napsBeforeSleep ? .sleeping : .napping
                         return .wait(state.writerMode)
                     }
                     swap(&state.queue, &batch)
-                    let queueFull = state.pendingQueueFull
-                    state.pendingQueueFull = 0
-                    let waiters = state.flushWaiters
-                    state.flushWaiters = []
+                    state.writingBytes = state.queuedBytes
+                    state.queuedBytes = 0
+                    defer {
+                        state.pendingDrops = [:]
+                        state.flushWaiters = []
+                    }
                     state.writerMode = .busy
-                    return .write(queueFull: queueFull, waiters: waiters)
+                    return .write(drops: state.pendingDrops, waiters: state.flushWaiters)
                 }
                 switch work {
                 case .wait(let mode):
@@ -235,22 +298,23 @@ extension StoreSink {
                     } else {
                         emptyNaps = 0
                     }
-                case .write(let queueFull, let waiters):
+                case .write(let drops, let waiters):
                     emptyNaps = 0
-                    unwrittenQueueFull += queueFull
+                    unwritten.merge(drops, uniquingKeysWith: +)
                     var start = 0
                     repeat {
                         let end = min(batch.count, start + StoreSink.maximumTransactionSize)
-                        let failed = write(
-                            batch[start..<end], with: writer, clock: clock,
-                            queueFull: &unwrittenQueueFull, sqliteErrors: &unwrittenSQLiteErrors)
-                        countDropped(failed, reason: "sqlite_error")
+                        write(batch[start..<end], with: writer, clock: clock, unwritten: &unwritten)
                         start = end
                     } while start < batch.count
                     batch.removeAll(keepingCapacity: true)
+                    state.withLock { $0.writingBytes = 0 }
                     for waiter in waiters { waiter.signal() }
                 case .exit:
+                    // Counts a failed commit left behind get one more chance.
+                    if !unwritten.isEmpty { write([], with: writer, clock: clock, unwritten: &unwritten) }
                     writer.close()
+                    ExitDrain.unregister(self)
                     let waiters = state.withLock { state in
                         state.finished = true
                         defer { state.closeWaiters = [] }
@@ -262,17 +326,17 @@ extension StoreSink {
             }
         }
 
-        /// Writes `events` and the drop counts in one transaction; returns how many events were lost.
+        /// Writes `events` and the drop counts not yet stored in one transaction.
         ///
-        /// Drop counts are zeroed once committed; if the commit fails they stay, with the lost
-        /// events added to `sqliteErrors`, for the next transaction to write. A statement error
-        /// that makes SQLite roll the whole transaction back (a full disk, `RAISE(ROLLBACK)`)
-        /// loses the rows written so far in it; they are counted, and a new transaction begins.
+        /// The counts are cleared once committed. Events that could not be written are counted
+        /// and added to them for the next transaction: under `busy` when other writers held the
+        /// store past the writer's waiting, else `sqlite_error`. A statement error that makes
+        /// SQLite roll the whole transaction back (a full disk, `RAISE(ROLLBACK)`) loses the rows
+        /// written so far in it; they are counted, and a new transaction begins.
         private func write(
             _ events: ArraySlice<TraceEvent>, with writer: StoreWriter, clock: MonotonicClock,
-            queueFull: inout Int64, sqliteErrors: inout Int64
-        ) -> Int64 {
-            let carriedErrors = sqliteErrors
+            unwritten: inout [String: Int64]
+        ) {
             var failed: Int64 = 0
             var uncommitted: Int64 = 0
             do {
@@ -290,25 +354,22 @@ extension StoreSink {
                         }
                     }
                 }
-                sqliteErrors = carriedErrors + failed
+                var counts = unwritten
+                if failed > 0 { counts["sqlite_error", default: 0] += failed }
                 let now = clock.now()
-                if queueFull > 0 {
-                    try writer.insertDropped(
-                        DroppedRecord(ts: now, sink: "store", reason: "queue_full", count: queueFull))
-                }
-                if sqliteErrors > 0 {
-                    try writer.insertDropped(
-                        DroppedRecord(ts: now, sink: "store", reason: "sqlite_error", count: sqliteErrors))
+                for (reason, count) in counts.sorted(by: { $0.key < $1.key }) where count > 0 {
+                    try writer.insertDropped(DroppedRecord(ts: now, sink: "store", reason: reason, count: count))
                 }
                 try writer.commit()
-                queueFull = 0
-                sqliteErrors = 0
-                return failed
+                unwritten = [:]
+                countDropped(failed, reason: "sqlite_error")
             } catch {
                 writer.rollback()
-                failed += uncommitted
-                sqliteErrors = carriedErrors + failed
-                return failed
+                // Nothing of this transaction was committed.
+                let reason = error.isBusy ? "busy" : "sqlite_error"
+                let lost = Int64(events.count)
+                unwritten[reason, default: 0] += lost
+                countDropped(lost, reason: reason)
             }
         }
     }

@@ -8,6 +8,11 @@ import Glibc
 /// Writes trace events into a store file: WAL while writing, one prepared statement per table,
 /// and transactions the caller batches with `begin()` and `commit()`.
 ///
+/// Several writers, in one process or several, may share a file: each transaction takes the
+/// write lock as it begins (`BEGIN IMMEDIATE`), and a writer that finds it taken waits for it
+/// (SQLite's busy handler, ``busyTimeoutMilliseconds`` at a time, ``busyAttempts`` times) instead
+/// of failing. Readers never wait, in WAL mode.
+///
 /// Not thread-safe: ``StoreSink`` gives it to its writer thread alone. `@unchecked Sendable` only
 /// so that the sink can hand it over to that thread once.
 final class StoreWriter: @unchecked Sendable {
@@ -16,6 +21,11 @@ final class StoreWriter: @unchecked Sendable {
     private var statements: Statements?
     /// The run of the latest `run` record written; stamped on every row as `run_id`.
     private(set) var currentRunID: Int64?
+
+    /// How long one attempt to take the write lock waits for other writers.
+    static let busyTimeoutMilliseconds: Int32 = 2_000
+    /// Attempts to begin a transaction before its events are counted as dropped (`busy`).
+    static let busyAttempts = 5
 
     private struct Statements {
         let run, session, request, toolCall, handoff, interval, instant, chunk, payload, dropped: Statement
@@ -31,6 +41,7 @@ final class StoreWriter: @unchecked Sendable {
         self.path = path
         try Self.createFileIfMissing(path)
         database = try SQLiteDatabase(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX)
+        sqlite3_busy_timeout(database.handle, Self.busyTimeoutMilliseconds)
         // Look before changing anything, so a file that is not a store stays byte for byte as it was.
         let existingVersion = try Self.checkExistingStore(database)
         if let existingVersion, existingVersion < StoreSchema.version {
@@ -60,14 +71,23 @@ final class StoreWriter: @unchecked Sendable {
             chunk: try database.prepare(StoreSchema.insertChunk),
             payload: try database.prepare(StoreSchema.insertPayload),
             dropped: try database.prepare(StoreSchema.insertDropped),
-            begin: try database.prepare("BEGIN"),
+            begin: try database.prepare("BEGIN IMMEDIATE"),
             commit: try database.prepare("COMMIT"),
             rollback: try database.prepare("ROLLBACK"))
     }
 
+    /// Begins a transaction holding the write lock, waiting while other writers hold it.
     func begin() throws(StoreError) {
         guard let statements else { throw closedError }
-        try statements.begin.run()
+        var attempt = 1
+        while true {
+            do {
+                try statements.begin.run()
+                return
+            } catch where error.isBusy && attempt < Self.busyAttempts {
+                attempt += 1
+            }
+        }
     }
 
     func commit() throws(StoreError) {
@@ -238,7 +258,9 @@ final class StoreWriter: @unchecked Sendable {
         guard statements != nil else { return }
         rollback()
         statements = nil
-        // Fails harmlessly (stays WAL) while another connection has the file open.
+        // Fails harmlessly (stays WAL) while another connection has the file open: at once, not
+        // after waiting for other writers, which keep it open.
+        sqlite3_busy_timeout(database.handle, 0)
         try? database.execute("PRAGMA journal_mode = DELETE")
         database.close()
     }

@@ -90,7 +90,7 @@ private func middlewareCost(tracer: Tracer) async throws -> Double {
 }
 
 /// Answers every request at once with a short reply and usage, as a server would report it.
-private struct InstantModel: LanguageModel {
+struct InstantModel: LanguageModel {
     var provider: String { "instant" }
     var modelName: String { "instant" }
 

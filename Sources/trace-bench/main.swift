@@ -16,18 +16,23 @@ func printError(_ message: String) {
 }
 
 let usage = """
-    usage: trace-bench [--json] [--events N] [--overhead PAIRS] [--lttng-read]
+    usage: trace-bench [--json] [--events N] [--overhead PAIRS] [--memory [CASE]] [--lttng-read]
 
       --events N        events per emit and store measurement (default 1,000,000)
       --lttng-read      instead, reading an LTTng trace of N request records back: trace-report
                         summary against babeltrace2 into sink.utils.dummy, import against store.ingest
       --overhead PAIRS  instead, the middleware's overhead on real requests to SmolLM2-135M on a
                         local llama.cpp server: PAIRS interleaved A/B pairs (at least 30)
+      --memory          instead, peak memory of a burst of large events and of 1,000 sessions
+                        through one middleware, each case in a process of its own; with CASE
+                        (burst, burst-unbounded, sessions, sessions-100), that case alone here
     """
 var json = false
 var events = 1_000_000
 var overheadPairs: Int?
 var lttngRead = false
+var memory = false
+var memoryCase: MemoryCase?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -47,6 +52,16 @@ while let argument = arguments.popFirst() {
         overheadPairs = value
     case "--lttng-read":
         lttngRead = true
+    case "--memory":
+        memory = true
+        if let name = arguments.first, !name.hasPrefix("--") {
+            guard let chosen = MemoryCase(rawValue: name) else {
+                printError("trace-bench: unknown memory case \(name)\n\(usage)")
+                exit(2)
+            }
+            memoryCase = chosen
+            arguments.removeFirst()
+        }
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -58,6 +73,25 @@ while let argument = arguments.popFirst() {
 
 var rows: [BenchmarkRow] = []
 var failed = false
+if let memoryCase {
+    do {
+        try await memoryCase.run()
+        exit(0)
+    } catch {
+        printError("trace-bench: the memory case \(memoryCase.rawValue) failed: \(error)")
+        exit(1)
+    }
+}
+if memory {
+    do {
+        rows = try memoryBenchmarks()
+    } catch {
+        printError("trace-bench: \(error)")
+        exit(1)
+    }
+    print(json ? BenchmarkRow.json(rows) : BenchmarkRow.table(rows))
+    exit(0)
+}
 if let pairs = overheadPairs {
     do {
         rows = try await overheadBenchmarks(pairs: pairs)

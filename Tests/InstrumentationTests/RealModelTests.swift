@@ -109,6 +109,18 @@ struct RealModelTests {
         #expect(call.argumentsBytes > 0 && call.outputBytes > 0)
         #expect(call.argumentsFingerprint.count == 16)
         #expect(call.ts >= requests[0].ts + requests[0].dur && call.ts + call.dur <= requests[1].ts)
+        // Response facts: the server's id and model, where the request went, what it asked for.
+        let port = try #require(try LlamaServerTrait.server().baseURL.port)
+        for request in requests {
+            let id = request.responseID ?? ""
+            #expect(id.hasPrefix("chatcmpl-"), "response id \(id)")
+            #expect(request.responseModel?.isEmpty == false)
+            #expect(request.serverAddress == "127.0.0.1" && request.serverPort == Int64(port))
+            #expect(request.streamed == true && request.maxTokens == 64 && request.temperature == 0)
+        }
+        #expect(requests[0].responseID != requests[1].responseID)
+        // JSON-schema tool emulation gives no call id: the one made for the call is recorded.
+        #expect(call.callID?.hasPrefix("call_") == true, "\(String(describing: call.callID))")
     }
 
     @Test func aDynamicProfileSwitchRecordsAHandoff() async throws {

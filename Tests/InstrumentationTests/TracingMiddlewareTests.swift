@@ -50,6 +50,10 @@ struct TracingMiddlewareTests {
             return [
                 .toolCall(ToolCallRequest(id: "call-1", name: "search", arguments: #"{"query":"  Launch  Prep"}"#)),
                 .toolCall(ToolCallRequest(id: "call-2", name: "search", arguments: #"{"query":"launch prep"}"#)),
+                .responseInfo(
+                    ResponseInfo(
+                        id: "resp-1", model: "scripted-1b", serverAddress: "127.0.0.1", serverPort: 8080,
+                        streamed: true)),
                 .finished(reason: "tool_calls"),
             ]
         }
@@ -65,6 +69,11 @@ struct TracingMiddlewareTests {
         #expect(calls[0].argumentsFingerprint == calls[1].argumentsFingerprint)
         #expect(calls.map(\.outputBytes) == [Int64("3 notes about   Launch  Prep".utf8.count), Int64("3 notes about launch prep".utf8.count)])
         #expect(requests[0].finishReason == "tool_calls")
+        #expect(calls.map(\.callID) == ["call-1", "call-2"])
+        #expect(requests[0].responseID == "resp-1" && requests[0].responseModel == "scripted-1b")
+        #expect(requests[0].serverAddress == "127.0.0.1" && requests[0].serverPort == 8080)
+        #expect(requests[0].streamed == true)
+        #expect(requests[1].responseID == nil && requests[1].streamed == nil, "no facts, none recorded")
     }
 
     @Test func aFailingToolIsRecordedAndTheSessionSeesTheSameError() async throws {

@@ -8,21 +8,25 @@ struct StreamParsingTests {
     let url = URL(string: "http://127.0.0.1:9/v1/chat/completions")!
 
     /// Feeds `body` to a parser in chunks of `size` bytes, so lines split across chunks.
-    func parse(_ body: String, chunkSize size: Int) -> (events: [ServerSentEvent], pending: Bool) {
-        var parser = ServerSentEventParser()
+    func parse(
+        _ body: String, chunkSize size: Int, limit: Int = 1 << 20
+    ) throws -> (events: [ServerSentEvent], pending: Bool) {
+        var parser = ServerSentEventParser(maximumEventSize: limit)
         var events: [ServerSentEvent] = []
         let bytes = Array(body.utf8)
         for start in stride(from: 0, to: bytes.count, by: size) {
-            events += parser.consume(Data(bytes[start..<min(start + size, bytes.count)]))
+            events += try bytes[start..<min(start + size, bytes.count)].withUnsafeBytes {
+                try parser.consume($0)
+            }
         }
         return (events, parser.hasPendingInput)
     }
 
     @Test("events parse the same in any chunking, CRLF or LF, with comments", arguments: [1, 3, 7, 4096])
-    func chunking(size: Int) {
+    func chunking(size: Int) throws {
         let body =
             ": ping\r\nevent: message_start\r\ndata: {\"a\":1}\r\n\r\ndata: line one\ndata: line two\n\ndata:[DONE]\n\n"
-        let (events, pending) = parse(body, chunkSize: size)
+        let (events, pending) = try parse(body, chunkSize: size)
         #expect(
             events == [
                 ServerSentEvent(event: "message_start", data: #"{"a":1}"#),
@@ -33,15 +37,59 @@ struct StreamParsingTests {
     }
 
     @Test("a body cut inside an event leaves pending input")
-    func truncatedBody() {
-        #expect(parse("data: {\"choices\":[{\"del", chunkSize: 5).pending)
-        #expect(parse("data: {}\n", chunkSize: 5).pending)
+    func truncatedBody() throws {
+        #expect(try parse("data: {\"choices\":[{\"del", chunkSize: 5).pending)
+        #expect(try parse("data: {}\n", chunkSize: 5).pending)
+    }
+
+    @Test("a line or an event's data over the limit is refused, in any chunking", arguments: [1, 7, 4096])
+    func eventSizeLimit(size: Int) throws {
+        let limit = 32
+        let atLimit = "data: " + String(repeating: "x", count: limit - 6) + "\n\n"
+        #expect(try parse(atLimit, chunkSize: size, limit: limit).events.count == 1)
+        #expect(throws: ServerSentEventParser.TooLarge.self, "one long line with its end") {
+            try parse("data: " + String(repeating: "x", count: limit) + "\n\n", chunkSize: size, limit: limit)
+        }
+        #expect(throws: ServerSentEventParser.TooLarge.self, "a long line that never ends") {
+            try parse(String(repeating: "x", count: 10 * limit), chunkSize: size, limit: limit)
+        }
+        #expect(throws: ServerSentEventParser.TooLarge.self, "short data lines adding up") {
+            try parse(String(repeating: "data: 0123456789\n", count: 4) + "\n", chunkSize: size, limit: limit)
+        }
+        #expect(
+            try parse(String(repeating: ": comment\n", count: 100), chunkSize: size, limit: limit).events
+                .isEmpty)
+    }
+
+    @Test("server text keeps no control characters, bidirectional overrides or runs of white space")
+    func serverText() {
+        #expect(
+            HTTPEndpoint.Error.serverText("\u{1B}[31mred\u{7}\u{7F}\u{9B}2J")
+                == "\u{241B}[31mred\u{2407}\u{2421}\u{FFFD}2J")
+        #expect(HTTPEndpoint.Error.serverText("  <h1>Bad\r\n\tGateway</h1>\n") == "<h1>Bad Gateway</h1>")
+        #expect(HTTPEndpoint.Error.serverText("abc\u{202E}fed\u{2066}") == "abc\u{FFFD}fed\u{FFFD}")
+        #expect(HTTPEndpoint.Error.serverText("café ☕️", limit: 100) == "café ☕️")
+        #expect(HTTPEndpoint.Error.serverText(String(repeating: "a", count: 50), limit: 10) == "aaaaaaaaaa…")
+        #expect(
+            HTTPEndpoint.Error.message(fromBody: Array(#"{"error":{"message":"bad\u001b[0m"}}"#.utf8))
+                == "bad\u{241B}[0m")
+    }
+
+    @Test("Retry-After as seconds or as an HTTP date")
+    func retryAfter() {
+        let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
+        #expect(EventStreamTransfer.delay(retryAfter: "120", now: now) == .seconds(120))
+        #expect(
+            EventStreamTransfer.delay(retryAfter: "Sun, 06 Nov 1994 08:50:07 GMT", now: now) == .seconds(30))
+        #expect(EventStreamTransfer.delay(retryAfter: "Sun, 06 Nov 1994 08:00:00 GMT", now: now) == .zero)
+        #expect(EventStreamTransfer.delay(retryAfter: "soon", now: now) == nil)
+        #expect(EventStreamTransfer.delay(retryAfter: "-5", now: now) == nil)
     }
 
     func assemble(_ body: String, structured: Bool = false) throws -> [ModelEvent] {
         var assembler = OpenAIStreamAssembler(url: url, expectsStructuredOutput: structured)
         var events: [ModelEvent] = []
-        for event in parse(body, chunkSize: 11).events { events += try assembler.consume(event) }
+        for event in try parse(body, chunkSize: 11).events { events += try assembler.consume(event) }
         return events + (try assembler.finish())
     }
 
@@ -106,14 +154,14 @@ struct StreamParsingTests {
 
     @Test("structured output turns the JSON reply into a tool call or an answer")
     func structuredReply() throws {
-        func body(_ reply: String) -> String {
+        func body(_ reply: String, id: String = "chatcmpl-9") -> String {
             let escaped = reply.replacingOccurrences(of: "\"", with: "\\\"")
             return
-                "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\(escaped)\"},\"finish_reason\":\"stop\"}]}\n\n"
-                + "data: [DONE]\n\n"
+                "data: {\"id\":\"\(id)\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\(escaped)\"},"
+                + "\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
         }
-        let toolEvents = try assemble(
-            body(#"{"tool": "get_weather", "arguments": {"city": "Paris"}}"#), structured: true)
+        let reply = #"{"tool": "get_weather", "arguments": {"city": "Paris"}}"#
+        let toolEvents = try assemble(body(reply), structured: true)
         #expect(toolEvents.first == .outputStarted)
         guard case .toolCall(let call) = toolEvents.dropFirst().first else {
             Issue.record("expected a tool call, got \(toolEvents)")
@@ -122,10 +170,35 @@ struct StreamParsingTests {
         #expect(call.name == "get_weather")
         #expect(call.arguments == #"{"city":"Paris"}"#)
         #expect(toolEvents.last == .finished(reason: "tool_calls"))
+        // The reply carries no id: one is made from the response and the call, the same every time.
+        #expect(call.id.hasPrefix("call_") && call.id.count == 21)
+        #expect(try assemble(body(reply), structured: true) == toolEvents)
+        #expect(try assemble(body(reply, id: "chatcmpl-10"), structured: true) != toolEvents)
         #expect(
             try assemble(body(#"{"answer": "It is sunny."}"#), structured: true).prefix(2)
                 == [.outputStarted, .contentDelta("It is sunny.")])
-        #expect(try assemble(body(#"{"answ"#), structured: true).dropFirst().first == .contentDelta(#"{"answ"#))
+        #expect(
+            try assemble(body(#"{"answ"#), structured: true).dropFirst().first == .contentDelta(#"{"answ"#))
+    }
+
+    @Test("the response id and the answering model come from the chunks and message_start")
+    func responseIdentity() throws {
+        var openAI = OpenAIStreamAssembler(url: url)
+        for event in try parse(
+            #"data: {"id":"chatcmpl-1","model":"smol","choices":[{"index":0,"delta":{"content":"a"}}]}"#
+                + "\n\n"
+                + #"data: {"id":"chatcmpl-1","model":"smol","choices":[],"usage":{"prompt_tokens":1}}"#
+                + "\n\n",
+            chunkSize: 9
+        ).events { _ = try openAI.consume(event) }
+        #expect(openAI.responseID == "chatcmpl-1" && openAI.responseModel == "smol")
+        var anthropic = AnthropicStreamAssembler(url: url)
+        for event in try parse(
+            "event: message_start\n"
+                + #"data: {"type":"message_start","message":{"id":"msg_1","model":"claude-x"}}"# + "\n\n",
+            chunkSize: 9
+        ).events { _ = try anthropic.consume(event) }
+        #expect(anthropic.responseID == "msg_1" && anthropic.responseModel == "claude-x")
     }
 
     @Test("malformed JSON, an error object and a missing end are typed errors")
@@ -149,7 +222,7 @@ struct StreamParsingTests {
     func assembleAnthropic(_ body: String) throws -> [ModelEvent] {
         var assembler = AnthropicStreamAssembler(url: url)
         var events: [ModelEvent] = []
-        for event in parse(body, chunkSize: 13).events { events += try assembler.consume(event) }
+        for event in try parse(body, chunkSize: 13).events { events += try assembler.consume(event) }
         return events + (try assembler.finish())
     }
 

@@ -5,14 +5,22 @@ import Testing
 /// The HTTP path over real loopback sockets, with canned answers for the failure cases.
 @Suite("HTTP transport with canned answers")
 struct TransportTests {
-    static let contentEvent = #"data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}"# + "\n\n"
+    static let contentEvent =
+        #"data: {"id":"chatcmpl-7","model":"smol-q4","choices":[{"index":0,"delta":{"content":"Hi"}}]}"#
+        + "\n\n"
     static let finishEvent =
         #"data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"# + "\n\ndata: [DONE]\n\n"
 
     func events(
-        from server: CannedHTTPServer, timeout: Duration = .seconds(5)
+        from server: CannedHTTPServer, api: String = "openai", timeout: Duration = .seconds(5),
+        maximumEventSize: Int = 1 << 20
     ) async throws -> [(event: ModelEvent, at: Duration)] {
-        let model = OpenAICompatibleModel(baseURL: server.baseURL, modelName: "m", timeout: timeout)
+        let endpoint = HTTPEndpoint(
+            baseURL: server.baseURL, timeout: timeout, maximumEventSize: maximumEventSize)
+        let model: any LanguageModel =
+            api == "openai"
+            ? OpenAICompatibleModel(endpoint: endpoint, modelName: "m")
+            : AnthropicModel(endpoint: endpoint, modelName: "m")
         let start = ContinuousClock.now
         var received: [(ModelEvent, Duration)] = []
         for try await event in model.stream(ModelRequest(entries: [.prompt("hi")])) {
@@ -28,9 +36,15 @@ struct TransportTests {
             .send(Self.finishEvent),
         ])
         let received = try await events(from: server)
-        #expect(received.map(\.event) == [.outputStarted, .contentDelta("Hi"), .finished(reason: "stop")])
+        let info = ResponseInfo(
+            id: "chatcmpl-7", model: "smol-q4", serverAddress: "127.0.0.1", serverPort: server.port,
+            streamed: true)
+        #expect(
+            received.map(\.event) == [
+                .outputStarted, .contentDelta("Hi"), .responseInfo(info), .finished(reason: "stop"),
+            ])
         #expect(received[1].at < .milliseconds(400), "first token after \(received[1].at)")
-        #expect(received[2].at >= .milliseconds(550))
+        #expect(received[3].at >= .milliseconds(550))
     }
 
     @Test("a body cut inside an event is a truncated stream")
@@ -91,7 +105,9 @@ struct TransportTests {
         var steps: [CannedHTTPServer.Step] = [.send(CannedHTTPServer.eventStreamHeaders)]
         for _ in 0..<4 { steps += [.send(Self.contentEvent), .pause(.milliseconds(400))] }
         let slowButSteady = try CannedHTTPServer(steps + [.send(Self.finishEvent)])
-        #expect(try await events(from: slowButSteady, timeout: .seconds(1)).count == 6, "outputStarted, 4 deltas, finished")
+        #expect(
+            try await events(from: slowButSteady, timeout: .seconds(1)).count == 7,
+            "outputStarted, 4 deltas, responseInfo, finished")
 
         let server = try CannedHTTPServer([.pause(.seconds(3))])
         let start = ContinuousClock.now
@@ -128,5 +144,182 @@ struct TransportTests {
         let count = try? await consumer.value
         #expect(count ?? 2 <= 2, "outputStarted and the first delta at most, nothing after the cancel")
         #expect(ContinuousClock.now - start < .seconds(1))
+    }
+
+    /// The error `server`'s answer ends in, through the `api` backend.
+    func failure(
+        from server: CannedHTTPServer, api: String = "openai", maximumEventSize: Int = 1 << 20
+    ) async throws -> HTTPEndpoint.Error {
+        do {
+            let received = try await events(from: server, api: api, maximumEventSize: maximumEventSize)
+            throw ExpectedFailure(received: received.map(\.event))
+        } catch let error as HTTPEndpoint.Error {
+            return error
+        }
+    }
+
+    struct ExpectedFailure: Error {
+        var received: [ModelEvent]
+    }
+
+    @Test("a 4xx with a JSON error body carries its message", arguments: ["openai", "anthropic"])
+    func clientErrorStatus(api: String) async throws {
+        let body =
+            #"{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: too big"}}"#
+        let server = try CannedHTTPServer([
+            .send(
+                "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        ])
+        let error = try await failure(from: server, api: api)
+        #expect(error == .httpStatus(url: error.url, status: 400, message: "max_tokens: too big"))
+        #expect(error.url.path == (api == "openai" ? "/v1/chat/completions" : "/v1/messages"))
+    }
+
+    @Test("the Messages API's response facts, and a status error's, arrive before the stream ends")
+    func responseFacts() async throws {
+        let events = """
+            event: message_start
+            data: {"type":"message_start","message":{"id":"msg_01","model":"smol-q4",\
+            "usage":{"input_tokens":3}}}
+
+            event: message_stop
+            data: {"type":"message_stop"}
+
+
+            """
+        let server = try CannedHTTPServer([.send(CannedHTTPServer.eventStreamHeaders + events)])
+        #expect(
+            try await self.events(from: server, api: "anthropic").map(\.event) == [
+                .responseInfo(
+                    ResponseInfo(
+                        id: "msg_01", model: "smol-q4", serverAddress: "127.0.0.1", serverPort: server.port,
+                        streamed: true)),
+                .usage(TokenUsage(inputTokens: 3)), .finished(reason: "end_turn"),
+            ])
+
+        let failing = try CannedHTTPServer([.send("HTTP/1.1 503 Unavailable\r\nContent-Length: 0\r\n\r\n")])
+        let model = OpenAICompatibleModel(baseURL: failing.baseURL, modelName: "m")
+        var received: [ModelEvent] = []
+        await #expect(throws: HTTPEndpoint.Error.self) {
+            for try await event in model.stream(ModelRequest(entries: [.prompt("hi")])) {
+                received.append(event)
+            }
+        }
+        #expect(
+            received == [
+                .responseInfo(
+                    ResponseInfo(serverAddress: "127.0.0.1", serverPort: failing.port, streamed: true))
+            ])
+    }
+
+    @Test("a 429 carries its Retry-After", arguments: ["openai", "anthropic"])
+    func rateLimited(api: String) async throws {
+        let body = #"{"error":{"message":"slow down"}}"#
+        let server = try CannedHTTPServer([
+            .send(
+                "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 7\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        ])
+        let error = try await failure(from: server, api: api)
+        #expect(error == .rateLimited(url: error.url, retryAfter: .seconds(7), message: "slow down"))
+        #expect(error.description.contains("retry after 7.0 seconds"), "\(error)")
+
+        let withoutHeader = try CannedHTTPServer([
+            .send("HTTP/1.1 429 Too Many Requests\r\nContent-Length: 0\r\n\r\n")
+        ])
+        let second = try await failure(from: withoutHeader, api: api)
+        #expect(second == .rateLimited(url: second.url, retryAfter: nil, message: ""))
+    }
+
+    @Test("a 200 that is not an event stream says what it is", arguments: ["openai", "anthropic"])
+    func wrongContentType(api: String) async throws {
+        let page = "<html><body>\n<h1>Sign in to the proxy</h1>\n</body></html>\n"
+        let server = try CannedHTTPServer([
+            .send(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nConnection: close\r\n\r\n"
+                    + page)
+        ])
+        let error = try await failure(from: server, api: api)
+        #expect(
+            error
+                == .unexpectedContentType(
+                    url: error.url, contentType: "text/html; charset=utf-8",
+                    body: "<html><body> <h1>Sign in to the proxy</h1> </body></html>"))
+        #expect(error.description.hasPrefix("expected text/event-stream from"))
+    }
+
+    @Test("a connection reset in the middle of a stream is a truncated stream")
+    func reset() async throws {
+        let server = try CannedHTTPServer([
+            .send(CannedHTTPServer.eventStreamHeaders + Self.contentEvent), .pause(.milliseconds(100)),
+            .reset,
+        ])
+        let error = try await failure(from: server)
+        guard case .truncatedStream(_, let reason) = error else {
+            Issue.record("expected truncatedStream, got \(error)")
+            return
+        }
+        #expect(reason.contains("the connection was lost"), "\(reason)")
+    }
+
+    @Test("server text with escape sequences is kept neutralised")
+    func escapeSequences() async throws {
+        let body = "\u{1B}]0;owned\u{7}\u{1B}[2J\u{1B}[31mdown\u{1B}[0m\r\n"
+        let server = try CannedHTTPServer([
+            .send("HTTP/1.1 502 Bad Gateway\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        ])
+        let error = try await failure(from: server)
+        #expect(error == .httpStatus(url: error.url, status: 502, message: "␛]0;owned␇␛[2J␛[31mdown␛[0m"))
+        #expect(!error.description.unicodeScalars.contains { $0.properties.generalCategory == .control })
+    }
+
+    /// 200 MiB in 64 KiB writes, far past every limit: a client that kept it would show.
+    static let hugeSize = 200 << 20
+    static let block = String(repeating: "x", count: 64 << 10)
+
+    @Test("an event line past the limit ends the request at the limit, memory flat")
+    func hugeLine() async throws {
+        let server = try CannedHTTPServer([
+            .send(CannedHTTPServer.eventStreamHeaders + "data: "),
+            .sendRepeated(Self.block, times: Self.hugeSize / Self.block.utf8.count),
+        ])
+        var error: HTTPEndpoint.Error?
+        let growth = try await PeakMemory.growth { error = try await failure(from: server) }
+        #expect(
+            error
+                == .eventTooLarge(
+                    url: server.baseURL.appendingPathComponent("v1/chat/completions"), limit: 1 << 20))
+        #expect(server.bytesSent < 32 << 20, "the client stopped reading: \(server.bytesSent) bytes sent")
+        #expect(growth < 48 << 20, "peak memory rose by \(growth) bytes")
+    }
+
+    @Test("the event limit is configurable and counts an event's data lines together")
+    func configuredEventLimit() async throws {
+        let line = "data: " + String(repeating: "y", count: 1000) + "\n"
+        let server = try CannedHTTPServer([
+            .send(
+                CannedHTTPServer.eventStreamHeaders + Self.contentEvent + String(repeating: line, count: 5)
+                    + "\n")
+        ])
+        let error = try await failure(from: server, maximumEventSize: 4096)
+        #expect(error == .eventTooLarge(url: error.url, limit: 4096))
+    }
+
+    @Test("an error body past 64 KiB is cut there and not read on, memory flat")
+    func hugeErrorBody() async throws {
+        let server = try CannedHTTPServer([
+            .send("HTTP/1.1 500 Internal Server Error\r\nContent-Length: \(Self.hugeSize)\r\n\r\n"),
+            .sendRepeated(Self.block, times: Self.hugeSize / Self.block.utf8.count),
+        ])
+        var error: HTTPEndpoint.Error?
+        let growth = try await PeakMemory.growth { error = try await failure(from: server) }
+        guard case .httpStatus(_, 500, let message) = error else {
+            Issue.record("expected httpStatus 500, got \(String(describing: error))")
+            return
+        }
+        #expect(message.hasSuffix("… [body cut at 65536 bytes]"))
+        #expect(server.bytesSent < 32 << 20, "the client stopped reading: \(server.bytesSent) bytes sent")
+        #expect(growth < 48 << 20, "peak memory rose by \(growth) bytes")
     }
 }

@@ -48,7 +48,7 @@ struct ReportAndCheckTests {
     }
 
     @Test("SSN ranges", arguments: [
-        ("123-45-6789", true), ("000-45-6789", false), ("666-45-6789", false), ("901-45-6789", false),
+        ("536-22-4197", true), ("123-45-6789", false), ("000-45-6789", false), ("666-45-6789", false), ("901-45-6789", false),
         ("123-00-6789", false), ("123-45-0000", false), ("123456789", false),
     ])
     func ssn(_ text: String, _ valid: Bool) {

@@ -19,18 +19,6 @@ struct RobustnessTests {
         }
     }
 
-    /// A small deterministic generator, so a failure reproduces.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let pieces = [
         "sk-", "sk-ant-", "AKIA", "AIza", "ghp_", "eyJ", "Bearer ", "Basic ", "-----BEGIN ", "PRIVATE KEY-----",
         "-----END ", "password", "token", "=", ":", "://", "@", ".", "\"", "'", "\\", "\\\"", "{", "}", "[", "]",
@@ -39,7 +27,7 @@ struct RobustnessTests {
     ]
 
     @Test func randomNoiseNeverTrapsAndJSONStaysValid() throws {
-        var rng = SplitMix(state: 42)
+        var rng = Fake(seed: 42)
         for _ in 0..<3000 {
             let count = Int.random(in: 0...40, using: &rng)
             let text = (0..<count).map { _ in Self.pieces.randomElement(using: &rng)! }.joined()

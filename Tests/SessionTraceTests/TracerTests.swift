@@ -131,6 +131,44 @@ struct TracerTests {
         #expect(payload.kind == .prompt)
     }
 
+    /// With a redaction, no text reaches the sink unredacted, whichever way it is recorded:
+    /// scoped calls, `record`, or straight to `tracer.sink` as the middleware does.
+    @Test func aRedactionCoversTheTextOfEveryEvent() async throws {
+        struct Failure: Error, CustomStringConvertible { var description: String { "failed with hunter2" } }
+        let tracer = Tracer(
+            sink: sink, clock: clock, label: "run hunter2", commandLine: "demo --password hunter2",
+            gitRevision: "hunter2", payloadRedaction: { $0.replacing("hunter2", with: "[R]") })
+        await tracer.withSession("session hunter2") {
+            tracer.withInterval("interval hunter2", metadata: ["note": "hunter2", "count": 1]) {
+                tracer.instant("instant hunter2", metadata: ["note": "says hunter2"])
+                tracer.capturePayload(.prompt, "prompt hunter2", parentID: nil)
+            }
+            try? tracer.withInterval("failing") { throw Failure() }
+        }
+        tracer.record(
+            .request(RequestRecord(
+                requestID: tracer.makeID(), ts: 0, dur: 1, profile: "p hunter2", provider: "v hunter2",
+                model: "m hunter2", finishReason: "hunter2", error: "e hunter2", responseID: "r hunter2",
+                responseModel: "hunter2", serverAddress: "hunter2.example")), kind: .request)
+        tracer.sink.record(
+            .toolCall(ToolCallRecord(
+                toolCallID: tracer.makeID(), ts: 0, dur: 1, name: "t hunter2", callID: "hunter2",
+                argumentsFingerprint: "9f86d081", argumentsBytes: 1, outputBytes: 1, error: "hunter2")))
+        tracer.sink.record(
+            .handoff(HandoffRecord(handoffID: tracer.makeID(), sessionID: nil, ts: 0, kind: "model",
+                                   from: "a hunter2", to: "b hunter2")))
+
+        let events = sink.recorded
+        let kinds: Set<TraceEventKind> = [
+            .run, .session, .interval, .instant, .payload, .request, .toolCall, .handoff,
+        ]
+        #expect(Set(events.map(\.kind)) == kinds)
+        let text = events.map { String(describing: $0) }.joined(separator: "\n")
+        #expect(!text.contains("hunter2"))
+        #expect(text.ranges(of: "[R]").count == 23)
+        #expect(sink.intervals.first { $0.name == "interval [R]" }?.metadata == ["note": "[R]", "count": 1])
+    }
+
     @Test func thirtyTwoTasksEmittingAtOnceLoseNothing() async {
         let tracer = Tracer(sink: sink, clock: clock)
         await withTaskGroup(of: Void.self) { group in

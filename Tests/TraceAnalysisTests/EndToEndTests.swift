@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TraceScenarios
 
 @testable import TraceAnalysis
 import TraceStore
@@ -7,7 +8,7 @@ import TraceStore
 /// Runs the built `trace-report` binary, as a user or a CI job would.
 @Suite("trace-report end to end")
 struct EndToEndTests {
-    @Test(arguments: ["summary", "timeline", "tools", "cache", "growth"])
+    @Test(arguments: ["summary", "timeline", "tools", "cache", "capped", "growth"])
     func binaryPrintsWhatTheLibraryRenders(command: String) throws {
         let binary = try builtBinary()
         for scenario in Scenario.allCases {
@@ -24,7 +25,7 @@ struct EndToEndTests {
     }
 
     /// Every analysis on every real planner run in `tracefiles/planner/`, recorded from SmolLM2.
-    @Test(arguments: ["summary", "timeline", "tools", "cache", "growth"])
+    @Test(arguments: ["summary", "timeline", "tools", "cache", "capped", "growth"])
     func everyAnalysisReadsTheRecordedPlannerRuns(command: String) throws {
         let binary = try builtBinary()
         let directory = packageRoot.appendingPathComponent("tracefiles/planner").path
@@ -46,21 +47,22 @@ struct EndToEndTests {
     @Test func toolsOutputOfTheLoopScenario() throws {
         let result = try runProgram(try builtBinary(), ["tools", scenarioPath(.toolLoop)])
         let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.contains("loop: searchNotes called 3 times by one request (threshold 3)"))
+        #expect(lines.contains("loop: search_notes called 3 times with near-identical arguments in one turn, in one request"))
         #expect(lines.contains(
-            "near-identical arguments: searchNotes called 3 times with similar arguments (similarity ≥ 1.00)"))
-        #expect(lines.contains(#"    2. at 1.08 s, 150 ms, ok  {"query":"launch prep"}"#))
+            "near-identical arguments: search_notes called 3 times with similar arguments (similarity ≥ 1.00)"))
+        #expect(lines.contains("  cost: 2 repeats took 80.0 ms of tool time"))
+        #expect(lines.contains(#"    2. at 458 ms, 40.0 ms, ok, repeat  {"query":"launch prep"}"#))
     }
 
     @Test(arguments: [
-        ("tools", Scenario.toolLoop), ("cache", .rollingWindow), ("cache", .modelSwitch), ("growth", .promptBloat),
+        ("tools", Scenario.toolLoop), ("tools", .oversizedOutput), ("cache", .rollingWindow), ("cache", .modelSwitch),
+        ("capped", .cappedAnswers), ("growth", .promptBloat), ("check", .roundLoop),
     ])
     func gatingExitsOneOnFindingsAndZeroWithout(command: String, scenario: Scenario) throws {
         let binary = try builtBinary()
         #expect(try runProgram(binary, [command, "--fail-on-findings", scenarioPath(scenario)]).status == 1)
         #expect(try runProgram(binary, [command, scenarioPath(scenario)]).status == 0)
-        let clean: Scenario = scenario == .toolLoop ? .rollingWindow : .toolLoop
-        #expect(try runProgram(binary, [command, "--fail-on-findings", scenarioPath(clean)]).status == 0)
+        #expect(try runProgram(binary, [command, "--fail-on-findings", scenarioPath(.pagination)]).status == 0)
     }
 
     @Test func summaryJSONHasTheDocumentedKeys() throws {
@@ -98,7 +100,7 @@ struct EndToEndTests {
             (truncated, "is a damaged SessionTrace store (truncated"),
             (newer, "has schema version 99, newer than this tool's \(StoreSchema.version)"),
         ]
-        for command in ["summary", "timeline", "tools", "cache", "growth"] {
+        for command in ["summary", "timeline", "tools", "cache", "capped", "growth", "check"] {
             for (path, message) in cases {
                 let result = try runProgram(binary, [command, path])
                 #expect(result.status == 2, "\(command) \(path)")
@@ -116,7 +118,7 @@ struct EndToEndTests {
         let path = directory.path("copy.sqlite")
         try FileManager.default.copyItem(atPath: scenarioPath(.toolLoop), toPath: path)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        for command in ["summary", "timeline", "tools", "cache", "growth"] {
+        for command in ["summary", "timeline", "tools", "cache", "capped", "growth", "check"] {
             _ = try runProgram(binary, [command, path])
             _ = try runProgram(binary, [command, "--json", path])
         }

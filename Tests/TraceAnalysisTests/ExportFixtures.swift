@@ -118,9 +118,12 @@ func runProgram(_ path: String, _ arguments: [String], input: String)
     process.standardError = err
     try process.run()
     // Write from another thread: a large input fills the pipe before the program reads it all.
+    // A program that exits before reading everything (bad usage) closes the pipe: the write must
+    // fail with EPIPE rather than end the test process with SIGPIPE.
+    signal(SIGPIPE, SIG_IGN)
     let data = Data(input.utf8)
     let writer = Thread {
-        stdin.fileHandleForWriting.write(data)
+        try? stdin.fileHandleForWriting.write(contentsOf: data)
         try? stdin.fileHandleForWriting.close()
     }
     writer.start()

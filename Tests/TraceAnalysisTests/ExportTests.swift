@@ -2,6 +2,7 @@ import Foundation
 import Redaction
 import SessionTrace
 import Testing
+import TraceScenarios
 import TraceStore
 
 @testable import TraceAnalysis

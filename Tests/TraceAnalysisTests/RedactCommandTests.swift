@@ -44,6 +44,19 @@ struct RedactCommandTests {
         #expect(result.err.hasPrefix("redacted 4 values: "))
     }
 
+    @Test func theReportListsKindsAndLinesButNoValue() throws {
+        let input = "12:00 ok\n12:01 user ana@example.org\n12:02 key=\(Self.key) by bob@example.org\n"
+        let result = try runProgram(try builtBinary(), ["redact", "--report"], input: input)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out == """
+            redacted 3 values: 2 email, 1 openai_key
+            email       2  lines 2, 3
+            openai_key  1  line 3
+
+            """)
+        for value in ["ana@example.org", "bob@example.org", Self.key] { #expect(!result.out.contains(value)) }
+    }
+
     @Test func modesCanBeForcedAndDetected() {
         #expect(RedactCommand.detect("{\n  \"a\": 1\n}\n") == .json)
         #expect(RedactCommand.detect("{\"a\": 1}\n{\"b\": 2}\n") == .jsonl)

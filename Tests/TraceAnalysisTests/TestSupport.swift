@@ -2,6 +2,7 @@ import Foundation
 import SessionTrace
 import Synchronization
 import Testing
+import TraceScenarios
 import TraceStore
 
 @testable import TraceAnalysis
@@ -59,9 +60,10 @@ func builtBinary() throws -> String {
     return path
 }
 
-/// Runs a program and returns its exit status, standard output and standard error.
+/// Runs a program and returns its exit status, standard output and standard error; `signal` is the
+/// signal that ended it, if one did (then `status` is that signal's number).
 func runProgram(_ path: String, _ arguments: [String], environment: [String: String]? = nil)
-    throws -> (status: Int32, out: String, err: String)
+    throws -> (status: Int32, out: String, err: String, signal: Int32?)
 {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
@@ -76,7 +78,8 @@ func runProgram(_ path: String, _ arguments: [String], environment: [String: Str
     let errData = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: outData, as: UTF8.self),
-            String(decoding: errData, as: UTF8.self))
+            String(decoding: errData, as: UTF8.self),
+            process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
 }
 
 /// Writes a store through the real tracer and sink; `body` records with the clock set by hand.

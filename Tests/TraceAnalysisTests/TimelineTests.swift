@@ -1,6 +1,7 @@
 import Foundation
 import SessionTrace
 import Testing
+import TraceScenarios
 import TraceStore
 
 @testable import TraceAnalysis
@@ -31,7 +32,7 @@ struct TimelineTests {
         #expect(loop.contains("▪▪▪"))
         let switched = try Timeline.render(try TraceLoader.load(path: scenarioPath(.modelSwitch)), options: .init())
         #expect(switched.contains("  handoff"))
-        #expect(switched.contains("▲ 1.90 s planner: model smollm2-135m → smollm2-360m"))
+        #expect(switched.contains("▲ 1.14 s chat: model scripted/scripted-small → scripted/scripted-large"))
         #expect(switched.contains("time        ┼"))
     }
 
@@ -40,8 +41,8 @@ struct TimelineTests {
         let writer = try Timeline.render(trace, options: .init(session: "writer"))
         #expect(writer.contains("\nwriter"))
         #expect(!writer.contains("\nplanner"))
-        let window = try Timeline.render(trace, options: .init(from: 2_600_000_000, to: 4_000_000_000))
-        #expect(window.contains("2.60 s to 4.00 s"))
+        let window = try Timeline.render(trace, options: .init(from: 900_000_000, to: 1_080_000_000))
+        #expect(window.contains("900 ms to 1.08 s"))
         #expect(!window.contains("\nplanner"))
         #expect(throws: Timeline.Failure.noSuchSession("nobody")) {
             try Timeline.render(trace, options: .init(session: "nobody"))
@@ -99,7 +100,7 @@ struct TimelineTests {
             }
             request(tracer, session: session, at: 5_800_000_000, reused: 0, model: hostile)
         }
-        for command in ["summary", "timeline", "tools", "cache", "growth"] {
+        for command in ["summary", "timeline", "tools", "cache", "capped", "growth", "check"] {
             for json in [false, true] {
                 let result = report([command, path] + (json ? ["--json"] : []))
                 #expect(result.status == .success)

@@ -72,6 +72,28 @@ struct StoreSinkTests {
         sink.close()
     }
 
+    /// Large events fill the queue's bytes long before its count: what did not fit is counted
+    /// and stored as `queue_full`, and the rest is written whole.
+    @Test func theQueueIsBoundedInBytesToo() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("run.sqlite")
+        let sink = try StoreSink(path: path, byteCapacity: 2 << 20)
+        let text = String(repeating: "x", count: 100_000)
+        let emitted: Int64 = 200
+        for id in 1...emitted {
+            sink.record(.payload(PayloadRecord(payloadID: id, parentID: nil, ts: id, kind: .prompt, text: text)))
+        }
+        sink.close()
+        let stored = try count("payload", in: path)
+        let dropped = try count("dropped", in: path, reason: "queue_full")
+        #expect(dropped > 0 && stored > 0)
+        #expect(stored + dropped == emitted)
+        #expect(sink.droppedCounts == ["queue_full": dropped])
+        var lengths: Set<Int64> = []
+        try StoreReader(path: path).query("SELECT DISTINCT length(text) FROM payload") { lengths.insert($0.int64(0)) }
+        #expect(lengths == [100_000])
+    }
+
     @Test func flushAndCloseLoseNothing() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("run.sqlite")

@@ -73,3 +73,74 @@ func fullRequest(id: Int64, sessionID: Int64?, ts: Int64) -> RequestRecord {
         cacheWriteTokens: 96, responseID: "chatcmpl-7", responseModel: "SmolLM2-135M-Instruct",
         serverAddress: "127.0.0.1", serverPort: 8_080, streamed: false, maxTokens: 256, temperature: 0.25)
 }
+
+/// The package's root, found from this file, so tests reach the programs the build made.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// `store-sink-helper` (`Tests/StoreSinkHelper`), which `swift build` builds with the package.
+func storeSinkHelper() throws -> String {
+    let path = packageRoot.appendingPathComponent(".build/debug/store-sink-helper").path
+    try #require(FileManager.default.isExecutableFile(atPath: path), "build it first: swift build")
+    return path
+}
+
+/// A program running beside the test, which holds its standard input and output.
+final class RunningProgram {
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    /// What the program printed so far, appended to by the pipe's handler on its own thread.
+    private let received = Received()
+
+    private final class Received: Sendable {
+        let text = Mutex("")
+    }
+
+    init(_ path: String, _ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        let received = received
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            received.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+    }
+
+    /// Waits until the program has printed the line `line`.
+    func waitForLine(_ line: String, timeout: Duration = .seconds(120)) throws {
+        let deadline = ContinuousClock.now + timeout
+        while !received.text.withLock({ $0.split(separator: "\n").contains(Substring(line)) }) {
+            try #require(ContinuousClock.now < deadline, "no line \(line) from the program")
+            try #require(process.isRunning, "the program ended before printing \(line)")
+            usleep(5_000)
+        }
+    }
+
+    func send(_ text: String) {
+        input.fileHandleForWriting.write(Data(text.utf8))
+    }
+
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits for the program to end: its status (the signal's number if one ended it) and output.
+    /// A program still running after `timeout` is killed, and the test fails.
+    func wait(timeout: Duration = .seconds(120)) -> (status: Int32, signaled: Bool, output: String) {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+        if process.isRunning {
+            Issue.record("the program did not end within \(timeout); killed")
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        let text = received.text.withLock { $0 + String(decoding: rest, as: UTF8.self) }
+        return (process.terminationStatus, process.terminationReason == .uncaughtSignal, text)
+    }
+}

@@ -2,6 +2,7 @@ import Foundation
 import SessionTrace
 import Testing
 import TraceAnalysis
+import TraceScenarios
 import TraceStore
 
 /// Exports opened in real headless Chromium; what the page shows is read back from its DOM.

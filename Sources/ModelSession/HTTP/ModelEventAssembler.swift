@@ -6,30 +6,9 @@ protocol ModelEventAssembler: Sendable {
     mutating func consume(_ event: ServerSentEvent) throws -> [ModelEvent]
     /// The events left at the end of the body; throws if the stream ended before its last event.
     mutating func finish() throws -> [ModelEvent]
-}
-
-extension EventStreamClient {
-    /// Posts `body` and streams the assembled model events; cancelling the consumer cancels the request.
-    func modelEvents(
-        path: String, body: Data, assembler: some ModelEventAssembler
-    ) -> AsyncThrowingStream<ModelEvent, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<ModelEvent, any Error>.makeStream()
-        let task = Task {
-            var assembler = assembler
-            do {
-                for try await event in events(path: path, body: body) {
-                    for modelEvent in try assembler.consume(event) { continuation.yield(modelEvent) }
-                }
-                try Task.checkCancellation()
-                for modelEvent in try assembler.finish() { continuation.yield(modelEvent) }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
-    }
+    /// `gen_ai.response.id` and `gen_ai.response.model`, once an event carried them.
+    var responseID: String? { get }
+    var responseModel: String? { get }
 }
 
 extension JSONDecoder {
@@ -39,7 +18,8 @@ extension JSONDecoder {
             return try JSONDecoder().decode(type, from: Data(event.data.utf8))
         } catch {
             throw HTTPEndpoint.Error.malformedStream(
-                url: url, reason: "\(error)", data: String(event.data.prefix(300)))
+                url: url, reason: HTTPEndpoint.Error.serverText("\(error)", limit: 500),
+                data: HTTPEndpoint.Error.serverText(event.data, limit: 300))
         }
     }
 }

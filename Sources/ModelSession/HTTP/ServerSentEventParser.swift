@@ -1,43 +1,60 @@
 import Foundation
 
 /// Turns arbitrary chunks of an `text/event-stream` body into events (WHATWG rules:
-/// `field: value` lines, `:` comments, a blank line dispatches, CRLF or LF).
+/// `field: value` lines, `:` comments, a blank line dispatches, CRLF or LF), holding at most
+/// `maximumEventSize` bytes of one line and of one event's data.
 struct ServerSentEventParser {
+    /// A line or an event's data grew past ``maximumEventSize``.
+    struct TooLarge: Error {}
+
+    let maximumEventSize: Int
     private var partialLine: [UInt8] = []
     private var eventName: String?
     private var dataLines: [String] = []
+    private var dataSize = 0
 
-    /// The events completed by `chunk`; a line split across chunks waits for its end.
-    mutating func consume(_ chunk: Data) -> [ServerSentEvent] {
-        var events: [ServerSentEvent] = []
-        for byte in chunk {
-            if byte == UInt8(ascii: "\n") {
-                if partialLine.last == UInt8(ascii: "\r") { partialLine.removeLast() }
-                if let event = processLine(String(decoding: partialLine, as: UTF8.self)) {
-                    events.append(event)
-                }
-                partialLine.removeAll(keepingCapacity: true)
-            } else {
-                partialLine.append(byte)
-            }
-        }
-        return events
+    init(maximumEventSize: Int) {
+        self.maximumEventSize = maximumEventSize
     }
 
-    /// The event still pending when the body ends without its blank line, if any.
-    mutating func finish() -> ServerSentEvent? {
-        if !partialLine.isEmpty {
-            let line = String(decoding: partialLine, as: UTF8.self)
-            partialLine.removeAll()
-            _ = processLine(line)
+    /// The events completed by `chunk`; a line split across chunks waits for its end.
+    mutating func consume(_ chunk: UnsafeRawBufferPointer) throws(TooLarge) -> [ServerSentEvent] {
+        var events: [ServerSentEvent] = []
+        var start = chunk.startIndex
+        while start < chunk.endIndex {
+            guard let found = memchr(chunk.baseAddress! + start, 0x0A, chunk.endIndex - start) else {
+                try keep(chunk[start...])
+                break
+            }
+            let newline = chunk.baseAddress!.distance(to: found)
+            let event: ServerSentEvent?
+            if partialLine.isEmpty {
+                guard newline - start <= maximumEventSize else { throw TooLarge() }
+                event = try processLine(chunk[start..<newline])
+            } else {
+                try keep(chunk[start..<newline])
+                event = try processLine(partialLine[...])
+                partialLine.removeAll(keepingCapacity: true)
+            }
+            if let event { events.append(event) }
+            start = newline + 1
         }
-        return dispatch()
+        return events
     }
 
     /// Whether bytes or data lines are waiting for the rest of their event.
     var hasPendingInput: Bool { !partialLine.isEmpty || !dataLines.isEmpty }
 
-    private mutating func processLine(_ line: String) -> ServerSentEvent? {
+    private mutating func keep(_ bytes: Slice<UnsafeRawBufferPointer>) throws(TooLarge) {
+        guard partialLine.count + bytes.count <= maximumEventSize else { throw TooLarge() }
+        partialLine.append(contentsOf: bytes)
+    }
+
+    private mutating func processLine<Line: BidirectionalCollection<UInt8>>(
+        _ bytes: Line
+    ) throws(TooLarge) -> ServerSentEvent? {
+        var line = String(decoding: bytes, as: UTF8.self)
+        if line.hasSuffix("\r") { line.removeLast() }
         if line.isEmpty { return dispatch() }
         if line.hasPrefix(":") { return nil }
         let field: Substring
@@ -51,7 +68,10 @@ struct ServerSentEventParser {
             value = ""
         }
         switch field {
-        case "data": dataLines.append(String(value))
+        case "data":
+            dataSize += value.utf8.count + 1
+            guard dataSize <= maximumEventSize + 1 else { throw TooLarge() }
+            dataLines.append(String(value))
         case "event": eventName = String(value)
         default: break  // id, retry and unknown fields do not matter here
         }
@@ -62,6 +82,7 @@ struct ServerSentEventParser {
         defer {
             eventName = nil
             dataLines.removeAll()
+            dataSize = 0
         }
         guard !dataLines.isEmpty else { return nil }
         return ServerSentEvent(event: eventName, data: dataLines.joined(separator: "\n"))

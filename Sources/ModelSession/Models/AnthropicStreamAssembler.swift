@@ -5,6 +5,8 @@ import Foundation
 struct AnthropicStreamAssembler: ModelEventAssembler {
     let url: URL
 
+    private(set) var responseID: String?
+    private(set) var responseModel: String?
     private var toolBlocks: [Int: ToolCallRequest] = [:]
     private var usage = TokenUsage()
     private var sawUsage = false
@@ -22,6 +24,8 @@ struct AnthropicStreamAssembler: ModelEventAssembler {
         let payload = try JSONDecoder.decodeEvent(Event.self, from: event, url: url)
         switch payload.type ?? event.event ?? "" {
         case "message_start":
+            responseID = payload.message?.id
+            responseModel = payload.message?.model
             if let reported = payload.message?.usage { record(reported) }
         case "content_block_start":
             if let block = payload.contentBlock, block.type == "tool_use" {
@@ -43,6 +47,10 @@ struct AnthropicStreamAssembler: ModelEventAssembler {
         case "content_block_stop":
             if let index = payload.index, var call = toolBlocks.removeValue(forKey: index) {
                 if call.arguments.isEmpty { call.arguments = "{}" }
+                if call.id.isEmpty {
+                    call.id = ToolCallID.make(
+                        responseID: responseID, index: index, name: call.name, arguments: call.arguments)
+                }
                 return [.toolCall(call)]
             }
         case "message_delta":
@@ -51,7 +59,8 @@ struct AnthropicStreamAssembler: ModelEventAssembler {
         case "message_stop":
             sawMessageStop = true
         case "error":
-            throw HTTPEndpoint.Error.serverError(url: url, message: payload.error?.message ?? event.data)
+            throw HTTPEndpoint.Error.serverError(
+                url: url, message: HTTPEndpoint.Error.serverText(payload.error?.message ?? event.data))
         default:
             break  // ping and future event types
         }
@@ -95,6 +104,7 @@ struct AnthropicStreamAssembler: ModelEventAssembler {
 
     private struct Message: Decodable {
         var id: String?
+        var model: String?
         var usage: Usage?
     }
 

@@ -7,6 +7,8 @@ struct OpenAIStreamAssembler: ModelEventAssembler {
     /// Content is the JSON of ``StructuredToolCalling``: kept back and decoded at the end.
     let expectsStructuredOutput: Bool
 
+    private(set) var responseID: String?
+    private(set) var responseModel: String?
     private var toolCalls: [Int: ToolCallRequest] = [:]
     private var structuredReply = ""
     private var usage: TokenUsage?
@@ -27,8 +29,11 @@ struct OpenAIStreamAssembler: ModelEventAssembler {
         }
         let chunk = try JSONDecoder.decodeEvent(Chunk.self, from: event, url: url)
         if let error = chunk.error {
-            throw HTTPEndpoint.Error.serverError(url: url, message: error.message ?? event.data)
+            throw HTTPEndpoint.Error.serverError(
+                url: url, message: HTTPEndpoint.Error.serverText(error.message ?? event.data))
         }
+        if responseID == nil { responseID = chunk.id }
+        if responseModel == nil { responseModel = chunk.model }
         if let reported = chunk.usage {
             usage = TokenUsage(
                 inputTokens: reported.promptTokens,
@@ -69,11 +74,14 @@ struct OpenAIStreamAssembler: ModelEventAssembler {
         }
         var events: [ModelEvent] = []
         if expectsStructuredOutput {
-            events += StructuredToolCalling.events(fromReply: structuredReply)
+            events += StructuredToolCalling.events(fromReply: structuredReply, responseID: responseID)
         }
         for index in toolCalls.keys.sorted() {
             var call = toolCalls[index]!
-            if call.id.isEmpty { call.id = "call_\(index)" }
+            if call.id.isEmpty {
+                call.id = ToolCallID.make(
+                    responseID: responseID, index: index, name: call.name, arguments: call.arguments)
+            }
             events.append(.toolCall(call))
         }
         if let usage { events.append(.usage(usage)) }
@@ -85,6 +93,8 @@ struct OpenAIStreamAssembler: ModelEventAssembler {
     }
 
     private struct Chunk: Decodable {
+        var id: String?
+        var model: String?
         var choices: [Choice]?
         var usage: Usage?
         var timings: ServerTimingsReport?

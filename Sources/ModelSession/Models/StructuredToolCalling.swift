@@ -92,21 +92,19 @@ enum StructuredToolCalling {
     }
 
     /// The model's complete reply as events: a tool call, or the answer's text. A reply that
-    /// is not the expected JSON (cut off by the token limit) passes through as text.
-    static func events(fromReply reply: String) -> [ModelEvent] {
+    /// is not the expected JSON (cut off by the token limit) passes through as text. The call's
+    /// id is made from `responseID` and the call (``ToolCallID``): the reply carries none.
+    static func events(fromReply reply: String, responseID: String?) -> [ModelEvent] {
         guard let object = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any] else {
             return reply.isEmpty ? [] : [.contentDelta(reply)]
         }
         if let name = object["tool"] as? String {
-            let arguments = object["arguments"].flatMap {
-                try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys])
-            }
-            return [
-                .toolCall(
-                    ToolCallRequest(
-                        id: "call_" + UUID().uuidString.prefix(8).lowercased(), name: name,
-                        arguments: arguments.map { String(decoding: $0, as: UTF8.self) } ?? "{}"))
-            ]
+            let arguments =
+                object["arguments"].flatMap {
+                    try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys])
+                }.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            let id = ToolCallID.make(responseID: responseID, index: 0, name: name, arguments: arguments)
+            return [.toolCall(ToolCallRequest(id: id, name: name, arguments: arguments))]
         }
         if let answer = object["answer"] as? String { return [.contentDelta(answer)] }
         return [.contentDelta(reply)]

@@ -174,28 +174,25 @@ extension GrowthReport {
             ("context_window", .int(options.contextWindow)),
             ("warn_share", .double(options.warnShare)),
             ("sessions", .array(sessions.map { session in
-                .object([
-                    ("run_id", .int(session.runID)),
-                    ("session_id", .int(session.sessionID)),
-                    ("session", .string(session.label)),
-                    ("peak_share", .double(session.peakShare)),
-                    ("first_over_warning_request_id", .int(session.firstOverWarning?.requestID)),
-                    ("requests", .array(session.requests.map(promptJSON))),
-                ])
+                guard case .object(let members) = sessionJSON(session) else { return .null }
+                return .object(members + [("requests", .array(session.requests.map(promptJSON)))])
             })),
             ("largest", .array(largest.map { prompt in
                 .object([("run_id", .int(prompt.runID)), ("session", .string(prompt.sessionLabel)),
                          ("prompt", promptJSON(prompt.request))])
             })),
-            ("findings", .array(findings.map { session in
-                .object([
-                    ("run_id", .int(session.runID)),
-                    ("session_id", .int(session.sessionID)),
-                    ("session", .string(session.label)),
-                    ("peak_share", .double(session.peakShare)),
-                    ("first_over_warning_request_id", .int(session.firstOverWarning?.requestID)),
-                ])
-            })),
+            ("findings", .array(findings.map(sessionJSON))),
+        ])
+    }
+
+    /// A session's growth without its requests, as `--json` lists a finding.
+    func sessionJSON(_ session: SessionGrowth) -> JSONValue {
+        .object([
+            ("run_id", .int(session.runID)),
+            ("session_id", .int(session.sessionID)),
+            ("session", .string(session.label)),
+            ("peak_share", .double(session.peakShare)),
+            ("first_over_warning_request_id", .int(session.firstOverWarning?.requestID)),
         ])
     }
 }

@@ -50,9 +50,9 @@ public struct SummaryReport: Sendable {
     /// One group per profile and model pair, across runs, most requests first.
     public var profiles: [Group]
 
-    public var requestCount: Int64 { runs.reduce(0) { $0 + $1.requests } }
-    public var errorCount: Int64 { runs.reduce(0) { $0 + $1.errors } }
-    public var droppedCount: Int64 { runs.reduce(0) { $0 + ($1.droppedEvents ?? 0) } }
+    public var requestCount: Int64 { runs.saturatingSum(\.requests) }
+    public var errorCount: Int64 { runs.saturatingSum(\.errors) }
+    public var droppedCount: Int64 { runs.saturatingSum { $0.droppedEvents ?? 0 } }
 
     /// Aggregates a store by streaming its rows: no record is materialised, so a million requests
     /// cost one pass over the table and a linear-time selection per percentile.
@@ -86,8 +86,10 @@ public struct SummaryReport: Sendable {
                 runID: row.int64(0), sessionID: row.optionalInt64(1), profile: row.optionalString(2),
                 model: row.optionalString(3), dur: row.int64(4))
         }
-        try reader.query("SELECT run_id, sum(count) FROM dropped GROUP BY run_id") { row in
-            builder.dropped[row.int64(0)] = row.int64(1)
+        // Summed here, not with SQL's sum(), which fails on overflow.
+        try reader.query("SELECT run_id, count FROM dropped") { row in
+            let runID = row.int64(0)
+            builder.dropped[runID] = builder.dropped[runID, default: 0].saturatingAdd(row.int64(1))
         }
         return builder.finish(path: reader.path)
     }
@@ -142,7 +144,7 @@ public struct SummaryReport: Sendable {
         ) {
             group.requests += 1
             group.firstTimestamp = min(group.firstTimestamp, ts)
-            group.modelTime &+= dur
+            group.modelTime = group.modelTime.saturatingAdd(dur)
             latencies.append(dur)
             if let ttft {
                 ttfts.append(ttft)
@@ -151,8 +153,8 @@ public struct SummaryReport: Sendable {
                 }
             }
             if let inputTokens, let cachedInputTokens {
-                group.inputTokens &+= inputTokens
-                group.cachedInputTokens &+= cachedInputTokens
+                group.inputTokens = group.inputTokens.saturatingAdd(inputTokens)
+                group.cachedInputTokens = group.cachedInputTokens.saturatingAdd(cachedInputTokens)
             }
             if failed { group.errors += 1 }
         }
@@ -231,14 +233,14 @@ public struct SummaryReport: Sendable {
         /// (a run that recorded tools only) are counted in their run and session all the same.
         mutating func addToolCall(runID: Int64, sessionID: Int64?, profile: String?, model: String?, dur: Int64) {
             let run = runSlot(runID)
-            runs[run].group.toolTime &+= dur
+            runs[run].group.toolTime = runs[run].group.toolTime.saturatingAdd(dur)
             runs[run].group.toolCalls += 1
             let session = sessionSlot(SessionKey(runID: runID, sessionID: sessionID))
-            sessions[session].group.toolTime &+= dur
+            sessions[session].group.toolTime = sessions[session].group.toolTime.saturatingAdd(dur)
             sessions[session].group.toolCalls += 1
             if let profile, let model {
                 let pair = profileSlot(ProfileKey(profile: profile, model: model))
-                profiles[pair].group.toolTime &+= dur
+                profiles[pair].group.toolTime = profiles[pair].group.toolTime.saturatingAdd(dur)
                 profiles[pair].group.toolCalls += 1
             }
         }

@@ -1,23 +1,25 @@
-import Foundation
 import SessionTrace
 
-/// Repeated tool calls: the same arguments again, nearly the same arguments, and one tool called
-/// over and over in one request.
+/// Repeated tool calls: the same ask again in a session, and loops within a user turn.
 ///
-/// - **Identical arguments**: two or more calls in one session of the same tool with the same
-///   `arguments_fingerprint` (a hash of the normalized arguments). Works on every store: the
-///   fingerprint is always recorded.
-/// - **Near-identical arguments**: calls in one session of the same tool whose fingerprints differ
-///   but whose argument texts are similar. A hash cannot be compared for similarity, so this needs
-///   the `tool_arguments` payloads that payload capture records; without them it is skipped and
-///   the report says so. Similarity is word containment: the words (maximal runs of letters and
-///   digits, lowercased) of the argument *values* (JSON keys are left out, as every call of a
-///   tool shares them) are compared as sets, `|A ∩ B| / min(|A|, |B|)`. Calls at or above the
-///   threshold (0.8 by default) are linked, and linked calls form one finding, so `launch`,
-///   `launch prep` and `launch tasks` are one group: a model refining the same query.
-/// - **Loop**: one tool called `loopThreshold` (3) or more times by one request.
+/// Two calls of one tool **ask the same thing** when their `arguments_fingerprint`s are equal
+/// (identical), or when their captured argument texts are near-duplicates by
+/// ``ArgumentComparison`` (field by field: no entity differs and the rest is similar).
 ///
-/// A finding's cost is the time of its calls after the first: what the repeats spent.
+/// - **Identical arguments**: one session called a tool two or more times with the same
+///   fingerprint, in one request, across the rounds of a turn or across turns. Works on every
+///   store: the fingerprint is always recorded.
+/// - **Near-identical arguments**: calls of one tool in one session with different fingerprints
+///   that ask the same thing, linked into groups (so `launch`, `launch prep` and `launch tasks` are
+///   one). Needs the `tool_arguments` payloads of payload capture; without them it is skipped and
+///   the report says so.
+/// - **Loop**: within one user turn (see ``Turn``), the same ask of one tool made `loopThreshold`
+///   (3) or more times, in one request or one per round over several rounds; or a cycle of two to
+///   four asks made again in the same order right after (`A → B → A → B`), over the turn's rounds.
+///
+/// A finding's repeats are its calls after the first of each ask. Its cost: the repeats' tool
+/// time, the **extra rounds** (requests whose every tool call was a repeat: rounds the model spent
+/// asking again) with their time and the input and output tokens they consumed.
 public struct ToolFindings: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         case identicalArguments = "identical_arguments"
@@ -36,24 +38,49 @@ public struct ToolFindings: Sendable {
         public var runID: Int64
         public var sessionID: Int64?
         public var sessionLabel: String
-        /// The tool's name.
+        /// The tool's name; for a loop over several tools, their cycle, `A → B`.
         public var tool: String
+        /// The tools of a loop's cycle, in order; one name for every other finding.
+        public var pattern: [String]
+        /// The turn a loop is in, as its position in the session (from 0); nil for the
+        /// session-wide identical and near-identical findings.
+        public var turnIndex: Int?
+        /// The recorded `turn_id` of that turn, when the store has one.
+        public var turnID: Int64?
+        /// Distinct turns the calls were made in.
+        public var turnCount: Int
         /// The requests that asked for the calls, in order, without repeats.
         public var requestIDs: [Int64]
         /// The calls, by start time.
         public var calls: [Call]
-        /// Time of the calls after the first, in nanoseconds.
-        public var cost: Int64
-        /// Least similarity between two linked calls (near-identical findings only).
+        /// The calls after the first of each ask.
+        public var repeatIDs: [Int64]
+        /// Requests whose every tool call was a repeat of this finding: rounds spent asking again.
+        public var extraRounds: [RequestRecord]
+        /// Time of the repeated calls, in nanoseconds.
+        public var toolTime: Int64
+        /// Least similarity between two linked calls (near-identical findings, and loops made of
+        /// near-identical calls).
         public var similarity: Double?
         /// `ts` of the run's start, for times relative to it.
         public var runStart: Int64
+
+        /// Time of the extra rounds, in nanoseconds.
+        public var extraRoundTime: Int64 { extraRounds.reduce(0) { $0 &+ $1.dur } }
+        /// Input and output tokens of the extra rounds; nil when none reported them.
+        public var extraRoundTokens: Int64? {
+            let known = extraRounds.filter { $0.inputTokens != nil || $0.outputTokens != nil }
+            guard !known.isEmpty else { return nil }
+            return known.reduce(0) { $0 &+ ($1.inputTokens ?? 0) &+ ($1.outputTokens ?? 0) }
+        }
+        /// What the repeats cost in time: their tool time and the extra rounds' time.
+        public var cost: Int64 { toolTime &+ extraRoundTime }
     }
 
     public struct Options: Sendable, Hashable {
-        /// Calls of one tool in one request that make a loop.
+        /// Calls of one ask in one turn that make a loop.
         public var loopThreshold: Int = 3
-        /// Word-containment similarity at which two argument texts count as near-identical.
+        /// Word share at which two argument texts count as the same ask (``ArgumentComparison``).
         public var similarityThreshold: Double = 0.8
         public init(loopThreshold: Int = 3, similarityThreshold: Double = 0.8) {
             self.loopThreshold = loopThreshold
@@ -61,147 +88,251 @@ public struct ToolFindings: Sendable {
         }
     }
 
+    /// The longest cycle of asks a loop may repeat.
+    public static let longestCycle = 4
+
     public var path: String
     public var options: Options
     public var findings: [Finding]
     public var toolCallCount: Int
     /// Tool calls whose arguments were captured, so near-identical detection could look at them.
     public var callsWithArguments: Int
+    /// Turns inferred from finish reasons because the store records none (schema 1).
+    public var inferredTurns: Bool
+
+    /// What every repeat cost together: each repeated call and each extra round counted once,
+    /// however many findings (a loop, and the identical arguments within it) name it.
+    public var cost: Int64 {
+        var calls: [Int64: Int64] = [:]
+        var rounds: [Int64: Int64] = [:]
+        for finding in findings {
+            let repeats = Set(finding.repeatIDs)
+            for call in finding.calls where repeats.contains(call.record.toolCallID) {
+                calls[call.record.toolCallID] = call.record.dur
+            }
+            for round in finding.extraRounds { rounds[round.requestID] = round.dur }
+        }
+        return (Array(calls.values) + Array(rounds.values)).reduce(0, &+)
+    }
 
     /// Finds repeated calls in every session of `trace`.
     public static func analyze(_ trace: RecordedTrace, options: Options = Options()) -> ToolFindings {
-        var findings: [Finding] = []
-        var total = 0
-        var withArguments = 0
+        var report = ToolFindings(
+            path: trace.path, options: options, findings: [], toolCallCount: 0, callsWithArguments: 0,
+            inferredTurns: false)
         for run in trace.runs {
-            let start = run.startTime
-            total += run.toolCalls.count
-            let calls = run.toolCalls.map { Call(record: $0, arguments: run.payload(.toolArguments, of: $0.toolCallID)) }
-            withArguments += calls.filter { $0.arguments != nil }.count
-            func finding(_ kind: Kind, _ group: [Call], similarity: Double? = nil) -> Finding {
-                let sorted = group.sorted { ($0.record.ts, $0.record.toolCallID) < ($1.record.ts, $1.record.toolCallID) }
-                var requests: [Int64] = []
-                for call in sorted { if let id = call.record.requestID, !requests.contains(id) { requests.append(id) } }
-                let session = sorted[0].record.sessionID
-                return Finding(
-                    kind: kind, runID: run.run.runID, sessionID: session, sessionLabel: run.sessionLabel(session),
-                    tool: sorted[0].record.name, requestIDs: requests, calls: sorted,
-                    cost: sorted.dropFirst().reduce(0) { $0 + $1.record.dur }, similarity: similarity, runStart: start)
-            }
-
-            // Loops: per request and tool.
-            let byRequest = Dictionary(grouping: calls.filter { $0.record.requestID != nil }) {
-                RequestTool(requestID: $0.record.requestID!, tool: $0.record.name)
-            }
-            for group in byRequest.values where group.count >= options.loopThreshold {
-                findings.append(finding(.loop, group))
-            }
-
-            let bySessionTool = Dictionary(grouping: calls) { SessionTool(sessionID: $0.record.sessionID, tool: $0.record.name) }
-            for group in bySessionTool.values {
-                // Identical: same fingerprint.
-                let byFingerprint = Dictionary(grouping: group, by: \.record.argumentsFingerprint)
-                for same in byFingerprint.values where same.count >= 2 {
-                    findings.append(finding(.identicalArguments, same))
-                }
-                // Near-identical: distinct fingerprints with similar text, linked into components.
-                var representatives: [(fingerprint: String, words: Set<String>)] = []
-                for (fingerprint, same) in byFingerprint {
-                    guard let text = same.first(where: { $0.arguments != nil })?.arguments else { continue }
-                    let words = argumentWords(text)
-                    if !words.isEmpty { representatives.append((fingerprint, words)) }
-                }
-                representatives.sort { $0.fingerprint < $1.fingerprint }
-                guard representatives.count >= 2 else { continue }
-                var components = UnionFind(count: representatives.count)
-                var least: [Int: Double] = [:]
-                var linkedSimilarities: [(Int, Int, Double)] = []
-                for i in representatives.indices {
-                    for j in representatives.indices where j > i {
-                        let score = similarity(representatives[i].words, representatives[j].words)
-                        if score >= options.similarityThreshold {
-                            components.union(i, j)
-                            linkedSimilarities.append((i, j, score))
-                        }
-                    }
-                }
-                for (i, _, score) in linkedSimilarities {
-                    let root = components.find(i)
-                    least[root] = min(least[root] ?? 1, score)
-                }
-                let members = Dictionary(grouping: representatives.indices, by: { components.find($0) })
-                for (root, indices) in members where indices.count >= 2 {
-                    let prints = Set(indices.map { representatives[$0].fingerprint })
-                    let group = group.filter { prints.contains($0.record.argumentsFingerprint) }
-                    findings.append(finding(.nearIdenticalArguments, group, similarity: least[root]))
-                }
-            }
+            let analysis = RunAnalysis(run: run, options: options)
+            report.findings += analysis.sessionFindings() + analysis.loopFindings()
+            report.toolCallCount += run.toolCalls.count
+            report.callsWithArguments += analysis.calls.filter { $0.arguments != nil }.count
+            report.inferredTurns = report.inferredTurns || analysis.turns.turns.contains { $0.isInferred }
         }
-        findings.sort {
-            ($0.calls[0].record.ts, $0.kind.rawValue, $0.tool) < ($1.calls[0].record.ts, $1.kind.rawValue, $1.tool)
+        report.findings.sort {
+            ($0.calls[0].record.ts, $0.kind.rawValue, $0.tool) < (
+                $1.calls[0].record.ts, $1.kind.rawValue, $1.tool
+            )
         }
-        return ToolFindings(
-            path: trace.path, options: options, findings: findings, toolCallCount: total,
-            callsWithArguments: withArguments)
-    }
-
-    /// The words of an argument text: of its values when it is a JSON object or array, else of
-    /// the whole text.
-    public static func argumentWords(_ text: String) -> Set<String> {
-        var values: [String] = []
-        if let data = text.data(using: .utf8),
-            let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        {
-            collectValues(object, into: &values)
-        } else {
-            values = [text]
-        }
-        var words: Set<String> = []
-        for value in values {
-            var word = ""
-            for character in value.lowercased() {
-                if character.isLetter || character.isNumber {
-                    word.append(character)
-                } else if !word.isEmpty {
-                    words.insert(word)
-                    word = ""
-                }
-            }
-            if !word.isEmpty { words.insert(word) }
-        }
-        return words
-    }
-
-    private static func collectValues(_ object: Any, into values: inout [String]) {
-        if let dictionary = object as? [String: Any] {
-            for key in dictionary.keys.sorted() { collectValues(dictionary[key]!, into: &values) }
-        } else if let array = object as? [Any] {
-            for element in array { collectValues(element, into: &values) }
-        } else if let string = object as? String {
-            values.append(string)
-        } else if let number = object as? NSNumber {
-            values.append(number.stringValue)
-        }
-    }
-
-    /// Word containment, `|A ∩ B| / min(|A|, |B|)`: 1 when one text's words all occur in the other.
-    public static func similarity(_ first: Set<String>, _ second: Set<String>) -> Double {
-        guard !first.isEmpty, !second.isEmpty else { return 0 }
-        return Double(first.intersection(second).count) / Double(min(first.count, second.count))
-    }
-
-    private struct RequestTool: Hashable {
-        var requestID: Int64
-        var tool: String
-    }
-
-    private struct SessionTool: Hashable {
-        var sessionID: Int64?
-        var tool: String
+        return report
     }
 }
 
-/// Disjoint sets over `0..<count`, for linking similar calls into groups.
+/// The repeated-call analysis of one run.
+private struct RunAnalysis {
+    let run: RecordedRun
+    let options: ToolFindings.Options
+    let turns: RunTurns
+    let calls: [ToolFindings.Call]
+    /// The calls of each session and tool.
+    private let groups: [SessionTool: [ToolFindings.Call]]
+    /// The ask each fingerprint of a session's tool belongs to; the same number, the same ask.
+    private var askOf: [SessionToolPrint: Int] = [:]
+    /// The least similarity of a link within each ask made of near-identical calls.
+    private var leastSimilarity: [Int: Double] = [:]
+
+    init(run: RecordedRun, options: ToolFindings.Options) {
+        self.run = run
+        self.options = options
+        turns = RunTurns(run)
+        calls = run.toolCalls
+            .map { ToolFindings.Call(record: $0, arguments: run.payload(.toolArguments, of: $0.toolCallID)) }
+            .sorted { ($0.record.ts, $0.record.toolCallID) < ($1.record.ts, $1.record.toolCallID) }
+        groups = Dictionary(grouping: calls) {
+            SessionTool(sessionID: $0.record.sessionID, tool: $0.record.name)
+        }
+        for key in groups.keys.sorted() { linkAsks(key) }
+    }
+
+    /// Numbers the asks of one session's tool: equal fingerprints are one ask, and fingerprints
+    /// whose captured arguments are near-duplicates (``ArgumentComparison``) join theirs.
+    private mutating func linkAsks(_ key: SessionTool) {
+        var texts: [String: String] = [:]
+        for call in groups[key]! where texts[call.record.argumentsFingerprint] == nil {
+            texts[call.record.argumentsFingerprint] = call.arguments ?? ""
+        }
+        let prints = texts.keys.sorted()
+        let fields = prints.map { texts[$0]!.isEmpty ? nil : ArgumentComparison.Fields(texts[$0]!) }
+        var sets = UnionFind(count: prints.count)
+        var links: [(Int, Double)] = []
+        for i in prints.indices {
+            guard let left = fields[i] else { continue }
+            for j in prints.indices where j > i {
+                guard let right = fields[j] else { continue }
+                switch ArgumentComparison.compare(left, right, threshold: options.similarityThreshold) {
+                case .identical: links.append((i, 1))
+                case .nearDuplicate(let similarity): links.append((i, similarity))
+                case .distinct: continue
+                }
+                sets.union(i, j)
+            }
+        }
+        let base = askOf.count
+        for (index, print) in prints.enumerated() {
+            askOf[SessionToolPrint(key: key, print: print)] = base + sets.find(index)
+        }
+        for (index, similarity) in links {
+            let ask = base + sets.find(index)
+            leastSimilarity[ask] = min(leastSimilarity[ask] ?? 1, similarity)
+        }
+    }
+
+    private func ask(_ call: ToolFindings.Call) -> Int {
+        let key = SessionTool(sessionID: call.record.sessionID, tool: call.record.name)
+        return askOf[SessionToolPrint(key: key, print: call.record.argumentsFingerprint)]!
+    }
+
+    // MARK: Session-wide: identical and near-identical arguments
+
+    func sessionFindings() -> [ToolFindings.Finding] {
+        var findings: [ToolFindings.Finding] = []
+        for key in groups.keys.sorted() {
+            let group = groups[key]!
+            for same in Dictionary(grouping: group, by: \.record.argumentsFingerprint).values
+            where same.count >= 2 {
+                findings.append(
+                    finding(.identicalArguments, same, asks: Array(repeating: 0, count: same.count)))
+            }
+            for (ask, members) in Dictionary(grouping: group, by: ask).sorted(by: { $0.key < $1.key }) {
+                guard Set(members.map(\.record.argumentsFingerprint)).count >= 2 else { continue }
+                findings.append(
+                    finding(
+                        .nearIdenticalArguments, members, asks: Array(repeating: 0, count: members.count),
+                        similarity: leastSimilarity[ask]))
+            }
+        }
+        return findings
+    }
+
+    // MARK: Per turn: loops
+
+    func loopFindings() -> [ToolFindings.Finding] {
+        var findings: [ToolFindings.Finding] = []
+        var callsByTurn: [Int: [ToolFindings.Call]] = [:]
+        for call in calls {
+            guard let position = turns.position(of: call.record.requestID) else { continue }
+            callsByTurn[position, default: []].append(call)
+        }
+        for position in callsByTurn.keys.sorted() {
+            let turn = turns.turns[position]
+            let sequence = callsByTurn[position]!.sorted {
+                (turns.round(of: $0.record.requestID) ?? 0, $0.record.ts, $0.record.toolCallID)
+                    < (turns.round(of: $1.record.requestID) ?? 0, $1.record.ts, $1.record.toolCallID)
+            }
+            let asks = sequence.map(ask)
+            var covered = Set<Int>()
+            // Cycles of two or more asks, made again in the same order: A → B → A → B.
+            for period in 2...ToolFindings.longestCycle {
+                var index = period
+                while index < sequence.count {
+                    guard asks[index] == asks[index - period] else {
+                        index += 1
+                        continue
+                    }
+                    let start = index - period
+                    var end = index
+                    while end < sequence.count, asks[end] == asks[end - period] { end += 1 }
+                    let cycle = Array(asks[start..<start + period])
+                    let stretch = Array(start..<end)
+                    if end - start >= 2 * period, Set(cycle).count >= 2, covered.isDisjoint(with: stretch) {
+                        covered.formUnion(stretch)
+                        findings.append(
+                            finding(
+                                .loop, stretch.map { sequence[$0] }, asks: stretch.map { asks[$0] },
+                                similarity: Set(cycle).compactMap { leastSimilarity[$0] }.min(), turn: turn,
+                                pattern: stretch.prefix(period).map { sequence[$0].record.name }))
+                    }
+                    index = end
+                }
+            }
+            // One ask made again and again, in one request or one per round.
+            for ask in Set(asks).sorted() {
+                let members = sequence.indices.filter { asks[$0] == ask && !covered.contains($0) }
+                guard members.count >= options.loopThreshold else { continue }
+                findings.append(
+                    finding(
+                        .loop, members.map { sequence[$0] }, asks: members.map { _ in ask },
+                        similarity: leastSimilarity[ask], turn: turn))
+            }
+        }
+        return findings
+    }
+
+    // MARK: Building a finding
+
+    /// A finding over `group`, whose calls ask the things `asks` numbers.
+    func finding(
+        _ kind: ToolFindings.Kind, _ group: [ToolFindings.Call], asks: [Int], similarity: Double? = nil,
+        turn: Turn? = nil, pattern: [String]? = nil
+    ) -> ToolFindings.Finding {
+        let order = group.indices.sorted {
+            (group[$0].record.ts, group[$0].record.toolCallID) < (
+                group[$1].record.ts, group[$1].record.toolCallID
+            )
+        }
+        var seen = Set<Int>()
+        var repeats = Set<Int64>()
+        for index in order {
+            if !seen.insert(asks[index]).inserted { repeats.insert(group[index].record.toolCallID) }
+        }
+        let sorted = order.map { group[$0] }
+        var requests: [Int64] = []
+        for call in sorted {
+            if let id = call.record.requestID, !requests.contains(id) { requests.append(id) }
+        }
+        let extra = requests.compactMap { id -> RequestRecord? in
+            let asked = run.toolCallsByRequest[id] ?? []
+            guard !asked.isEmpty, asked.allSatisfy({ repeats.contains($0.toolCallID) }) else { return nil }
+            return turns.request(id)
+        }
+        let session = sorted[0].record.sessionID
+        let tools = pattern ?? [sorted[0].record.name]
+        let turnCount = Set(sorted.compactMap { turns.turn(of: $0.record.requestID)?.index }).count
+        return ToolFindings.Finding(
+            kind: kind, runID: run.run.runID, sessionID: session, sessionLabel: run.sessionLabel(session),
+            tool: tools.joined(separator: " → "), pattern: tools, turnIndex: turn?.index,
+            turnID: turn?.turnID,
+            turnCount: turnCount, requestIDs: requests, calls: sorted,
+            repeatIDs: sorted.map(\.record.toolCallID).filter(repeats.contains), extraRounds: extra,
+            toolTime: sorted.filter { repeats.contains($0.record.toolCallID) }.reduce(0) {
+                $0 &+ $1.record.dur
+            },
+            similarity: similarity, runStart: run.startTime)
+    }
+
+    private struct SessionTool: Hashable, Comparable {
+        var sessionID: Int64?
+        var tool: String
+        static func < (lhs: Self, rhs: Self) -> Bool {
+            (lhs.sessionID ?? -1, lhs.tool) < (rhs.sessionID ?? -1, rhs.tool)
+        }
+    }
+
+    private struct SessionToolPrint: Hashable {
+        var key: SessionTool
+        var print: String
+    }
+}
+
+/// Disjoint sets over `0..<count`, for linking calls that ask the same thing.
 struct UnionFind {
     private var parent: [Int]
     init(count: Int) { parent = Array(0..<count) }
@@ -215,101 +346,5 @@ struct UnionFind {
     mutating func union(_ first: Int, _ second: Int) {
         let (a, b) = (find(first), find(second))
         if a != b { parent[max(a, b)] = min(a, b) }
-    }
-}
-
-// MARK: - Output
-
-extension ToolFindings {
-    public var text: String {
-        let store = TerminalText.sanitized(path)
-        guard toolCallCount > 0 else { return "\(store): no tool calls recorded\n" }
-        var out = "\(store): \(findings.count) finding" + (findings.count == 1 ? "" : "s") + " in "
-            + "\(Format.count(Int64(toolCallCount))) tool calls"
-        if !findings.isEmpty { out += ", repeats cost \(Format.duration(findings.reduce(0) { $0 + $1.cost }))" }
-        out += "\n"
-        if callsWithArguments == 0 {
-            out += """
-                note: near-identical arguments were not checked: no tool_arguments payloads were captured \
-                (turn on payload capture); identical arguments are found by fingerprint all the same.
-
-                """
-        } else if callsWithArguments < toolCallCount {
-            out += "note: arguments captured for \(callsWithArguments) of \(toolCallCount) calls; "
-                + "near-identical arguments checked among those only.\n"
-        }
-        for finding in findings {
-            out += "\n" + finding.headline(loopThreshold: options.loopThreshold) + "\n"
-            out += "  session \(TerminalText.fitted(finding.sessionLabel, width: 40)), request"
-                + (finding.requestIDs.count == 1 ? " " : "s ")
-                + finding.requestIDs.map(Self.shortID).joined(separator: ", ")
-                + "; cost \(Format.duration(finding.cost)) (the calls after the first)\n"
-            for (index, call) in finding.calls.enumerated() {
-                let at = "at " + Format.duration(call.record.ts - finding.runStart)
-                var line = "    \(index + 1). \(at), \(Format.duration(call.record.dur)), \(call.record.outcome)"
-                if let arguments = call.arguments {
-                    line += "  " + TerminalText.fitted(arguments, width: 60)
-                } else {
-                    line += "  fingerprint " + TerminalText.fitted(call.record.argumentsFingerprint, width: 16)
-                }
-                out += line + "\n"
-            }
-        }
-        return out
-    }
-
-    /// An id as people read it: the sequence number `Tracer` puts in the lower 32 bits.
-    static func shortID(_ id: Int64) -> String { "#" + String(id & 0xFFFF_FFFF) }
-
-    public var json: JSONValue {
-        .object([
-            ("store", .string(path)),
-            ("tool_calls", .int(Int64(toolCallCount))),
-            ("tool_calls_with_arguments", .int(Int64(callsWithArguments))),
-            ("near_identical_checked", .bool(callsWithArguments > 0)),
-            ("loop_threshold", .int(Int64(options.loopThreshold))),
-            ("similarity_threshold", .double(options.similarityThreshold)),
-            ("cost_ns", .int(findings.reduce(0) { $0 + $1.cost })),
-            ("findings", .array(findings.map(\.json))),
-        ])
-    }
-}
-
-extension ToolFindings.Finding {
-    func headline(loopThreshold: Int) -> String {
-        let tool = TerminalText.fitted(tool, width: 40)
-        switch kind {
-        case .identicalArguments:
-            return "identical arguments: \(tool) called \(calls.count) times with the same arguments"
-        case .nearIdenticalArguments:
-            let score = similarity.map { " (similarity ≥ \(Format.fixed($0, 2)))" } ?? ""
-            return "near-identical arguments: \(tool) called \(calls.count) times with similar arguments\(score)"
-        case .loop:
-            return "loop: \(tool) called \(calls.count) times by one request (threshold \(loopThreshold))"
-        }
-    }
-
-    public var json: JSONValue {
-        .object([
-            ("kind", .string(kind.rawValue)),
-            ("run_id", .int(runID)),
-            ("session_id", .int(sessionID)),
-            ("session", .string(sessionLabel)),
-            ("tool", .string(tool)),
-            ("request_ids", .array(requestIDs.map { .int($0) })),
-            ("cost_ns", .int(cost)),
-            ("similarity", .double(similarity)),
-            ("calls", .array(calls.map { call in
-                .object([
-                    ("tool_call_id", .int(call.record.toolCallID)),
-                    ("request_id", .int(call.record.requestID)),
-                    ("ts", .int(call.record.ts)),
-                    ("dur_ns", .int(call.record.dur)),
-                    ("outcome", .string(call.record.outcome)),
-                    ("arguments_fingerprint", .string(call.record.argumentsFingerprint)),
-                    ("arguments", .string(call.arguments)),
-                ])
-            })),
-        ])
     }
 }

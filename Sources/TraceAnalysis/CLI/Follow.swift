@@ -23,14 +23,18 @@ enum Follow {
         let path: String
         do { path = try arguments.storePath() } catch { throw .usage(error) }
         var drawing = Drawing(context: context)
+        // Redacted before it is analysed, as every subcommand's input is (see `loadTrace`).
+        func draw(_ trace: RecordedTrace) throws(CommandFailure) {
+            try drawing.draw(render(RedactedTrace.redact(trace, with: context.redactor).trace))
+        }
         if LTTngTrace.isLiveURL(path) {
-            try followLive(path, chunks: false) { trace throws(CommandFailure) in try drawing.draw(render(trace)) }
+            try followLive(path, chunks: false, update: draw)
         } else if LTTngTrace.isTraceInput(path) {
             throw .message(
                 "\(path) is an LTTng trace folder, read when complete; follow a live session by its net:// URL "
                     + "(lttng create --live, then net://RELAY/host/HOST/SESSION)")
         } else {
-            try followStore(path) { trace throws(CommandFailure) in try drawing.draw(render(trace)) }
+            try followStore(path, update: draw)
         }
         return .success
     }

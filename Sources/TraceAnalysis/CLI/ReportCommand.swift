@@ -1,9 +1,6 @@
+import Redaction
 import SessionTrace
 import TraceStore
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What a subcommand's run ends with; the process exits with `rawValue`.
 public enum ExitCode: Int32, Sendable {
@@ -28,68 +25,6 @@ public enum CommandFailure: Error, Sendable {
     public static func input(_ error: StoreError) -> CommandFailure { .input(.store(error)) }
 }
 
-/// Where a subcommand writes and what it knows of its surroundings; tests pass their own.
-public struct CommandContext: Sendable {
-    /// The process environment (`COLUMNS`, `NO_COLOR`).
-    public var environment: [String: String]
-    /// True when standard output is a terminal, so colour is on unless asked off.
-    public var outputIsTerminal: Bool
-    /// Writes text to standard output.
-    public var write: @Sendable (String) -> Void
-    /// Writes a note for the person running the command, such as a redaction report, to
-    /// standard error, so that it stays out of output that is piped on.
-    public var writeNote: @Sendable (String) -> Void
-
-    public init(
-        environment: [String: String], outputIsTerminal: Bool,
-        writeNote: @escaping @Sendable (String) -> Void = CommandContext.writeStandardError,
-        write: @escaping @Sendable (String) -> Void
-    ) {
-        self.environment = environment
-        self.outputIsTerminal = outputIsTerminal
-        self.writeNote = writeNote
-        self.write = write
-    }
-
-    /// The process's own environment and standard output.
-    public static func standard() -> CommandContext {
-        var environment: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return CommandContext(environment: environment, outputIsTerminal: isatty(STDOUT_FILENO) == 1) { text in
-            writeAll(STDOUT_FILENO, text)
-        }
-    }
-
-    /// Writes `text` to standard error, for the one-line messages of a failed command.
-    public static func writeStandardError(_ text: String) {
-        writeAll(STDERR_FILENO, text)
-    }
-
-    /// Writes every byte of `text` to `descriptor`, retrying short writes; gives up quietly on a
-    /// closed pipe, as `head` closes it when it has read enough.
-    private static func writeAll(_ descriptor: Int32, _ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
-    }
-}
-
 /// One `trace-report` subcommand. A subcommand is one file with one type conforming to this
 /// protocol, registered by one line in ``TraceReport/commands``.
 ///
@@ -101,8 +36,8 @@ public struct CommandContext: Sendable {
 ///     static let discussion = "..."
 ///     static let options: [OptionSpec] = [.value("--out", "FILE", "where to write; standard output if absent")]
 ///     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
-///         let trace = try loadTrace(arguments)      // the store, or a clear failure
-///         context.write(...)
+///         let trace = try loadTrace(arguments, context: context)  // redacted, or a clear failure
+///         context.write(...)                                       // redacted again on the way out
 ///         return .success
 ///     }
 /// }
@@ -116,7 +51,7 @@ public protocol ReportCommand {
     static var usage: String { get }
     /// What the command reports and how to read it, for `--help`; may be empty.
     static var discussion: String { get }
-    /// The options it accepts, besides `--help`.
+    /// The options it accepts, besides `--help` and the redaction options every command takes.
     static var options: [OptionSpec] { get }
     /// Hidden commands (developer tools) work but are not listed in `trace-report --help`.
     static var isHidden: Bool { get }
@@ -132,7 +67,7 @@ extension ReportCommand {
     public static var helpText: String {
         var out = "\(abstract)\n\nUsage: \(usage)\n"
         if !discussion.isEmpty { out += "\n\(discussion)\n" }
-        let all = options + [.flag("--help", "show this help")]
+        let all = acceptedOptions + [.flag("--help", "show this help")]
         let labels = all.map { option in option.valueName.map { "\(option.name) \($0)" } ?? option.name }
         let width = labels.map(\.count).max() ?? 0
         out += "\nOptions:\n"
@@ -142,13 +77,33 @@ extension ReportCommand {
         return out
     }
 
-    /// Opens the store named by the one positional argument and loads it.
-    public static func loadTrace(_ arguments: ParsedArguments, chunks: Bool = false) throws(CommandFailure)
-        -> RecordedTrace
-    {
+    /// ``options`` and the redaction options (``CommonOptions/redaction``) it does not declare.
+    static var acceptedOptions: [OptionSpec] {
+        options + CommonOptions.redaction.filter { common in !options.contains { $0.name == common.name } }
+    }
+
+    /// Opens the store named by the one positional argument and loads it, every string redacted
+    /// by the context's redactor.
+    public static func loadTrace(
+        _ arguments: ParsedArguments, context: CommandContext, chunks: Bool = false
+    ) throws(CommandFailure) -> RecordedTrace {
         let path: String
         do { path = try arguments.storePath() } catch { throw .usage(error) }
-        do { return try TraceLoader.load(path: path, chunks: chunks) } catch { throw .input(error) }
+        let trace: RecordedTrace
+        do { trace = try TraceLoader.load(path: path, chunks: chunks) } catch { throw .input(error) }
+        return RedactedTrace.redact(trace, with: context.redactor).trace
+    }
+
+    /// The latency baseline of stores and baseline files, its names redacted by the context's
+    /// redactor (``LatencyBaseline/redacted(by:)``), as `trace-report baseline` writes it.
+    public static func loadBaseline(
+        paths: [String], grouping: ScenarioGrouping?, context: CommandContext
+    ) throws(CommandFailure) -> LatencyBaseline {
+        do {
+            return try LatencyBaseline.make(paths: paths, grouping: grouping).redacted(by: context.redactor)
+        } catch {
+            throw .message(error.description)
+        }
     }
 
     /// Opens the store named by the one positional argument, without loading it.
@@ -171,10 +126,12 @@ public enum TraceReport {
     /// Every subcommand, in the order `--help` lists them. Add a subcommand here, one line.
     public static var commands: [any ReportCommand.Type] {
         [
+            CheckCommand.self,
             SummaryCommand.self,
             TimelineCommand.self,
             ToolsCommand.self,
             CacheCommand.self,
+            CappedCommand.self,
             GrowthCommand.self,
             ExportCommand.self,
             ImportCommand.self,
@@ -183,7 +140,6 @@ public enum TraceReport {
             BaselineCommand.self,
             GateCommand.self,
             DiffCommand.self,
-            MakeScenariosCommand.self,
         ]
     }
 
@@ -213,12 +169,19 @@ public enum TraceReport {
 
     /// Runs `trace-report` with `arguments` (without the program name); writes errors through
     /// `writeError` as one line each. Returns the exit status.
+    ///
+    /// The command's `--rules` and `--no-redact` set the context's ``CommandContext/redactor``,
+    /// which every output and error sentence goes through.
     public static func main(
         _ arguments: [String], context: CommandContext, writeError: @Sendable (String) -> Void
     ) -> ExitCode {
-        guard let first = arguments.first else {
-            writeError("trace-report: no subcommand given; run 'trace-report --help' for the list\n")
+        var context = context
+        func fail(_ sentence: String) -> ExitCode {
+            writeError(context.redactor.redact(sentence).text)
             return .usageOrInput
+        }
+        guard let first = arguments.first else {
+            return fail("trace-report: no subcommand given; run 'trace-report --help' for the list\n")
         }
         if first == "--help" || first == "-h" || first == "help" {
             if first == "help", arguments.count > 1, let command = command(named: arguments[1]) {
@@ -233,34 +196,34 @@ public enum TraceReport {
             return .success
         }
         guard let command = command(named: first) else {
-            writeError("trace-report: unknown subcommand '\(TerminalText.sanitized(first))'; "
+            return fail("trace-report: unknown subcommand '\(TerminalText.sanitized(first))'; "
                 + "run 'trace-report --help' for the list\n")
-            return .usageOrInput
         }
         let parsed: ParsedArguments
         do {
-            parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), options: command.options)
+            parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), options: command.acceptedOptions)
         } catch {
-            writeError("trace-report \(command.name): \(error.message); see 'trace-report \(command.name) --help'\n")
-            return .usageOrInput
+            return fail(
+                "trace-report \(command.name): \(error.message); see 'trace-report \(command.name) --help'\n")
         }
         if parsed.wantsHelp {
             context.write(command.helpText)
             return .success
         }
         do {
+            context.redactor = try Redactor.policy(parsed)
+            if parsed.flag(CommonOptions.noRedact.name) { context.writeNote(Redactor.unredactedNote) }
             return try command.run(parsed, context: context)
         } catch {
             switch error {
             case .usage(let usage):
-                writeError("trace-report \(command.name): \(usage.message); "
+                return fail("trace-report \(command.name): \(usage.message); "
                     + "see 'trace-report \(command.name) --help'\n")
             case .input(let inputError):
-                writeError("trace-report: \(TerminalText.sanitized(inputError.description))\n")
+                return fail("trace-report: \(TerminalText.sanitized(inputError.description))\n")
             case .message(let message):
-                writeError("trace-report: \(TerminalText.sanitized(message))\n")
+                return fail("trace-report: \(TerminalText.sanitized(message))\n")
             }
-            return .usageOrInput
         }
     }
 

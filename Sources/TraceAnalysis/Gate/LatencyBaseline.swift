@@ -127,6 +127,8 @@ public struct LatencyBaseline: Sendable {
     /// The stores the samples came from, as given.
     public var sources: [String]
     public var groups: [ScenarioSamples]
+    /// Columns of the stores that held implausible values, read as the nearest plausible one.
+    public var anomalies: [StoreAnomaly] = []
 
     public init(grouping: ScenarioGrouping, sources: [String], groups: [ScenarioSamples]) {
         self.grouping = grouping
@@ -165,8 +167,8 @@ public struct LatencyBaseline: Sendable {
                 var scaled = run
                 scaled.requests = run.requests.map { request in
                     var request = request
-                    request.ttft = request.ttft.map { Int64((Double($0) * factor).rounded()) }
-                    request.latency = Int64((Double(request.latency) * factor).rounded())
+                    request.ttft = request.ttft.map { Self.scaled($0, by: factor) }
+                    request.latency = Self.scaled(request.latency, by: factor)
                     request.tokensPerSecond = request.tokensPerSecond.map { $0 / factor }
                     return request
                 }
@@ -174,6 +176,11 @@ public struct LatencyBaseline: Sendable {
             }
         }
         return copy
+    }
+
+    /// `duration × factor`, held within plausible durations however slow or fast the run was.
+    private static func scaled(_ duration: Int64, by factor: Double) -> Int64 {
+        PlausibleRange.nearest(Double(duration) * factor, in: PlausibleRange.duration) ?? duration
     }
 
     /// Why a baseline or store could not be read; one sentence for the user.
@@ -242,7 +249,9 @@ public struct LatencyBaseline: Sendable {
         let groups = runsByKey.keys.sorted().map { key in
             ScenarioSamples(key: key, runs: capped(runsByKey[key]!), repeatedCalls: (repeated[key] ?? []).sorted())
         }
-        return LatencyBaseline(grouping: grouping, sources: traces.map(\.path), groups: groups)
+        var baseline = LatencyBaseline(grouping: grouping, sources: traces.map(\.path), groups: groups)
+        baseline.anomalies = traces.flatMap(\.anomalies)
+        return baseline
     }
 
     /// Loads stores (`.sqlite`) and baseline files (`.json`) and pools them into one.
@@ -280,8 +289,10 @@ public struct LatencyBaseline: Sendable {
                 byKey[group.key] = group
             }
         }
-        return LatencyBaseline(grouping: grouping, sources: sources + other.sources,
-                               groups: byKey.keys.sorted().map { byKey[$0]! })
+        var merged = LatencyBaseline(grouping: grouping, sources: sources + other.sources,
+                                     groups: byKey.keys.sorted().map { byKey[$0]! })
+        merged.anomalies = anomalies + other.anomalies
+        return merged
     }
 
     /// Thins runs evenly so a group keeps at most ``sampleCap`` requests in all.
@@ -391,7 +402,9 @@ public struct LatencyBaseline: Sendable {
         guard root["kind"] as? String == formatKind else {
             throw .notABaseline(path: path, reason: "no \"kind\": \"\(formatKind)\"")
         }
-        guard let version = int(root["version"]) else { throw .notABaseline(path: path, reason: "no version") }
+        guard let version = try sample(root["version"], "version", in: PlausibleRange.identifier, path: path) else {
+            throw .notABaseline(path: path, reason: "no version")
+        }
         guard version <= formatVersion else { throw .newerVersion(path: path, version: version) }
         guard let groupBy = (root["group_by"] as? String).flatMap(ScenarioGrouping.init(rawValue:)) else {
             throw .notABaseline(path: path, reason: "group_by is not label or interval")
@@ -411,32 +424,45 @@ public struct LatencyBaseline: Sendable {
                 guard let latencies = run["latency_ns"] as? [Any] else {
                     throw .notABaseline(path: path, reason: "a run of group \(index + 1) has no latency_ns")
                 }
-                let count = latencies.count
-                func column(_ name: String) throws(LoadError) -> [Any] {
+                /// Column `name` of the run, each value checked by `sample`.
+                func column<Value>(
+                    _ name: String, _ sample: (Any?, String) throws(LoadError) -> Value?
+                ) throws(LoadError) -> [Value?] {
                     let values = run[name] as? [Any] ?? []
-                    guard values.count == count else {
+                    guard values.count == latencies.count else {
                         throw .notABaseline(path: path, reason: "\(name) of group \(index + 1) is not aligned")
                     }
-                    return values
+                    var checked: [Value?] = []
+                    for value in values { checked.append(try sample(value, "\(name) of group \(index + 1)")) }
+                    return checked
                 }
-                let ttft = try column("ttft_ns")
-                let rate = try column("tokens_per_second")
-                let tools = try column("tool_calls")
-                let input = try column("input_tokens")
-                let cached = try column("cached_input_tokens")
+                func integer(_ range: ClosedRange<Int64>) -> (Any?, String) throws(LoadError) -> Int64? {
+                    { value, name throws(LoadError) in try Self.sample(value, name, in: range, path: path) }
+                }
+                let latency = try column("latency_ns", integer(PlausibleRange.duration))
+                let ttft = try column("ttft_ns", integer(PlausibleRange.duration))
+                let rate = try column("tokens_per_second") { value, name throws(LoadError) in
+                    try Self.sample(value, name, in: 0...Double.greatestFiniteMagnitude, path: path)
+                }
+                let tools = try column("tool_calls", integer(PlausibleRange.count))
+                let input = try column("input_tokens", integer(PlausibleRange.count))
+                let cached = try column("cached_input_tokens", integer(PlausibleRange.count))
                 var requests: [RequestSample] = []
-                for row in 0..<count {
-                    guard let latency = int(latencies[row]) else {
+                for row in latency.indices {
+                    guard let latency = latency[row] else {
                         throw .notABaseline(path: path, reason: "a latency of group \(index + 1) is not a number")
                     }
                     requests.append(RequestSample(
-                        ttft: int(ttft[row]), latency: latency, tokensPerSecond: double(rate[row]),
-                        toolCalls: int(tools[row]) ?? 0, inputTokens: int(input[row]),
-                        cachedInputTokens: int(cached[row])))
+                        ttft: ttft[row], latency: latency, tokensPerSecond: rate[row], toolCalls: tools[row] ?? 0,
+                        inputTokens: input[row], cachedInputTokens: cached[row]))
                 }
+                let speed = try Self.sample(
+                    run["server_ns_per_token"], "server_ns_per_token of group \(index + 1)",
+                    in: 0...Double(PlausibleRange.duration.upperBound), path: path)
                 runs.append(ScenarioSamples.Run(
-                    runID: int(run["run_id"]) ?? 0, requests: requests,
-                    serverNanosPerToken: double(run["server_ns_per_token"])))
+                    runID: try Self.sample(run["run_id"], "run_id of group \(index + 1)",
+                                           in: PlausibleRange.identifier, path: path) ?? 0,
+                    requests: requests, serverNanosPerToken: speed))
             }
             let repeated = (object["repeated_tool_calls"] as? [[String: Any]] ?? []).compactMap { call in
                 (call["kind"] as? String).flatMap { kind in
@@ -452,22 +478,45 @@ public struct LatencyBaseline: Sendable {
         return LatencyBaseline(grouping: groupBy, sources: [path], groups: groups.sorted { $0.key < $1.key })
     }
 
-    private static func int(_ any: Any?) -> Int64? {
-        switch any {
-        case let value as Int: Int64(value)
-        case let value as Int64: value
-        case let value as Double: value.isFinite ? Int64(value.rounded()) : nil
-        case let value as NSNumber: value.int64Value
-        default: nil
+    /// A whole number of a baseline file: nil for null or absent; a number outside `range`, a
+    /// fraction or anything else refuses the file, naming where and what.
+    private static func sample(
+        _ any: Any?, _ name: String, in range: ClosedRange<Int64>, path: String
+    ) throws(LoadError) -> Int64? {
+        guard let any, !(any is NSNull) else { return nil }
+        if let value = any as? Int {
+            guard range.contains(Int64(value)) else { throw outside(name, "\(value)", range, path) }
+            return Int64(value)
         }
+        guard let value = (any as? NSNumber)?.doubleValue else {
+            throw .notABaseline(path: path, reason: "\(name) holds a value that is not a number")
+        }
+        guard value == value.rounded(), let whole = PlausibleRange.nearest(value, in: range),
+            Double(whole) == value
+        else {
+            throw outside(name, "\(value)", range, path)
+        }
+        return whole
     }
 
-    private static func double(_ any: Any?) -> Double? {
-        switch any {
-        case let value as Double: value
-        case let value as Int: Double(value)
-        case let value as NSNumber: value.doubleValue
-        default: nil
+    /// A real number of a baseline file: nil for null or absent; a number outside `range` (or not
+    /// finite) or anything else refuses the file.
+    private static func sample(
+        _ any: Any?, _ name: String, in range: ClosedRange<Double>, path: String
+    ) throws(LoadError) -> Double? {
+        guard let any, !(any is NSNull) else { return nil }
+        guard let value = (any as? NSNumber)?.doubleValue else {
+            throw .notABaseline(path: path, reason: "\(name) holds a value that is not a number")
         }
+        guard range.contains(value) else {
+            throw .notABaseline(path: path, reason: "\(name) holds \(value), outside \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    private static func outside(_ name: String, _ value: String, _ range: ClosedRange<Int64>, _ path: String)
+        -> LoadError
+    {
+        .notABaseline(path: path, reason: "\(name) holds \(value), outside \(PlausibleRange.describe(range))")
     }
 }

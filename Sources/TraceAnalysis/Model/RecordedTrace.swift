@@ -21,11 +21,18 @@ public struct RecordedTrace: Sendable {
     public var schemaVersion: Int64
     /// The runs, by start time. A store written by one program holds one.
     public var runs: [RecordedRun]
+    /// Columns that held values no recording writes, read as the nearest plausible value; every
+    /// report shows them (a `note:` line, an `anomalies` key in JSON).
+    public var anomalies: [StoreAnomaly]
 
-    public init(path: String, schemaVersion: Int64 = StoreSchema.version, runs: [RecordedRun]) {
+    public init(
+        path: String, schemaVersion: Int64 = StoreSchema.version, runs: [RecordedRun],
+        anomalies: [StoreAnomaly] = []
+    ) {
         self.path = path
         self.schemaVersion = schemaVersion
         self.runs = runs
+        self.anomalies = anomalies
     }
 
     /// Requests of every run.
@@ -124,7 +131,7 @@ public struct RecordedRun: Sendable {
     }
 
     /// Events that sinks could not record in this run.
-    public var droppedCount: Int64 { dropped.reduce(0) { $0 + $1.count } }
+    public var droppedCount: Int64 { dropped.saturatingSum(\.count) }
 
     /// The earliest `ts` of anything in the run, for times relative to its start.
     public var startTime: Int64 {
@@ -162,7 +169,8 @@ public enum TraceLoader {
             .joined(separator: " UNION ALL ")
         try reader.query("SELECT run_id, min(ts) FROM (\(union)) WHERE run_id IS NOT NULL GROUP BY run_id") { row in
             let id = row.int64(0)
-            if !known.contains(id) { orphanStarts[id] = row.int64(1) }
+            // An aggregate is read as SQLite gives it: held to plausible times like a column.
+            if !known.contains(id) { orphanStarts[id] = PlausibleRange.nearest(row.int64(1), in: PlausibleRange.time) }
         }
         var runs: [RecordedRun] = []
         for run in recorded {
@@ -173,7 +181,9 @@ public enum TraceLoader {
             runs.append(try loadRun(reader, run: run, hasRunRecord: false, chunks: chunks))
         }
         runs.sort { ($0.run.ts, $0.run.runID) < ($1.run.ts, $1.run.runID) }
-        return RecordedTrace(path: reader.path, schemaVersion: reader.schemaVersion, runs: runs)
+        return RecordedTrace(
+            path: reader.path, schemaVersion: reader.schemaVersion, runs: runs,
+            anomalies: try reader.anomalies(everyColumn: true))
     }
 
     private static func loadRun(

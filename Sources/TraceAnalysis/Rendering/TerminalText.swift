@@ -102,8 +102,14 @@ public enum Format {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
-        let whole = Int64(scaled / scale)
-        let fraction = Int64(scaled) - whole * Int64(scale)
+        guard scaled < 0x1p53 else {
+            // Past 2^53 a Double holds no fraction to print, and past 2^63 no Int64 holds it.
+            let magnitude = abs(value).rounded()
+            return (value < 0 ? "-" : "") + (magnitude < 0x1p63 ? String(Int64(magnitude)) : "\(magnitude)")
+        }
+        let units = Int64(scaled)
+        let whole = units / Int64(scale)
+        let fraction = units % Int64(scale)
         var text = String(whole)
         if digits > 0 {
             let fractionText = String(fraction)

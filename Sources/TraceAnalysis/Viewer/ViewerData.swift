@@ -224,7 +224,7 @@ private struct Builder {
                 + "; the repeats cost \(Format.duration(item.cost))"
             out.append(finding(
                 item.kind.rawValue, run: item.runID,
-                title: item.headline(loopThreshold: tools.options.loopThreshold),
+                title: item.headline,
                 detail: detail, events: item.calls.map(\.record.toolCallID) + item.requestIDs))
         }
         for item in CacheFindings.analyze(trace).findings {

@@ -22,18 +22,15 @@ public struct BaselineCommand: ReportCommand {
     {
         guard !arguments.positionals.isEmpty else { throw .usage(UsageError("no run given; name one or more .sqlite stores")) }
         let grouping = try parseGrouping(arguments) ?? .label
-        let baseline: LatencyBaseline
-        do { baseline = try LatencyBaseline.make(paths: arguments.positionals, grouping: grouping) } catch {
-            throw .message(error.description)
-        }
+        let baseline = try loadBaseline(paths: arguments.positionals, grouping: grouping, context: context)
         guard !baseline.groups.isEmpty else { throw .message("the runs hold no requests; nothing to baseline") }
         if let out = arguments.value("--out") {
-            do { try baseline.write(path: out) } catch { throw .message(error.description) }
+            try context.writeFile(json: baseline.json, to: out)
             let requests = baseline.groups.reduce(0) { $0 + $1.requestCount }
             context.write("baseline: \(TerminalText.sanitized(out)): \(baseline.groups.count) scenarios, "
                 + "\(requests) requests from \(arguments.positionals.count) stores\n")
         } else {
-            context.write(baseline.json.serialized() + "\n")
+            context.write(json: baseline.json)
         }
         return .success
     }

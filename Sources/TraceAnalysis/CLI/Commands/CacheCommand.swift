@@ -1,23 +1,30 @@
 /// `trace-report cache STORE`: requests that broke the reusable prompt prefix, and the cost.
 public struct CacheCommand: ReportCommand {
     public static let name = "cache"
-    public static let abstract = "Requests that broke the cached prompt prefix, their cause and the cache tax."
-    public static let usage = "trace-report cache [--fail-on-findings] [--json] STORE"
+    public static let abstract =
+        "Requests that broke the cached prompt prefix, their cause and the cache tax."
+    public static let usage = "trace-report cache [--session LABEL|ID] [--fail-on-findings] [--json] STORE"
     public static let discussion = """
-        A request breaks the prefix when it reused fewer leading entries than the previous request of its
-        session sent (reused_prefix_entries < previous transcript_entries). The cause comes from the
-        session's handoffs since the previous request (model switch, profile switch, changed instructions
-        or tools); without one, the history was transformed, as by a rolling window.
-        Cost is against the last earlier request of the session whose prefix was intact: cached input
-        tokens lost and time to first token gained. Their sums are the cache tax.
+        Each request is compared with the previous request of its session. Causes: model switch (provider
+        or model differs), instructions or tools changed (fingerprints or handoffs), history transform
+        (fewer leading entries reused than the previous request sent), profile switch (with one of those,
+        or alone when the server's cached tokens drop). Where the server reports cached input tokens, a
+        request that still took the previous prompt from the cache did not break it.
+        Tax: reusable tokens the server did not take from its cache, and the time to first token gained
+        against the previous request.
         """
-    public static let options: [OptionSpec] = [CommonOptions.failOnFindings, CommonOptions.json]
+    public static let options: [OptionSpec] = [
+        SessionOption.spec, CommonOptions.failOnFindings, CommonOptions.json,
+    ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
         -> ExitCode
     {
-        let report = CacheFindings.analyze(try loadTrace(arguments))
-        context.write(arguments.flag("--json") ? report.json.serialized() + "\n" : report.text)
+        let trace = try SessionOption.loadTrace(arguments, for: Self.self, context: context)
+        let report = CacheFindings.analyze(trace)
+        context.writeReport(
+            json: arguments.flag("--json"), anomalies: trace.anomalies, text: { report.text },
+            object: { report.json })
         return arguments.flag("--fail-on-findings") && !report.findings.isEmpty ? .findings : .success
     }
 }

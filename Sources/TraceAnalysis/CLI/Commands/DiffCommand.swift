@@ -30,14 +30,9 @@ public struct DiffCommand: ReportCommand {
         do { resamples = try arguments.int("--resamples", default: 2000, in: 100...1_000_000) } catch {
             throw .usage(error)
         }
-        let a: LatencyBaseline
-        let b: LatencyBaseline
-        do {
-            a = try LatencyBaseline.make(paths: [arguments.positionals[0]], grouping: grouping)
-            b = try LatencyBaseline.make(paths: [arguments.positionals[1]], grouping: grouping ?? a.grouping)
-        } catch {
-            throw .message(error.description)
-        }
+        let a = try loadBaseline(paths: [arguments.positionals[0]], grouping: grouping, context: context)
+        let b = try loadBaseline(
+            paths: [arguments.positionals[1]], grouping: grouping ?? a.grouping, context: context)
         var left = a
         var right = b
         switch arguments.value("--speed") ?? "raw" {
@@ -52,7 +47,11 @@ public struct DiffCommand: ReportCommand {
             throw .usage(UsageError("--speed takes raw or normalized, not '\(TerminalText.sanitized(other))'"))
         }
         let comparison = RunComparison.compare(left, right, bootstrap: Bootstrap(resamples: resamples))
-        context.write(arguments.flag("--json") ? comparison.json.serialized() + "\n" : comparison.text)
+        if arguments.flag("--json") {
+            context.write(json: comparison.json)
+        } else {
+            context.write(comparison.text)
+        }
         return .success
     }
 }

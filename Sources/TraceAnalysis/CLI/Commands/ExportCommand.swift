@@ -1,4 +1,5 @@
 import Redaction
+import TraceStore
 
 /// `trace-report export --format perfetto|otlp|jsonl|html [--out FILE] [--rules FILE] STORE [STORE2]`:
 /// the store in a format other tools open, or as the web viewer, always redacted.
@@ -27,7 +28,6 @@ public struct ExportCommand: ReportCommand {
     public static let options: [OptionSpec] = [
         .value("--format", "FORMAT", "\(formatList(", ")) (required)"),
         .value("--out", "FILE", "where to write (mode 0600); standard output if absent"),
-        .value("--rules", "FILE", "more redaction rules, one per line (see docs/trace-report.md)"),
     ]
 
     static func formatList(_ separator: String) -> String {
@@ -58,26 +58,22 @@ public struct ExportCommand: ReportCommand {
         if let out, let store = paths.first(where: { ExportFile.sameFile(out, $0) }) {
             throw .message("--out \(out) is the store \(store) itself; name another file")
         }
-        let redactor = try Redactor.withRules(from: arguments.value("--rules"))
-
-        let (text, report) = try render(format, paths: paths, redactor: redactor)
-        if let out {
-            try ExportFile.write(text, to: out)
-        } else {
-            context.write(text)
-        }
-        context.writeNote(report.summary + "\n")
+        let (text, report, anomalies) = try render(format, paths: paths, redactor: context.redactor)
+        try context.writeExport(text, to: out)
+        context.writeNote(report.summary + "\n" + AnomalyNotes.text(anomalies))
         return .success
     }
 
-    /// The export's text and what was redacted from it.
+    /// The export's text, what was redacted from it, and the implausible values it read.
     static func render(_ format: ExportFormat, paths: [String], redactor: Redactor) throws(CommandFailure)
-        -> (String, RedactionReport)
+        -> (String, RedactionReport, [StoreAnomaly])
     {
-        func redacted(_ render: (RedactedTrace) -> String) throws(CommandFailure) -> (String, RedactionReport) {
+        func redacted(_ render: (RedactedTrace) -> String) throws(CommandFailure)
+            -> (String, RedactionReport, [StoreAnomaly])
+        {
             do {
                 let trace = try RedactedTrace.load(path: paths[0], redactor: redactor)
-                return (render(trace), trace.report)
+                return (render(trace), trace.report, trace.trace.anomalies)
             } catch {
                 throw .input(error)
             }
@@ -92,7 +88,7 @@ public struct ExportCommand: ReportCommand {
                 do { traces.append(try TraceLoader.load(path: path, chunks: false)) } catch { throw .input(error) }
             }
             let data = ViewerData.build(traces, redactor: redactor)
-            do { return (try ViewerDocument.html(data: data), data.redaction) } catch {
+            do { return (try ViewerDocument.html(data: data), data.redaction, traces.flatMap(\.anomalies)) } catch {
                 throw .message(error.description)
             }
         }

@@ -75,13 +75,11 @@ public struct GateCommand: ReportCommand {
             throw .message("\(error)")
         }
         let baseline: LatencyBaseline
-        let current: LatencyBaseline
-        do {
-            baseline = try LatencyBaseline.read(path: baselinePath)
-            current = try LatencyBaseline.make(paths: arguments.positionals, grouping: baseline.grouping)
-        } catch {
+        do { baseline = try LatencyBaseline.read(path: baselinePath).redacted(by: context.redactor) } catch {
             throw .message(error.description)
         }
+        let current = try loadBaseline(
+            paths: arguments.positionals, grouping: baseline.grouping, context: context)
         let result: GateEvaluation
         do {
             result = try GateEvaluation.evaluate(
@@ -91,9 +89,7 @@ public struct GateCommand: ReportCommand {
             throw .message(error.description)
         }
         if let path = arguments.value("--junit") {
-            do { try Data(result.junit.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-                throw .message("the JUnit file \(path) could not be written: \(error.localizedDescription)")
-            }
+            try context.writeFile(result.junit, to: path)
         }
         context.write(arguments.flag("--markdown") ? result.markdown : result.text)
         if arguments.flag("--github") { context.write(result.githubAnnotations) }

@@ -27,8 +27,11 @@ public struct GrowthCommand: ReportCommand {
         } catch {
             throw .usage(error)
         }
-        let report = GrowthReport.analyze(try loadTrace(arguments), options: options)
-        context.write(arguments.flag("--json") ? report.json.serialized() + "\n" : report.text)
+        let trace = try loadTrace(arguments, context: context)
+        let report = GrowthReport.analyze(trace, options: options)
+        context.writeReport(
+            json: arguments.flag("--json"), anomalies: trace.anomalies, text: { report.text },
+            object: { report.json })
         return arguments.flag("--fail-on-findings") && !report.findings.isEmpty ? .findings : .success
     }
 }

@@ -1,24 +1,27 @@
 import Foundation
 import Redaction
 
-/// `trace-report redact [--rules FILE] [--json|--jsonl|--text] [FILE]`: any text, JSON or JSON
-/// Lines file with its secrets replaced, for logs and transcripts that go with a trace.
+/// `trace-report redact [--rules FILE] [--json|--jsonl|--text] [--report] [FILE]`: any text, JSON
+/// or JSON Lines file with its secrets replaced, for logs and transcripts that go with a trace; with
+/// `--report`, what would be replaced (counts by kind and line numbers, never the values).
 public struct RedactCommand: ReportCommand {
     public static let name = "redact"
     public static let abstract = "Redact secrets and personal data in a text, JSON or JSON Lines file."
-    public static let usage = "trace-report redact [--rules FILE] [--json|--jsonl|--text] [FILE]"
+    public static let usage = "trace-report redact [--rules FILE] [--json|--jsonl|--text] [--report] [FILE]"
     public static let discussion = """
         Reads FILE (standard input if absent or '-') and writes it to standard output with every
         secret or personal value replaced by [REDACTED:<kind>]. Prints what was replaced, counted by
         kind, on standard error. JSON is redacted inside string values only, so it stays valid JSON;
         without a flag the input is JSON if it parses as one document, JSON Lines if every non-empty
-        line parses as JSON, else text.
+        line parses as JSON, else text. With --report, writes instead what would be replaced: the
+        count of each kind and the lines it is on, never the values.
         """
     public static let options: [OptionSpec] = [
         .value("--rules", "FILE", "more redaction rules, one per line (see docs/trace-report.md)"),
         .flag("--json", "the input is one JSON document"),
         .flag("--jsonl", "the input is JSON Lines"),
         .flag("--text", "the input is text"),
+        .flag("--report", "list the kinds and line numbers of what would be replaced, not the text"),
     ]
 
     /// How the input is read.
@@ -57,6 +60,15 @@ public struct RedactCommand: ReportCommand {
             throw .message("\(path == "-" ? "standard input" : path) is not UTF-8 text")
         }
         let mode = chosen.first ?? detect(text)
+        if arguments.flag("--report") {
+            let format: Redactor.Format = switch mode {
+            case .json: .json
+            case .jsonl: .jsonLines
+            case .text: .text
+            }
+            context.write(report(redactor.locate(text, as: format)))
+            return .success
+        }
         let result: RedactionResult
         switch mode {
         case .json: result = redactor.redactJSON(text)
@@ -68,6 +80,24 @@ public struct RedactCommand: ReportCommand {
         report.add(result)
         context.writeNote(report.summary + "\n")
         return .success
+    }
+
+    /// `redacted 3 values: 2 email, 1 openai_key`, then one line per kind with its count and lines:
+    /// `email  2  lines 3, 17`.
+    static func report(_ locations: [RedactionLocation]) -> String {
+        var lines: [String: [Int]] = [:]
+        for location in locations { lines[location.kind, default: []].append(location.line) }
+        let summary = RedactionReport(counts: lines.mapValues(\.count))
+        let width = summary.sortedCounts.map(\.kind.count).max() ?? 0
+        var out = summary.summary + "\n"
+        for (kind, count) in summary.sortedCounts {
+            var numbers: [Int] = []
+            for line in lines[kind] ?? [] where numbers.last != line { numbers.append(line) }
+            let padded = kind.padding(toLength: width, withPad: " ", startingAt: 0)
+            let noun = numbers.count == 1 ? "line" : "lines"
+            out += "\(padded)  \(count)  \(noun) \(numbers.map(String.init).joined(separator: ", "))\n"
+        }
+        return out
     }
 
     /// JSON if the whole text is one document, JSON Lines if every non-empty line is one, else text.

@@ -1,3 +1,5 @@
+import TraceStore
+
 /// `trace-report summary STORE`: latency, generation rate, cache and errors per run, session and
 /// profile/model.
 public struct SummaryCommand: ReportCommand {
@@ -31,13 +33,22 @@ public struct SummaryCommand: ReportCommand {
             }
         }
         let report: SummaryReport
+        let anomalies: [StoreAnomaly]
         if LTTngTrace.isTraceInput(arguments.positionals.first ?? "") {
-            report = SummaryReport.compute(trace: try loadTrace(arguments))
+            let trace = try loadTrace(arguments, context: context)
+            report = SummaryReport.compute(trace: trace)
+            anomalies = trace.anomalies
         } else {
             let reader = try openStore(arguments)
-            do { report = try SummaryReport.compute(reader: reader) } catch { throw .input(error) }
+            do {
+                report = try SummaryReport.compute(reader: reader).redacted(by: context.redactor)
+                anomalies = try reader.anomalies()
+            } catch {
+                throw .input(error)
+            }
         }
-        context.write(arguments.flag("--json") ? report.json.serialized() + "\n" : report.text(sessionLimit: limit))
+        context.writeReport(
+            json: json, anomalies: anomalies, text: { report.text(sessionLimit: limit) }, object: { report.json })
         return .success
     }
 }

@@ -51,7 +51,12 @@ public struct TimelineCommand: ReportCommand {
             }
         }
         if arguments.flag("--follow") { return try Follow.run(arguments, context: context, render: render) }
-        context.write(try render(try loadTrace(arguments)))
+        let trace = try loadTrace(arguments, context: context)
+        if json {
+            context.write(json: AnomalyNotes.adding(trace.anomalies, to: TimelineData.json(trace, options: options)))
+        } else {
+            context.write(try render(trace) + AnomalyNotes.text(trace.anomalies))
+        }
         return .success
     }
 }

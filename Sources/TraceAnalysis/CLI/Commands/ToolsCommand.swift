@@ -1,19 +1,27 @@
-/// `trace-report tools STORE`: repeated tool calls and loops.
+/// `trace-report tools STORE`: repeated tool calls, loops and oversized tool output.
 public struct ToolsCommand: ReportCommand {
     public static let name = "tools"
-    public static let abstract = "Tool calls repeated with identical or near-identical arguments, and loops."
-    public static let usage = "trace-report tools [--loop N] [--similarity X] [--fail-on-findings] [--json] STORE"
+    public static let abstract =
+        "Tool calls repeated with identical or near-identical arguments, loops, oversized output."
+    public static let usage = """
+        trace-report tools [--session LABEL|ID] [--loop N] [--similarity X] [--fail-on-findings] [--json] STORE
+        """
     public static let discussion = """
-        identical: one session called a tool twice or more with the same arguments_fingerprint; works
-          on every store.
-        near-identical: different fingerprints but similar argument text, by word containment
-          |A ∩ B| / min(|A|, |B|) over the words of the argument values, at least X (default 0.8);
-          needs payload capture (tool_arguments payloads), since fingerprints cannot be compared.
-        loop: one request called one tool N times or more (default 3).
-        Each finding lists its session, requests and calls, and costs the time of the calls after the first.
+        Two calls of a tool ask the same thing when their arguments_fingerprint is equal, or when their
+        captured arguments agree field by field: no entity differs (a number such as a page or an id, an
+        id-like value, a proper noun, a field named like city, name, date, page) and the other text
+        shares at least X (default 0.8) of its content words. Needs payload capture for the latter.
+        identical: one session called a tool twice or more with the same fingerprint.
+        near-identical: one session asked a tool the same thing with different fingerprints.
+        loop: in one user turn, the same ask N times or more (default 3), in one request or one per
+          round; or a cycle of asks made again in order (A → B → A → B).
+        oversized output: a tool output of 2 KB or more that is half or more of the next prompt.
+        Cost: the repeats' tool time, and the extra rounds (requests that asked only for repeats), with
+        their time and tokens.
         """
     public static let options: [OptionSpec] = [
-        .value("--loop", "N", "calls of one tool in one request that make a loop (default 3)"),
+        SessionOption.spec,
+        .value("--loop", "N", "asks of one kind in one turn that make a loop (default 3)"),
         .value("--similarity", "X", "near-identical threshold, 0 < X ≤ 1 (default 0.8)"),
         CommonOptions.failOnFindings,
         CommonOptions.json,
@@ -29,8 +37,13 @@ public struct ToolsCommand: ReportCommand {
         } catch {
             throw .usage(error)
         }
-        let report = ToolFindings.analyze(try loadTrace(arguments), options: options)
-        context.write(arguments.flag("--json") ? report.json.serialized() + "\n" : report.text)
-        return arguments.flag("--fail-on-findings") && !report.findings.isEmpty ? .findings : .success
+        let trace = try SessionOption.loadTrace(arguments, for: Self.self, context: context)
+        let repeats = ToolFindings.analyze(trace, options: options)
+        let oversized = OversizedToolOutputs.analyze(trace)
+        context.writeReport(
+            json: arguments.flag("--json"), anomalies: trace.anomalies, text: { repeats.text + oversized.text },
+            object: { .object(repeats.jsonMembers + [("oversized_outputs", oversized.json)]) })
+        let found = !repeats.findings.isEmpty || !oversized.findings.isEmpty
+        return arguments.flag("--fail-on-findings") && found ? .findings : .success
     }
 }

@@ -1,0 +1,67 @@
+/*
+ * CCurl: plain C functions over libcurl's variadic and macro API, for the HTTP transport.
+ *
+ * Swift calls libcurl's plain functions (curl_easy_init, curl_multi_poll, curl_slist_append, ...)
+ * directly and these for what it cannot call: curl_easy_setopt and curl_easy_getinfo are
+ * variadic, CURL_GLOBAL_DEFAULT and CURL_ERROR_SIZE are macros, CURLMsg holds a union.
+ */
+#ifndef CCURL_H
+#define CCURL_H
+
+#include <curl/curl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* curl_global_init(CURL_GLOBAL_DEFAULT); call once before any other function. */
+CURLcode ccurl_global_init(void);
+
+/* The size of the buffer ccurl_easy_set_error_buffer takes (CURL_ERROR_SIZE). */
+size_t ccurl_error_buffer_size(void);
+
+/*
+ * A POST of `body` (copied) to `url` with `headers` (kept, not copied: free them after the
+ * transfer), no signals (the transfer runs on a thread of its own), and curl's error text
+ * written to `error_buffer`.
+ */
+CURLcode ccurl_easy_set_post(CURL *easy, const char *url, const char *body, size_t body_length,
+                             struct curl_slist *headers, char *error_buffer);
+
+/* Callbacks for each header line and each chunk of the body, both handed `context`. */
+CURLcode ccurl_easy_set_receivers(CURL *easy, curl_write_callback on_header,
+                                  curl_write_callback on_body, void *context);
+
+/* Gives up connecting after `milliseconds`. */
+CURLcode ccurl_easy_set_connect_timeout(CURL *easy, long milliseconds);
+
+/* Trusts the certificate authorities in the PEM file at `path` instead of the system's. */
+CURLcode ccurl_easy_set_ca_file(CURL *easy, const char *path);
+
+/* The last response's HTTP status, or 0 before one arrived. */
+long ccurl_easy_response_code(CURL *easy);
+
+/* The last response's Content-Type, or NULL; owned by `easy`. */
+const char *ccurl_easy_content_type(CURL *easy);
+
+/* The address and port of the connection the transfer used; the address is owned by `easy`. */
+const char *ccurl_easy_primary_ip(CURL *easy);
+long ccurl_easy_primary_port(CURL *easy);
+
+/*
+ * The next finished transfer of `multi`: 1 with its handle and result, or 0 when no transfer
+ * has finished since the last call.
+ */
+int ccurl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result);
+
+/*
+ * A blocking GET of `url` within `timeout_milliseconds`, body discarded: the HTTP status, or
+ * -1 when no answer came. For health probes.
+ */
+long ccurl_get_status(const char *url, long timeout_milliseconds);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

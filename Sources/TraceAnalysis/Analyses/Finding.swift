@@ -1,0 +1,105 @@
+import Foundation
+
+/// One problem in a recorded run, in the shape every analysis reports to `trace-report check`:
+/// what kind, where (run, session, turn, requests, tool calls), the evidence, and the cost.
+///
+/// Each analysis keeps its own detailed report (`tools`, `cache`, `capped`, `growth`); a
+/// `Finding` is its summary, so findings of every kind can be ranked together. New kinds add a
+/// case to ``Kind``; new evidence adds keys to ``evidence``; a new measure of cost (a price)
+/// adds a field to ``Cost``.
+public struct Finding: Sendable, Hashable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case loop
+        case identicalArguments = "identical_arguments"
+        case nearIdenticalArguments = "near_identical_arguments"
+        case cacheBreak = "cache_break"
+        case cappedAnswer = "capped_answer"
+        case oversizedToolOutput = "oversized_tool_output"
+        case promptGrowth = "prompt_growth"
+    }
+
+    /// What a finding cost, in the units it can be measured in; 0 where it has none.
+    public struct Cost: Sendable, Hashable {
+        /// Time spent on, or added by, the problem, in nanoseconds.
+        public var time: Int64
+        /// Tokens spent on, or lost to, the problem.
+        public var tokens: Int64
+
+        public init(time: Int64 = 0, tokens: Int64 = 0) {
+            self.time = time
+            self.tokens = tokens
+        }
+
+        /// Ranking order: more time first, then more tokens.
+        public static func ranksBefore(_ lhs: Cost, _ rhs: Cost) -> Bool {
+            (lhs.time, lhs.tokens) > (rhs.time, rhs.tokens)
+        }
+    }
+
+    public var kind: Kind
+    /// The store the finding is in, as given.
+    public var store: String
+    public var runID: Int64
+    public var sessionID: Int64?
+    public var sessionLabel: String
+    /// The turn's position in its session (from 0), when the finding is within one turn.
+    public var turnIndex: Int?
+    /// That turn's recorded `turn_id`; nil in stores that record none.
+    public var turnID: Int64?
+    /// The requests the finding is about, by start time.
+    public var requestIDs: [Int64]
+    /// The tool calls the finding is about, by start time.
+    public var toolCallIDs: [Int64]
+    /// `ts` of the first event the finding is about.
+    public var ts: Int64
+    /// One line for people, unsanitized.
+    public var summary: String
+    /// The analysis's own record of the finding (its `--json` object).
+    public var evidence: JSONValue
+    public var cost: Cost
+    /// The command that shows the finding in detail, as arguments after `trace-report`.
+    public var detail: [String]
+
+    /// ``detail`` as one shell command line.
+    public var detailCommand: String {
+        (["trace-report"] + detail).map(Self.shellQuoted).joined(separator: " ")
+    }
+
+    /// `word` as a shell reads it back: unchanged when it is plain, else in single quotes.
+    static func shellQuoted(_ word: String) -> String {
+        let plain =
+            !word.isEmpty
+            && word.unicodeScalars.allSatisfy {
+                ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
+                    || "-_./=:@%+,".unicodeScalars.contains($0)
+            }
+        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    public var json: JSONValue {
+        .object([
+            ("kind", .string(kind.rawValue)),
+            ("store", .string(store)),
+            ("run_id", .int(runID)),
+            ("session_id", .int(sessionID)),
+            ("session", .string(sessionLabel)),
+            ("turn_index", .int(turnIndex.map(Int64.init))),
+            ("turn_id", .int(turnID)),
+            ("request_ids", .array(requestIDs.map { .int($0) })),
+            ("tool_call_ids", .array(toolCallIDs.map { .int($0) })),
+            ("ts", .int(ts)),
+            ("summary", .string(summary)),
+            ("cost", .object([("time_ns", .int(cost.time)), ("tokens", .int(cost.tokens))])),
+            ("detail_command", .string(detailCommand)),
+            ("evidence", evidence),
+        ])
+    }
+}
+
+extension JSONValue {
+    /// The member `key` of an object, as evidence is read; nil for anything else.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+}

@@ -1,0 +1,30 @@
+import SessionTrace
+
+extension RecordedTrace {
+    /// The trace with only the sessions whose label or id is `wanted`, and what they recorded;
+    /// nil when no session matches.
+    public func selectingSession(_ wanted: String) -> RecordedTrace? {
+        var selected: [RecordedRun] = []
+        for run in runs {
+            let ids = Set(
+                run.sessions.filter { $0.label == wanted || String($0.sessionID) == wanted }.map(\.sessionID))
+            guard !ids.isEmpty else { continue }
+            func kept(_ id: Int64?) -> Bool { id.map(ids.contains) ?? false }
+            let requests = run.requests.filter { kept($0.sessionID) }
+            let calls = run.toolCalls.filter { kept($0.sessionID) }
+            let parents = Set(requests.map(\.requestID)).union(calls.map(\.toolCallID))
+            selected.append(
+                RecordedRun(
+                    run: run.run, hasRunRecord: run.hasRunRecord,
+                    sessions: run.sessions.filter { ids.contains($0.sessionID) },
+                    requests: requests, toolCalls: calls,
+                    handoffs: run.handoffs.filter { kept($0.sessionID) },
+                    intervals: run.intervals.filter { kept($0.sessionID) },
+                    chunks: run.chunks.filter { parents.contains($0.requestID) },
+                    payloads: run.payloads.filter { $0.parentID.map(parents.contains) ?? false },
+                    dropped: run.dropped))
+        }
+        return selected.isEmpty
+            ? nil : RecordedTrace(path: path, schemaVersion: schemaVersion, runs: selected)
+    }
+}

@@ -1,0 +1,46 @@
+import TraceStore
+
+/// The implausible values a command read (see ``StoreAnomaly``), as its report shows them: a
+/// `note:` line each after a text report, an `anomalies` array in `--json`, so the figures that
+/// rest on values read as the nearest plausible one are never taken at face value.
+enum AnomalyNotes {
+    /// One `note:` line per anomaly, safe for a terminal; empty when there are none.
+    static func text(_ anomalies: [StoreAnomaly]) -> String {
+        anomalies.map { "note: " + TerminalText.sanitized($0.description) + "\n" }.joined()
+    }
+
+    /// The anomalies as the `anomalies` key of a JSON report.
+    static func json(_ anomalies: [StoreAnomaly]) -> JSONValue {
+        .array(anomalies.map { anomaly in
+            .object([
+                ("store", .string(anomaly.path)),
+                ("table", .string(anomaly.table)),
+                ("column", .string(anomaly.column)),
+                ("plausible", .string(anomaly.plausible)),
+                ("out_of_range", .int(anomaly.outOfRange)),
+                ("lowest", .string(anomaly.lowest)),
+                ("highest", .string(anomaly.highest)),
+                ("fractions", .int(anomaly.fractions)),
+                ("not_numbers", .int(anomaly.notNumbers)),
+            ])
+        })
+    }
+
+    /// `report` with an `anomalies` key added last, when `report` is a JSON object.
+    static func adding(_ anomalies: [StoreAnomaly], to report: JSONValue) -> JSONValue {
+        guard case .object(let members) = report else { return report }
+        return .object(members + [("anomalies", json(anomalies))])
+    }
+}
+
+extension CommandContext {
+    /// Writes a report as `--json` asks: JSON with an `anomalies` key, or the text with a
+    /// `note:` line per anomaly after it; redacted, like everything the context writes.
+    func writeReport(json: Bool, anomalies: [StoreAnomaly], text: () -> String, object: () -> JSONValue) {
+        if json {
+            write(json: AnomalyNotes.adding(anomalies, to: object()))
+        } else {
+            write(text() + AnomalyNotes.text(anomalies))
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import SessionTrace
+
+extension TraceEvent {
+    /// About how many bytes the event holds in memory: its inline size and the bytes of its
+    /// strings, arrays and metadata, so that ``StoreSink`` bounds its queue in bytes as well as
+    /// in events. Counts UTF-8 lengths, which native strings know without a scan.
+    var approximateBytes: Int {
+        MemoryLayout<TraceEvent>.stride + outOfLineBytes
+    }
+
+    private var outOfLineBytes: Int {
+        switch self {
+        case .run(let record):
+            size(record.host) + size(record.commandLine) + size(record.gitRevision) + size(record.label)
+                + size(record.toolVersion)
+        case .session(let record):
+            size(record.label)
+        case .request(let record):
+            size(record.profile) + size(record.provider) + size(record.model) + size(record.finishReason)
+                + size(record.error) + size(record.instructionsFingerprint) + size(record.toolsFingerprint)
+                + size(record.responseID) + size(record.responseModel) + size(record.serverAddress)
+        case .toolCall(let record):
+            size(record.name) + size(record.callID) + size(record.argumentsFingerprint) + size(record.outcome)
+                + size(record.error) + size(record.outputFingerprint)
+                + (record.outputSketch?.count ?? 0) * MemoryLayout<UInt32>.stride
+        case .handoff(let record):
+            size(record.kind) + size(record.from) + size(record.to)
+        case .interval(let record):
+            size(record.name) + size(record.error) + size(record.metadata)
+        case .instant(let record):
+            size(record.name) + size(record.metadata)
+        case .chunk:
+            0
+        case .payload(let record):
+            size(record.text)
+        case .dropped(let record):
+            size(record.sink) + size(record.reason)
+        }
+    }
+
+    @inline(__always)
+    private func size(_ text: String?) -> Int {
+        text?.utf8.count ?? 0
+    }
+
+    /// A dictionary entry costs its key, its value and about a hash slot's bookkeeping.
+    private func size(_ metadata: TraceMetadata) -> Int {
+        metadata.reduce(0) { total, entry in
+            let value = if case .string(let text) = entry.value { text.utf8.count } else { 8 }
+            return total + entry.key.utf8.count + value + MemoryLayout<TraceMetadataValue>.stride + 16
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+/// The scenario stores of `tracefiles/scenarios`: short recorded runs, each built to show one
+/// class of problem, or one a naive analyzer would wrongly flag, and nothing else, so the tests
+/// can require exactly their findings.
+///
+/// Every store is recorded through the real `LanguageModelSession`, `TracingMiddleware` and
+/// `StoreSink`, with a ``ScriptedServer`` that imitates a model server's prompt cache. Nothing in
+/// them is written by hand: reuse counts, cached tokens, turns and fingerprints are what the
+/// middleware records. All text is made up.
+public enum Scenario: String, Sendable, CaseIterable {
+    // Repeated tool calls
+    case roundLoop = "round-loop"
+    case identicalRetry = "identical-retry"
+    case alternation
+    case toolLoop = "tool-loop"
+    case repeatAcrossTurns = "repeat-across-turns"
+    case recurringLoop = "recurring-loop"
+    case loopWithoutPayloads = "loop-without-payloads"
+    case fanOut = "fan-out"
+    case fanOutOverRounds = "fan-out-over-rounds"
+    case pagination
+    case distinctTopics = "distinct-topics"
+    // Cache breaks
+    case modelSwitch = "model-switch"
+    case profileSwitch = "profile-switch"
+    case toolsChanged = "tools-changed"
+    case toolDescriptionChanged = "tool-description-changed"
+    case instructionsChanged = "instructions-changed"
+    case rollingWindow = "rolling-window"
+    case appendOnlyChat = "append-only-chat"
+    case newSessions = "new-sessions"
+    case profileOptionsSwitch = "profile-options-switch"
+    // Answers and prompts
+    case cappedAnswers = "capped-answers"
+    case oversizedOutput = "oversized-output"
+    case smallShares = "small-shares"
+    case promptBloat = "prompt-bloat"
+
+    public var fileName: String { rawValue + ".sqlite" }
+
+    /// Whether the store records argument and prompt text (redacted, and all made up).
+    public var capturesPayloads: Bool { self != .loopWithoutPayloads && self != .promptBloat }
+
+    /// What the store shows, one line.
+    public var summary: String {
+        switch self {
+        case .roundLoop: "one search per round over three rounds: launch, launch prep, launch tasks"
+        case .identicalRetry: "the same order lookup again in the next round"
+        case .alternation: "search, open, search, open: the same two calls alternating over four rounds"
+        case .toolLoop: "three near-identical searches in one request"
+        case .repeatAcrossTurns: "the same weather lookup in the first and the third turn"
+        case .recurringLoop: "the same status check three times a turn, in two turns"
+        case .loopWithoutPayloads:
+            "an identical polling loop, found by fingerprint alone; a fan-out beside it"
+        case .fanOut: "not a finding: one request asks about three cities, with shared boilerplate"
+        case .fanOutOverRounds: "not a finding: one city per round, and news about three cities"
+        case .pagination: "not a finding: pages 1, 2, 3 of one query; cursors; three order ids"
+        case .distinctTopics: "not a finding: notes about the launch, the lunch and the offsite"
+        case .modelSwitch: "the model changes mid-conversation; the transcript is kept whole"
+        case .profileSwitch: "a switch to a profile with another model"
+        case .toolsChanged: "a tool added for one turn, then removed"
+        case .toolDescriptionChanged: "a tool's description changes, its name does not"
+        case .instructionsChanged: "the instructions change their date line"
+        case .rollingWindow: "a rolling window of two prompts drops history from the front"
+        case .appendOnlyChat: "not a finding: an append-only chat with a tool round"
+        case .newSessions: "not a finding: three new sessions, each with its own model and instructions"
+        case .profileOptionsSwitch: "not a finding: a profile switch that only changes the temperature"
+        case .cappedAnswers: "answers cut at a 12-token cap; the same answers under a roomy cap"
+        case .oversizedOutput: "a fetched page of 12 KB is most of the next prompt"
+        case .smallShares: "not a finding: a large output in a larger prompt; four small outputs"
+        case .promptBloat: "ten fetched pages pile up until the prompt nears the context window"
+        }
+    }
+
+    /// Exactly the findings `trace-report check` must give on the store.
+    public var expectedFindings: [ExpectedFinding] {
+        switch self {
+        case .roundLoop:
+            [
+                .loop("researcher", requests: [0, 1, 2], calls: [0, 1, 2], "search_notes"),
+                .nearIdentical("researcher", requests: [0, 1, 2], calls: [0, 1, 2], "search_notes"),
+            ]
+        case .identicalRetry:
+            [.identical("support", requests: [0, 1], calls: [0, 1], "get_order")]
+        case .alternation:
+            [
+                .loop("triage", requests: [0, 1, 2, 3], calls: [0, 1, 2, 3], "search_tickets → get_ticket"),
+                .identical("triage", requests: [0, 2], calls: [0, 2], "search_tickets"),
+                .identical("triage", requests: [1, 3], calls: [1, 3], "get_ticket"),
+            ]
+        case .toolLoop:
+            [
+                .loop("planner", requests: [0], calls: [0, 1, 2], "search_notes"),
+                .nearIdentical("planner", requests: [0], calls: [0, 1, 2], "search_notes"),
+            ]
+        case .repeatAcrossTurns:
+            [.identical("assistant", requests: [0, 3], calls: [0, 1], "get_weather")]
+        case .recurringLoop:
+            [
+                .loop("deployer", requests: [0, 1, 2], calls: [0, 1, 2], "check_deploy"),
+                .loop("deployer", requests: [4, 5, 6], calls: [3, 4, 5], "check_deploy"),
+                .identical(
+                    "deployer", requests: [0, 1, 2, 4, 5, 6], calls: [0, 1, 2, 3, 4, 5], "check_deploy"),
+            ]
+        case .loopWithoutPayloads:
+            [
+                .loop("poller", requests: [0, 1, 2, 3], calls: [0, 1, 2, 3], "check_job"),
+                .identical("poller", requests: [0, 1, 2, 3], calls: [0, 1, 2, 3], "check_job"),
+            ]
+        case .modelSwitch:
+            [.cacheBreak("chat", request: 2, "model_switch")]
+        case .profileSwitch:
+            [.cacheBreak("planner", request: 2, "model_switch+profile_switch")]
+        case .toolsChanged:
+            [
+                .cacheBreak("agent", request: 2, "tools_changed"),
+                .cacheBreak("agent", request: 3, "tools_changed"),
+            ]
+        case .toolDescriptionChanged:
+            [.cacheBreak("agent", request: 2, "tools_changed")]
+        case .instructionsChanged:
+            [.cacheBreak("assistant", request: 2, "instructions_changed")]
+        case .rollingWindow:
+            (2...5).map { .cacheBreak("chat", request: $0, "history_transform") }
+        case .cappedAnswers:
+            [.capped("brief", requests: [0, 2], cap: 12)]
+        case .oversizedOutput:
+            [.oversized("reader", requests: [0, 1], call: 0, "fetch_page")]
+        case .promptBloat:
+            [.growth("researcher", requests: [10])]
+        case .fanOut, .fanOutOverRounds, .pagination, .distinctTopics, .appendOnlyChat, .newSessions,
+            .profileOptionsSwitch, .smallShares:
+            []
+        }
+    }
+
+    /// Records the scenario into a new store at `path`, replacing a file there.
+    public func write(to path: String) async throws {
+        let recording = try ScenarioRecording(path: path, label: rawValue, capturePayloads: capturesPayloads)
+        try await record(recording)
+        try recording.finish()
+    }
+
+    private func record(_ r: ScenarioRecording) async throws {
+        switch self {
+        case .roundLoop: try await Self.roundLoop(r)
+        case .identicalRetry: try await Self.identicalRetry(r)
+        case .alternation: try await Self.alternation(r)
+        case .toolLoop: try await Self.toolLoop(r)
+        case .repeatAcrossTurns: try await Self.repeatAcrossTurns(r)
+        case .recurringLoop: try await Self.recurringLoop(r)
+        case .loopWithoutPayloads: try await Self.loopWithoutPayloads(r)
+        case .fanOut: try await Self.fanOut(r)
+        case .fanOutOverRounds: try await Self.fanOutOverRounds(r)
+        case .pagination: try await Self.pagination(r)
+        case .distinctTopics: try await Self.distinctTopics(r)
+        case .modelSwitch: try await Self.modelSwitch(r)
+        case .profileSwitch: try await Self.profileSwitch(r)
+        case .toolsChanged: try await Self.toolsChanged(r)
+        case .toolDescriptionChanged: try await Self.toolDescriptionChanged(r)
+        case .instructionsChanged: try await Self.instructionsChanged(r)
+        case .rollingWindow: try await Self.rollingWindow(r)
+        case .appendOnlyChat: try await Self.appendOnlyChat(r)
+        case .newSessions: try await Self.newSessions(r)
+        case .profileOptionsSwitch: try await Self.profileOptionsSwitch(r)
+        case .cappedAnswers: try await Self.cappedAnswers(r)
+        case .oversizedOutput: try await Self.oversizedOutput(r)
+        case .smallShares: try await Self.smallShares(r)
+        case .promptBloat: try await Self.promptBloat(r)
+        }
+    }
+}

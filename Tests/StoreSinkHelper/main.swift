@@ -1,0 +1,86 @@
+// A test helper, not a product: a process that records requests into a StoreSink and then ends
+// the way a test asks (exit, returning from main, a signal, a handler of its own), or writes at
+// the same moment as other processes. The TraceStore tests run it and read what reached the store.
+//
+//     store-sink-helper MODE STORE COUNT [--no-drain]
+//
+//     exit     record COUNT requests, then exit(0) without flush or close
+//     return   record COUNT requests, then return from main
+//     wait     record COUNT requests, print "ready", then wait for a signal
+//     chain    install a SIGTERM handler of its own first; record, print "ready"; exit(7) once
+//              that handler has run
+//     together print "ready", wait for a line on standard input, record COUNT requests, close,
+//              print the sink's drop counts
+
+import Foundation
+import SessionTrace
+import Synchronization
+import TraceStore
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4, let count = Int(arguments[3]) else {
+    FileHandle.standardError.write(Data("usage: store-sink-helper MODE STORE COUNT [--no-drain]\n".utf8))
+    exit(2)
+}
+let mode = arguments[1]
+// Start as a program started from a shell does, with no signal blocked: a test runs this from a
+// thread that blocks most signals, and a child inherits its parent thread's mask.
+var noSignals = sigset_t()
+sigemptyset(&noSignals)
+sigprocmask(SIG_SETMASK, &noSignals, nil)
+let drain: StoreSink.AutomaticDrain = arguments.contains("--no-drain") ? [] : .all
+
+/// Set by this program's own SIGTERM handler, which StoreSink's hook must chain to.
+nonisolated(unsafe) var ownHandlerRan: sig_atomic_t = 0
+if mode == "chain" {
+    signal(SIGTERM) { _ in ownHandlerRan = 1 }
+}
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+let sink: StoreSink
+do {
+    sink = try StoreSink(path: arguments[2], automaticDrain: drain)
+} catch {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(2)
+}
+let tracer = Tracer(sink: sink, label: mode, commandLine: "store-sink-helper \(mode)")
+
+func record() {
+    for index in 0..<count {
+        let request = RequestRecord(
+            requestID: tracer.makeID(), ts: tracer.now(), dur: 1_000_000 + Int64(index), profile: "helper",
+            provider: "none", model: "none", inputTokens: 10, outputTokens: 2, promptBytes: 40)
+        tracer.record(.request(request), kind: .request)
+    }
+}
+
+switch mode {
+case "exit":
+    record()
+    exit(0)
+case "return":
+    record()
+case "wait":
+    record()
+    say("ready")
+    while true { pause() }
+case "chain":
+    record()
+    say("ready")
+    while ownHandlerRan == 0 { usleep(1_000) }
+    say("own handler ran")
+    exit(7)
+case "together":
+    say("ready")
+    _ = readLine()
+    record()
+    sink.close()
+    say("dropped: \(sink.droppedCounts.sorted { $0.key < $1.key })")
+default:
+    FileHandle.standardError.write(Data("unknown mode \(mode)\n".utf8))
+    exit(2)
+}
