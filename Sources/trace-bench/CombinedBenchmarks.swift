@@ -1,7 +1,7 @@
 import CLTTngUST
 import Foundation
-import SessionTrace
 import LTTngRecording
+import SessionTrace
 import SessionTraceLTTng
 import TraceStore
 
@@ -20,7 +20,8 @@ func combinedBenchmarks(events: Int) throws -> [BenchmarkRow] {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let session = try LTTngControl.Session.create(
-        outputDirectory: directory.appendingPathComponent("lttng").path, snapshot: true, recordsProcessID: false)
+        outputDirectory: directory.appendingPathComponent("lttng").path, snapshot: true,
+        recordsProcessID: false)
     defer { try? session.destroy() }
     try session.start(until: { LTTngSink().isEnabled(.instant) })
     let tracer = Tracer(sink: LTTngSink(), label: "trace-bench")

@@ -1,7 +1,7 @@
 import CLTTngUST
 import Foundation
-import SessionTrace
 import LTTngRecording
+import SessionTrace
 import SessionTraceLTTng
 
 #if canImport(Glibc)
@@ -37,7 +37,8 @@ func lttngBenchmarks(events: Int) throws -> [BenchmarkRow] {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("trace-bench-\(getpid())").path
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let session = try LTTngControl.Session.create(outputDirectory: directory, snapshot: true, recordsProcessID: false)
+    let session = try LTTngControl.Session.create(
+        outputDirectory: directory, snapshot: true, recordsProcessID: false)
     defer { try? session.destroy() }
     try session.start(until: { LTTngSink().isEnabled(.instant) })
     // Alternate C and Swift repetitions, so both see the same machine load.

@@ -16,9 +16,11 @@ func printError(_ message: String) {
 }
 
 let usage = """
-    usage: trace-bench [--json] [--events N] [--overhead PAIRS] [--memory [CASE]]
+    usage: trace-bench [--json] [--events N] [--overhead PAIRS] [--memory [CASE]] [--lttng-read]
 
       --events N        events per emit and store measurement (default 1,000,000)
+      --lttng-read      instead, reading an LTTng trace of N request records back: trace-report
+                        summary against babeltrace2 into sink.utils.dummy, import against store.ingest
       --overhead PAIRS  instead, the middleware's overhead on real requests to SmolLM2-135M on a
                         local llama.cpp server: PAIRS interleaved A/B pairs (at least 30)
       --memory          instead, peak memory of a burst of large events and of 1,000 sessions
@@ -28,6 +30,7 @@ let usage = """
 var json = false
 var events = 1_000_000
 var overheadPairs: Int?
+var lttngRead = false
 var memory = false
 var memoryCase: MemoryCase?
 var arguments = CommandLine.arguments.dropFirst()
@@ -47,6 +50,8 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         overheadPairs = value
+    case "--lttng-read":
+        lttngRead = true
     case "--memory":
         memory = true
         if let name = arguments.first, !name.hasPrefix("--") {
@@ -92,6 +97,16 @@ if let pairs = overheadPairs {
         rows = try await overheadBenchmarks(pairs: pairs)
     } catch {
         printError("trace-bench: the overhead benchmark failed: \(error)")
+        exit(1)
+    }
+    print(json ? BenchmarkRow.json(rows) : BenchmarkRow.table(rows))
+    exit(0)
+}
+if lttngRead {
+    do {
+        rows = try lttngReadBenchmarks(events: events)
+    } catch {
+        printError("trace-bench: the LTTng read benchmark failed: \(error)")
         exit(1)
     }
     print(json ? BenchmarkRow.json(rows) : BenchmarkRow.table(rows))

@@ -8,11 +8,12 @@ import TestSupport
 /// Records what `body` emits in this process to an LTTng trace in `directory`, with the session
 /// daemon started for it if none runs (and stopped after, by PID).
 func recordInProcess(
-    to directory: String, events: String = "session_trace:*", _ body: () async throws -> Void
+    to directory: String, events: String = "session_trace:*", channel: LTTngControl.Channel? = nil,
+    _ body: () async throws -> Void
 ) async throws {
     let daemon = try LTTngControl.ensureSessionDaemon()
     defer { daemon.stop() }
-    let session = try LTTngControl.Session.create(outputDirectory: directory, events: events)
+    let session = try LTTngControl.Session.create(outputDirectory: directory, events: events, channel: channel)
     do {
         let sessionTraceEvents = events.hasPrefix("session_trace")
         try session.start(until: sessionTraceEvents ? { LTTngSink().isEnabled(.request) } : nil)
@@ -55,6 +56,14 @@ func contents(of directory: String) throws -> [String: Data] {
     return files
 }
 
+/// The path of this package's test binary, to run one of its tests as a traced child process.
+func testBinary() throws -> String {
+    let folder = packageRoot.path + "/.build/debug"
+    let name = try #require(
+        try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix("PackageTests.xctest") })
+    return folder + "/" + name
+}
+
 /// The stream files of the trace under `directory` (not metadata, not indexes), largest first.
 func streamFiles(under directory: String) throws -> [String] {
     var files: [(String, Int)] = []
@@ -68,4 +77,23 @@ func streamFiles(under directory: String) throws -> [String] {
         files.append((path, (attributes[.size] as? Int) ?? 0))
     }
     return files.sorted { $0.1 > $1.1 }.map(\.0)
+}
+
+/// Waits until the output of a program started with `startProgram` holds `text`; fails if the
+/// program ends first or after 60 s.
+func waitFor(_ text: String, in output: TemporaryDirectory, while program: Process) async throws {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while ContinuousClock.now < deadline {
+        let printed = (try? String(contentsOfFile: output.path("out"), encoding: .utf8)) ?? ""
+        if printed.contains(text) { return }
+        guard program.isRunning else {
+            let errors = (try? String(contentsOfFile: output.path("err"), encoding: .utf8)) ?? ""
+            Issue.record("the program ended before printing '\(text)': \(errors)")
+            throw CancellationError()
+        }
+        try await Task.sleep(for: .milliseconds(100))
+    }
+    let printed = (try? String(contentsOfFile: output.path("out"), encoding: .utf8)) ?? ""
+    Issue.record("no '\(text)' within 60 s; the program printed: \(printed.suffix(600))")
+    throw CancellationError()
 }

@@ -58,22 +58,4 @@ struct LiveFollowTests {
             }
         }
     }
-
-    /// Waits until the follower's output holds `text`, failing if it ends first or after 60 s.
-    private func waitFor(_ text: String, in output: TemporaryDirectory, while follower: Process) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            let printed = (try? String(contentsOfFile: output.path("out"), encoding: .utf8)) ?? ""
-            if printed.contains(text) { return }
-            guard follower.isRunning else {
-                let errors = (try? String(contentsOfFile: output.path("err"), encoding: .utf8)) ?? ""
-                Issue.record("the follower ended before showing '\(text)': \(errors)")
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        let printed = (try? String(contentsOfFile: output.path("out"), encoding: .utf8)) ?? ""
-        Issue.record("no '\(text)' within 60 s; the follower printed: \(printed.suffix(600))")
-        throw CancellationError()
-    }
 }

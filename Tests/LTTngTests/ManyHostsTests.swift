@@ -20,10 +20,7 @@ struct ManyHostsTests {
         defer { daemon.stop() }
         let relay = try RelayDaemon.start(outputDirectory: directory.path("gathered"))
         defer { relay.stop() }
-        let testBinary = try #require(
-            try FileManager.default.contentsOfDirectory(atPath: packageRoot.path + "/.build/debug")
-                .first { $0.hasSuffix("PackageTests.xctest") }
-                .map { packageRoot.path + "/.build/debug/" + $0 })
+        let testBinary = try testBinary()
 
         var children: [(Process, LTTngControl.Session, TemporaryDirectory)] = []
         defer {

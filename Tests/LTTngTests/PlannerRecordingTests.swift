@@ -9,13 +9,17 @@ import TraceAnalysis
 /// same from either recording.
 @Suite("A planner run read from its store and from its LTTng trace", .serialized, .llamaServer)
 struct PlannerRecordingTests {
-    /// The suite's one planner run.
+    /// The suite's one planner run. The store and the trace folder share their last name (`run`),
+    /// which reports show, so that their paths are the one thing that differs.
     final class Recording: Sendable {
         let directory: TemporaryDirectory
-        var store: String { directory.path("run.sqlite") }
-        var lttng: String { directory.path("lttng") }
+        var store: String { directory.path("store/run") }
+        var lttng: String { directory.path("lttng/run") }
 
-        init(directory: TemporaryDirectory) { self.directory = directory }
+        init(directory: TemporaryDirectory) throws {
+            self.directory = directory
+            try FileManager.default.createDirectory(atPath: directory.path("store"), withIntermediateDirectories: true)
+        }
     }
 
     private static let shared = Mutex<Recording?>(nil)
@@ -24,7 +28,7 @@ struct PlannerRecordingTests {
     static func recording() throws -> Recording {
         try shared.withLock { recording in
             if let recording { return recording }
-            let made = Recording(directory: try TemporaryDirectory())
+            let made = try Recording(directory: try TemporaryDirectory())
             let server = try LlamaServerTrait.server()
             let result = try runProgram(
                 try builtProgram("planner-demo"),
@@ -85,9 +89,12 @@ struct PlannerRecordingTests {
         func report(_ input: String) throws -> ProgramResult {
             var result = try runProgram(
                 program, template.map { $0 == "INPUT" ? input : $0 == "BASELINE" ? baseline : $0 })
-            // The input's own name is the one thing that may differ.
-            result.out = result.out.replacingOccurrences(of: input, with: "INPUT")
-            result.err = result.err.replacingOccurrences(of: input, with: "INPUT")
+            // The input's own name is the one thing that may differ; the run's command line names
+            // both recordings, so both go.
+            for path in [recording.store, recording.lttng] {
+                result.out = result.out.replacingOccurrences(of: path, with: "RECORDING")
+                result.err = result.err.replacingOccurrences(of: path, with: "RECORDING")
+            }
             return result
         }
         let fromStore = try report(recording.store)

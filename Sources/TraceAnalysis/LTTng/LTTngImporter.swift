@@ -139,6 +139,12 @@ enum InterruptCleanup {
         remove()
         paths = files.compactMap { strdup($0) }
         count = paths.count
+        // A parent may have started this process with the signals blocked (a test runner's worker
+        // thread blocks nearly all); they must reach the handler.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for signal in signals { sigaddset(&unblocked, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for signal in signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { signal in

@@ -1,0 +1,84 @@
+import Foundation
+import LTTngRecording
+import SessionTrace
+import Testing
+import TestSupport
+import TraceAnalysis
+
+/// `trace-report import` and `trace-report record` on real LTTng traces.
+@Suite("Importing and recording LTTng traces", .serialized)
+struct ImportRecordTests {
+    @Test("import writes a store that reads back as the trace does, readable by its owner only")
+    func importsTrace() async throws {
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("trace")
+        try await recordInProcess(to: trace) { await emitSmallRun(requests: 40) }
+        let store = directory.path("run.sqlite")
+        let result = try runProgram(try builtProgram("trace-report"), ["import", "--out", store, trace])
+        try #require(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("records in 1 run"), "\(result.out)")
+
+        let fromTrace = try LTTngTrace.load(path: trace)
+        let fromStore = try TraceLoader.load(path: store)
+        try #require(fromStore.runs.count == 1 && fromTrace.runs.count == 1)
+        #expect(fromStore.runs[0].run == fromTrace.runs[0].run)
+        #expect(fromStore.runs[0].requests == fromTrace.runs[0].requests)
+        #expect(fromStore.runs[0].sessions == fromTrace.runs[0].sessions)
+        #expect(fromStore.requestCount == 40)
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: store)[.posixPermissions] as? Int)
+        #expect(mode & 0o077 == 0, "the store is readable by others: \(String(mode, radix: 8))")
+
+        let again = try runProgram(try builtProgram("trace-report"), ["import", "--out", store, trace])
+        #expect(again.status == 2 && again.err.contains("already exists"), "\(again.err)")
+    }
+
+    @Test("an interrupted import leaves no store and no temporary file")
+    func interruptedImport() async throws {
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("trace")
+        // Buffers that hold the whole burst, so LTTng discards nothing.
+        try await recordInProcess(to: trace, channel: LTTngControl.Channel(subbufferSize: "8M", subbufferCount: 8)) {
+            await emitSmallRun(requests: 150_000)
+        }
+        let out = try TemporaryDirectory()
+        let store = out.path("run.sqlite")
+        let output = try TemporaryDirectory()
+        let importer = try startProgram(
+            try builtProgram("trace-report"), ["import", "--out", store, trace], outputIn: output)
+        // Interrupt once the store is being written under its temporary name.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while importer.isRunning, ContinuousClock.now < deadline,
+            try FileManager.default.contentsOfDirectory(atPath: out.url.path).isEmpty
+        {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try #require(importer.isRunning, "the import ended before it could be interrupted")
+        try await Task.sleep(for: .milliseconds(300))
+        importer.interrupt()
+        importer.waitUntilExit()
+        #expect(importer.terminationStatus == 128 + SIGINT, "exit \(importer.terminationStatus)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.url.path) == [], "files left behind")
+    }
+
+    @Test("record runs a program under an LTTng session and reports what it recorded")
+    func recordsProgram() throws {
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("trace")
+        let store = directory.path("run.sqlite")
+        let result = try runProgram(
+            try builtProgram("trace-report"),
+            ["record", "--lttng", trace, "--store", store, "--", try testBinary(), "--testing-library",
+             "swift-testing", "--filter", "TracedChildProcess"],
+            environment: ["SESSIONTRACE_TEST_CHILD_LABEL": "recorded", "SESSIONTRACE_TEST_CHILD_REQUESTS": "4"])
+        try #require(result.status == 0, "\(result.err)\n\(result.out.suffix(500))")
+        #expect(result.out.contains("trace: \(trace)"))
+        #expect(result.out.contains("By session"), "no summary printed: \(result.out.suffix(500))")
+        // The session may also have caught other programs tracing on this machine; ours is apart.
+        for input in [trace, store] {
+            let runs = try TraceLoader.load(path: input).runs.filter { $0.run.label == "recorded" }
+            #expect(runs.count == 1 && runs.first?.requests.count == 4, "\(input): \(runs.map(\.requests.count))")
+        }
+        let sessions = try runProgram("/usr/bin/lttng", ["list"])
+        #expect(!sessions.out.contains("trace_report_"), "the recording session was left: \(sessions.out)")
+    }
+}
