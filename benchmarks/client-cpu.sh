@@ -19,7 +19,7 @@ eval "$(scripts/model-server.sh paths)"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 work=$(mktemp -d)
 pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"' EXIT
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
 "$SERVER" -m "$MODEL" --host 127.0.0.1 --port "$port" -c 4096 -np 1 -t 2 --cache-prompt --cache-reuse 256 \
     --jinja --no-webui >"$work/server.log" 2>&1 &
 pids+=($!)
