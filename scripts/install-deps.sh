@@ -3,6 +3,9 @@
 set -euo pipefail
 
 # chromium: the viewer tests (Tests/ViewerTests) open exports in headless Chromium.
+# lttng-tools: lttng, lttng-sessiond and lttng-relayd, which the LTTng tests start and stop
+# themselves (record, live --follow, many hosts); libbabeltrace2-dev: trace-report's trace reader;
+# babeltrace2: the reference reader trace-bench --lttng-read measures against.
 # libcurl4-openssl-dev: the model backends' HTTP transport; curl: its reference in
 # benchmarks/client-cpu.sh; openssl and python3: the TLS tests make a self-signed certificate
 # and serve HTTPS with it.

@@ -90,3 +90,44 @@ struct TracedChildProcess {
         await emitSmallRun(requests: requests, label: label)
     }
 }
+
+/// Two processes in one trace, one of whose `run` records came before the session started.
+@Suite("Runs of several processes in one trace", .serialized)
+struct ProcessRunsTests {
+    @Test("a process whose run record the trace lacks keeps its records out of another process's run")
+    func recordsStayWithTheirProcess() async throws {
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("trace")
+        // This process's tracer exists before the session: its run record is not in the trace.
+        let early = Tracer(sink: LTTngSink(), label: "early")
+        let daemon = try LTTngControl.ensureSessionDaemon()
+        defer { daemon.stop() }
+        let session = try LTTngControl.Session.create(outputDirectory: trace, trackedPID: nil)
+        do {
+            try session.start(until: { LTTngSink().isEnabled(.request) })
+            // Another process records its run, then this one its requests: later in the trace.
+            let output = try TemporaryDirectory()
+            let child = try startProgram(
+                try testBinary(), ["--testing-library", "swift-testing", "--filter", "TracedChildProcess"],
+                environment: ["SESSIONTRACE_TEST_CHILD_LABEL": "child-\(getpid())", "SESSIONTRACE_TEST_CHILD_REQUESTS": "2"],
+                outputIn: output)
+            child.waitUntilExit()
+            try #require(child.terminationStatus == 0)
+            for _ in 0..<3 {
+                early.sink.record(
+                    .request(RequestRecord(requestID: early.makeID(), ts: early.now(), dur: 1_000, model: "early")))
+            }
+            try session.stop()
+        } catch {
+            try? session.destroy()
+            throw error
+        }
+        try session.destroy()
+
+        let runs = try LTTngTrace.load(path: trace).runs
+        let child = try #require(runs.first { $0.run.label == "child-\(getpid())" })
+        #expect(child.requests.count == 2, "the child's run holds \(child.requests.count) requests")
+        let orphan = try #require(runs.first { $0.run.runID == early.runID }, "no run for the early tracer")
+        #expect(!orphan.hasRunRecord && orphan.requests.count == 3)
+    }
+}

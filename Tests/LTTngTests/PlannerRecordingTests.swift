@@ -71,7 +71,8 @@ struct PlannerRecordingTests {
     static let subcommands: [[String]] = [
         ["summary", "INPUT"], ["summary", "--json", "INPUT"],
         ["timeline", "--width", "120", "--no-color", "INPUT"], ["timeline", "--json", "INPUT"],
-        ["tools", "--json", "INPUT"], ["cache", "--json", "INPUT"], ["growth", "--json", "INPUT"],
+        ["check", "--json", "INPUT"], ["tools", "--json", "INPUT"], ["cache", "--json", "INPUT"],
+        ["capped", "--json", "INPUT"], ["growth", "--json", "INPUT"],
         ["export", "--format", "jsonl", "INPUT"], ["export", "--format", "otlp", "INPUT"],
         ["export", "--format", "perfetto", "INPUT"], ["export", "--format", "html", "INPUT"],
         ["baseline", "INPUT"], ["diff", "--json", "INPUT", "INPUT"], ["gate", "--baseline", "BASELINE", "--min-samples", "1", "INPUT"],

@@ -5,7 +5,8 @@
 /// 1. the run last recorded by the same process, when the trace has the `vpid` context;
 /// 2. else the run its id names, when the trace holds that run (`Tracer.makeID` puts the run's id
 ///    in the upper 32 bits of every id it makes);
-/// 3. else the run last recorded in the same trace, as the store's writer would place it;
+/// 3. else, in a trace without the `vpid` context, the run last recorded in the same trace, as the
+///    store's writer would place it (with the context, that run may be another process's);
 /// 4. else, once the whole trace is read, the run its id names, recorded or not (a session started
 ///    after the program made its tracer holds no `run` record): ``placeLate(id:)``.
 struct RunTracker {
@@ -31,7 +32,7 @@ struct RunTracker {
         }
         if let vpid, let run = currentByProcess[Process(trace: trace, vpid: vpid)] { return run }
         if let id = decoded.id, recordedRuns.contains(Self.runID(of: id)) { return Self.runID(of: id) }
-        return currentByTrace[trace]
+        return vpid == nil ? currentByTrace[trace] : nil
     }
 
     /// The run of a record ``place(_:trace:vpid:)`` could not place, after the whole trace.
