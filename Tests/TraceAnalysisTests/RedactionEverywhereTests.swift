@@ -87,8 +87,8 @@ struct PlantedSecrets {
 /// response id, response model and server address; tool names, call ids and errors; handoff
 /// values; interval names, metadata and errors; instant names and metadata; payloads. Its
 /// requests make a finding for every analysis: a tool loop, a model handoff that breaks the
-/// cache, a prompt near the context window. The host comes from the system, so a store recorded
-/// without `redaction` gets it planted afterwards.
+/// cache, a prompt near the context window, an answer cut at its token cap. The host comes from
+/// the system, so a store recorded without `redaction` gets it planted afterwards.
 func makePlantedStore(
     _ path: String, _ planted: PlantedSecrets, redaction: (@Sendable (String) -> String)? = nil
 ) throws {
@@ -121,8 +121,10 @@ func makePlantedStore(
                 profile: "economy " + text, provider: "llama.cpp " + text, model: model, inputTokens: 7_000,
                 cachedInputTokens: turn == 2 ? 6_000 : 0, outputTokens: 40, promptBytes: 28_000,
                 transcriptEntries: previousEntries + 2, reusedPrefixEntries: turn == 2 ? previousEntries : 0,
-                finishReason: "stop " + text, error: turn == 1 ? "server said " + text : nil,
-                responseID: "chatcmpl " + text, responseModel: "smollm2 " + text, serverAddress: text)
+                finishReason: turn == 2 ? "length" : "stop " + text,
+                error: turn == 1 ? "server said " + text : nil,
+                responseID: "chatcmpl " + text, responseModel: "smollm2 " + text, serverAddress: text,
+                maxTokens: 40)
             previousEntries += 2
             tracer.record(.request(request), kind: .request)
             for call in 0..<3 where turn == 0 {
@@ -194,10 +196,14 @@ struct RedactionEverywhereTests {
         let secretsFile = directory.path("secrets.txt")
         try Data((planted.line + "\n").utf8).write(to: URL(fileURLWithPath: secretsFile))
         let missing = directory.path(planted.secrets[0] + ".sqlite")
+        // A folder named by a secret: no LTTng trace for import, and an existing folder for record,
+        // so both stop at an error sentence that names it before anything is recorded.
+        let named = directory.path(planted.secrets[0])
+        try FileManager.default.createDirectory(atPath: named, withIntermediateDirectories: false)
         let file = { (name: String) in directory.path(name) }
 
         var runs: [(arguments: [String], status: Int32, files: [String])] = []
-        for command in ["summary", "timeline", "tools", "cache", "growth"] {
+        for command in ["check", "summary", "timeline", "tools", "cache", "capped", "growth"] {
             runs.append(([command, a], 0, []))
             runs.append(([command, "--json", a], 0, []))
         }
@@ -223,6 +229,8 @@ struct RedactionEverywhereTests {
                 1, [file("gate.xml")]
             ),
             (["redact", secretsFile], 0, []),
+            (["import", "--out", file("imported.sqlite"), named], 2, []),
+            (["record", "--lttng", named, "--", "/bin/true"], 2, []),
         ]
         for format in ExportFormat.allCases {
             runs.append(
@@ -253,6 +261,9 @@ struct RedactionEverywhereTests {
                 do { _ = try parseJSON(result.out) } catch { Issue.record("\(label) is not JSON: \(error)") }
             }
         }
+        let covered = Set(runs.map { $0.arguments[0] })
+        let registered = Set(TraceReport.commands.filter { !$0.isHidden }.map { $0.name })
+        #expect(covered == registered, "every subcommand runs")
         let annotations = outputs.first { $0.key.contains("--github") }?.value ?? ""
         #expect(
             annotations.contains("::error title=Latency regression"), "the gate annotates its regressions")
