@@ -196,6 +196,10 @@ struct RedactionEverywhereTests {
         let secretsFile = directory.path("secrets.txt")
         try Data((planted.line + "\n").utf8).write(to: URL(fileURLWithPath: secretsFile))
         let missing = directory.path(planted.secrets[0] + ".sqlite")
+        // A folder named by a secret: no LTTng trace for import, and an existing folder for record,
+        // so both stop at an error sentence that names it before anything is recorded.
+        let named = directory.path(planted.secrets[0])
+        try FileManager.default.createDirectory(atPath: named, withIntermediateDirectories: false)
         let file = { (name: String) in directory.path(name) }
 
         var runs: [(arguments: [String], status: Int32, files: [String])] = []
@@ -225,6 +229,8 @@ struct RedactionEverywhereTests {
                 1, [file("gate.xml")]
             ),
             (["redact", secretsFile], 0, []),
+            (["import", "--out", file("imported.sqlite"), named], 2, []),
+            (["record", "--lttng", named, "--", "/bin/true"], 2, []),
         ]
         for format in ExportFormat.allCases {
             runs.append(
