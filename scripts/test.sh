@@ -10,5 +10,5 @@ swift build --build-tests 2>&1 | tee /tmp/sessiontrace-build.log | grep -E "warn
     echo "test.sh: the build has warnings or errors (see above)"; exit 1; } || true
 # One test at a time: the real-model suites each start a llama.cpp server, and timing tests
 # (time to first token, timeouts, cancellation) measure wall time, which parallel suites on a
-# 2-core machine would distort.
-swift test --no-parallel "$@"
+# 2-core machine would distort. Line-buffered, so a log shows how far the run got.
+stdbuf -oL -eL swift test --no-parallel "$@"

@@ -35,6 +35,8 @@ public enum LTTngControl {
         case tracepointsNotEnabled(session: String, seconds: Double)
         /// `lttng-relayd` did not accept connections on its live port within `seconds`.
         case relayNotListening(port: Int, seconds: Double)
+        /// A command that did not finish in time; it was killed.
+        case commandTimedOut(command: String, seconds: Double)
 
         public var description: String {
             switch self {
@@ -50,6 +52,8 @@ public enum LTTngControl {
                 "session \(session) started, but session_trace tracepoints stayed disabled for \(seconds) s"
             case .relayNotListening(let port, let seconds):
                 "lttng-relayd did not listen on port \(port) within \(seconds) s"
+            case .commandTimedOut(let command, let seconds):
+                "`\(command)` did not finish within \(seconds) s and was stopped"
             }
         }
     }
@@ -260,9 +264,12 @@ public enum LTTngControl {
     /// Runs `tool` (found on `PATH`) with `arguments` and waits for it to exit.
     ///
     /// Output goes through files, not pipes, so a daemon that keeps inherited descriptors open
-    /// cannot make this wait forever.
+    /// cannot make this wait forever; a command still running after `timeout` (an `lttng destroy`
+    /// waiting on a stuck consumer, say) is killed and reported.
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String], check: Bool = true) throws -> CommandResult {
+    static func run(
+        _ tool: String, _ arguments: [String], check: Bool = true, timeout: Duration = .seconds(60)
+    ) throws -> CommandResult {
         let command = ([tool] + arguments).joined(separator: " ")
         let base = FileManager.default.temporaryDirectory
             .appendingPathComponent("lttngcontrol-\(getpid())-\(UUID().uuidString)").path
@@ -272,7 +279,12 @@ public enum LTTngControl {
             unlink(outPath)
             unlink(errPath)
         }
-        let status = try waitForExit(spawn(tool, arguments, output: (outPath, errPath)))
+        let pid = try spawn(tool, arguments, output: (outPath, errPath))
+        guard let status = waitForExit(pid, timeout: timeout) else {
+            kill(pid, SIGKILL)
+            _ = waitForExit(pid)
+            throw Error.commandTimedOut(command: command, seconds: timeout.seconds)
+        }
         let result = CommandResult(
             command: command, status: status,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
@@ -335,6 +347,26 @@ public enum LTTngControl {
     public static func waitForExit(_ pid: pid_t) -> Int32 {
         var waitStatus: Int32 = 0
         while waitpid(pid, &waitStatus, 0) == -1 && errno == EINTR {}
+        return exitCode(waitStatus)
+    }
+
+    /// Waits up to `timeout` for child `pid` to exit; returns its exit code as
+    /// ``waitForExit(_:)`` does, or nil if it is still running.
+    static func waitForExit(_ pid: pid_t, timeout: Duration) -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        var pause: useconds_t = 1_000
+        var waitStatus: Int32 = 0
+        while true {
+            let reaped = waitpid(pid, &waitStatus, WNOHANG)
+            if reaped == pid { return exitCode(waitStatus) }
+            if reaped == -1 && errno != EINTR { return exitCode(waitStatus) }
+            guard ContinuousClock.now < deadline else { return nil }
+            usleep(pause)
+            pause = min(pause * 2, 50_000)
+        }
+    }
+
+    private static func exitCode(_ waitStatus: Int32) -> Int32 {
         let signal = waitStatus & 0x7f
         return signal == 0 ? (waitStatus >> 8) & 0xff : 128 + signal
     }

@@ -16,6 +16,9 @@ func recordInProcess(
     let session = try LTTngControl.Session.create(outputDirectory: directory, events: events, channel: channel)
     do {
         let sessionTraceEvents = events.hasPrefix("session_trace")
+        // A daemon started just now may not know this process yet; a session started before it
+        // registers records nothing of it (not even LTTng-UST's state dump).
+        try LTTngControl.waitUntilRegistered()
         try session.start(until: sessionTraceEvents ? { LTTngSink().isEnabled(.request) } : nil)
         try await body()
         try session.stop()

@@ -24,19 +24,22 @@ struct ManyHostsTests {
 
         var children: [(Process, LTTngControl.Session, TemporaryDirectory)] = []
         defer {
-            for (child, session, _) in children {
+            for (child, session, _) in children.reversed() {
                 if child.isRunning { child.terminate() }
                 try? session.destroy()
             }
         }
         for (host, label, requests) in Self.hosts {
             let output = try TemporaryDirectory()
-            // The child names its host in its own UTS namespace, then becomes this test binary
-            // running only TracedChildProcess (same PID, so the session can track it).
+            let go = output.path("go")
+            // The child names its host in its own UTS namespace, waits until its session records,
+            // then becomes this test binary running only TracedChildProcess (same PID, so the
+            // session can track it). LTTng-UST registers it at start-up, with the session there.
             let child = try startProgram(
                 "/usr/bin/unshare",
-                ["--uts", "sh", "-c", "hostname \(host) && exec \"$0\" \"$@\"", testBinary,
-                 "--testing-library", "swift-testing", "--filter", "TracedChildProcess"],
+                ["--uts", "sh", "-c",
+                 "hostname \(host) && while [ ! -e '\(go)' ]; do sleep 0.05; done && exec \"$0\" \"$@\"",
+                 testBinary, "--testing-library", "swift-testing", "--filter", "TracedChildProcess"],
                 environment: ["SESSIONTRACE_TEST_CHILD_LABEL": label, "SESSIONTRACE_TEST_CHILD_REQUESTS": "\(requests)"],
                 outputIn: output)
             let session = try LTTngControl.Session.create(
@@ -44,6 +47,7 @@ struct ManyHostsTests {
                 relay: relay)
             children.append((child, session, output))
             try session.start()
+            _ = FileManager.default.createFile(atPath: go, contents: nil)
         }
         for (child, session, output) in children {
             let deadline = ContinuousClock.now + .seconds(120)
@@ -52,7 +56,9 @@ struct ManyHostsTests {
             try #require(!child.isRunning && child.terminationStatus == 0, "the traced child failed: \(log.suffix(800))")
             try session.stop()
         }
-        for (_, session, _) in children { try session.destroy() }
+        // Newest first: lttng 2.13.9 waits forever to destroy a relay session while a session
+        // created after it, on the same relay, still exists.
+        for (_, session, _) in children.reversed() { try session.destroy() }
         children.removeAll()
 
         // What the relay gathered: one folder per traced host's session, read as one input.
