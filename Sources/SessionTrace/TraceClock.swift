@@ -14,8 +14,10 @@ public protocol TraceClock: Sendable {
 
 /// The system's monotonic clock (`CLOCK_MONOTONIC`), the same clock LTTng-UST stamps events with.
 public struct MonotonicClock: TraceClock {
+    /// The system's monotonic clock.
     public init() {}
 
+    /// Nanoseconds of `CLOCK_MONOTONIC`.
     @inlinable
     public func now() -> Int64 {
         var spec = timespec()
@@ -23,6 +25,7 @@ public struct MonotonicClock: TraceClock {
         return Int64(spec.tv_sec) &* 1_000_000_000 &+ Int64(spec.tv_nsec)
     }
 
+    /// Nanoseconds of `CLOCK_REALTIME` since the Unix epoch.
     public func wallClockNow() -> Int64 {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)

@@ -14,6 +14,7 @@ public enum TraceEvent: Sendable, Hashable {
     case payload(PayloadRecord)
     case dropped(DroppedRecord)
 
+    /// The kind of the record this event carries, which sinks enable or disable.
     public var kind: TraceEventKind {
         switch self {
         case .run: .run

@@ -12,13 +12,18 @@ public enum TraceMetadataValue: Sendable, Hashable {
 extension TraceMetadataValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral
 {
+    /// A string value from a literal: `"economy"`.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer value from a literal: `42`.
     public init(integerLiteral value: Int64) { self = .int(value) }
+    /// A floating-point value from a literal: `0.5`.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// A Boolean value from a literal: `true`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
 extension TraceMetadataValue: CustomStringConvertible {
+    /// The value as text, without quotes or a type tag.
     public var description: String {
         switch self {
         case .string(let value): value

@@ -79,12 +79,19 @@ extension Tracer {
 
 /// An interval begun with ``Tracer/beginInterval(_:metadata:)``; it must `end()`.
 public struct IntervalHandle: Sendable {
+    /// The tracer that began the interval and records it when it ends.
     public let tracer: Tracer
+    /// The interval's id, the parent of what is recorded inside it.
     public let id: Int64
+    /// The innermost interval, request or tool call open when it began, if any.
     public let parentID: Int64?
+    /// The session it belongs to, if it began inside one.
     public let sessionID: Int64?
+    /// The interval's name, as given to ``Tracer/beginInterval(_:metadata:)``.
     public let name: String
+    /// The metadata given when it began.
     public let metadata: TraceMetadata
+    /// When it began, in nanoseconds on the tracer's clock.
     public let start: Int64
 
     /// Ends the interval and records it, with `error` if one ended it.

@@ -18,6 +18,7 @@ import Glibc
 public final class Tracer: Sendable {
     /// Where events go: the sink given, behind the ``payloadRedaction`` when there is one.
     public let sink: any TraceSink
+    /// The clock every timestamp and duration of this tracer is read from.
     public let clock: any TraceClock
     /// The run this tracer records; every id it makes carries it in its upper half.
     public let runID: Int64
@@ -61,6 +62,7 @@ public final class Tracer: Sendable {
     @inline(__always)
     public func now() -> Int64 { clock.now() }
 
+    /// Whether the sink records events of `kind`; check it before building a costly record.
     @inline(__always)
     public func isEnabled(_ kind: TraceEventKind) -> Bool { sink.isEnabled(kind) }
 

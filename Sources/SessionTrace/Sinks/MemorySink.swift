@@ -5,16 +5,20 @@ public final class MemorySink: TraceSink {
     private let events = Mutex<[TraceEvent]>([])
     private let enabledKinds: Set<TraceEventKind>
 
+    /// A sink keeping the events of `enabledKinds` (every kind by default).
     public init(enabledKinds: Set<TraceEventKind> = Set(TraceEventKind.allCases)) {
         self.enabledKinds = enabledKinds
     }
 
+    /// Whether `kind` is one of the kinds this sink keeps.
     public func isEnabled(_ kind: TraceEventKind) -> Bool { enabledKinds.contains(kind) }
 
+    /// Appends `event` to the recorded events.
     public func record(_ event: TraceEvent) {
         events.withLock { $0.append(event) }
     }
 
+    /// Does nothing: events are kept as they are recorded.
     public func flush() {}
 
     /// Every event recorded so far.

@@ -1,21 +1,26 @@
 /// Sends every event to several sinks at once, for example LTTng and the SQLite store.
 public struct MultiplexSink: TraceSink {
+    /// The sinks every event goes to, in order.
     public let sinks: [any TraceSink]
 
+    /// A sink sending each event to every sink of `sinks` that enables its kind.
     public init(_ sinks: [any TraceSink]) {
         self.sinks = sinks
     }
 
+    /// Whether any of the sinks enables `kind`.
     public func isEnabled(_ kind: TraceEventKind) -> Bool {
         for sink in sinks where sink.isEnabled(kind) { return true }
         return false
     }
 
+    /// Records `event` in every sink that enables its kind.
     public func record(_ event: TraceEvent) {
         let kind = event.kind
         for sink in sinks where sink.isEnabled(kind) { sink.record(event) }
     }
 
+    /// Flushes every sink, in order.
     public func flush() {
         for sink in sinks { sink.flush() }
     }
