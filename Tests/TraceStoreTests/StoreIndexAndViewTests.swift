@@ -39,6 +39,16 @@ struct StoreIndexAndViewTests {
         sink.close()
     }
 
+    /// Each row of `sql` over a freshly recorded run, as `line` writes it.
+    static func rows(_ sql: String, _ line: (Row) -> String) throws -> [String] {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("run.sqlite")
+        try recordRun(at: path)
+        var rows: [String] = []
+        try StoreReader(path: path).query(sql) { rows.append(line($0)) }
+        return rows
+    }
+
     /// `name`'s SQL in `sqlite_schema`, nil when the store has no such object.
     static func schemaObject(_ name: String, in reader: StoreReader) throws -> String? {
         var sql: String?
@@ -57,25 +67,17 @@ struct StoreIndexAndViewTests {
         ("SELECT * FROM tool_call WHERE session_id = 1", "tool_call_session"),
     ])
     func lookupsUseTheirIndex(sql: String, index: String) throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("run.sqlite")
-        try Self.recordRun(at: path)
-        var plan: [String] = []
-        try StoreReader(path: path).query("EXPLAIN QUERY PLAN " + sql) { plan.append($0.string(3)) }
+        let plan = try Self.rows("EXPLAIN QUERY PLAN " + sql) { $0.string(3) }
         #expect(plan.contains { $0.contains("USING INDEX \(index)") }, "\(plan)")
     }
 
     @Test func requestDetailJoinsEachRequestToItsSessionAndRun() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("run.sqlite")
-        try Self.recordRun(at: path)
-        var rows: [String] = []
-        try StoreReader(path: path).query(
+        let rows = try Self.rows(
             "SELECT request_id & 255, session_label, run_label, host, wall_clock_ts, input_tokens "
                 + "FROM request_detail ORDER BY ts"
         ) { row in
-            rows.append("\(row.int64(0)) \(row.string(1)) \(row.string(2)) \(row.string(3)) "
-                + "\(row.int64(4) - Self.wallClockStart) \(row.int64(5))")
+            "\(row.int64(0)) \(row.string(1)) \(row.string(2)) \(row.string(3)) "
+                + "\(row.int64(4) - Self.wallClockStart) \(row.int64(5))"
         }
         #expect(rows == [
             "2 planner nightly ci-1 10000000000 100",
@@ -85,33 +87,25 @@ struct StoreIndexAndViewTests {
     }
 
     @Test func toolCallDetailCarriesItsRequest() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("run.sqlite")
-        try Self.recordRun(at: path)
-        var rows: [String] = []
-        try StoreReader(path: path).query(
+        let rows = try Self.rows(
             "SELECT name, request_id & 255, turn_id & 255, profile, model, request_ts, session_label "
                 + "FROM tool_call_detail"
         ) { row in
-            rows.append((0..<row.columnCount).map { row.string($0) }.joined(separator: " "))
+            (0..<row.columnCount).map { row.string($0) }.joined(separator: " ")
         }
         #expect(rows == ["weather 3 9 economy smollm2 \(Self.runStart + 50_000_000_000) planner"])
     }
 
     @Test func cacheHitByMinuteSumsTheRequestsThatReportTheCache() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("run.sqlite")
-        try Self.recordRun(at: path)
-        var rows: [String] = []
-        try StoreReader(path: path).query(
+        let rows = try Self.rows(
             "SELECT minute, wall_clock_ts, requests, input_tokens, cached_input_tokens, cache_hit_ratio "
                 + "FROM cache_hit_by_minute ORDER BY minute"
         ) { row in
-            rows.append([
+            [
                 "\(row.int64(0))", "\(row.int64(1) - Self.wallClockStart)", "\(row.int64(2))",
                 row.optionalInt64(3).map(String.init) ?? "NULL", row.optionalInt64(4).map(String.init) ?? "NULL",
                 row.optionalDouble(5).map { String($0) } ?? "NULL",
-            ].joined(separator: " "))
+            ].joined(separator: " ")
         }
         // Minute 0: 150 of 300 tokens cached. Minute 1: the one request reports no cache figures.
         #expect(rows == ["0 0 2 300 150 0.5", "1 60000000000 1 NULL NULL NULL"])
