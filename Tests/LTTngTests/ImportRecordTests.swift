@@ -30,6 +30,14 @@ struct ImportRecordTests {
 
         let again = try runProgram(try builtProgram("trace-report"), ["import", "--out", store, trace])
         #expect(again.status == 2 && again.err.contains("already exists"), "\(again.err)")
+
+        let second = directory.path("again.sqlite")
+        let json = try runProgram(try builtProgram("trace-report"), ["import", "--json", "--out", second, trace])
+        try #require(json.status == 0, "\(json.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        #expect(object["store"] as? String == second && object["trace"] as? String == trace)
+        #expect(object["runs"] as? Int == 1)
+        #expect((object["records"] as? Int).map { $0 > 40 } == true, "\(json.out)")
     }
 
     @Test("an interrupted import leaves no store and no temporary file")
