@@ -6,9 +6,10 @@ import PackageDescription
 //   planner-demo -> SessionInstrumentation -> ModelSession, SessionTrace
 //   sinks that need a system library (SessionTraceLTTng, TraceStore's StoreSink) live apart
 //   from the tracer API, which knows nothing of LTTng, SQLite or models.
+// Linux only: the sources call Glibc and link LTTng-UST, SQLite, babeltrace2 and libcurl, so no Apple
+// platform is claimed.
 let package = Package(
     name: "SessionTrace",
-    platforms: [.macOS(.v15)],
     products: [
         .library(name: "SessionTrace", targets: ["SessionTrace"]),
         .library(name: "SessionTraceLTTng", targets: ["SessionTraceLTTng"]),
@@ -92,6 +93,8 @@ let package = Package(
         .testTarget(
             name: "ViewerTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "TraceScenarios"]),
         .testTarget(name: "GateTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
+        // Builds the README's Swift examples as written, in a package that depends on this one by path.
+        .testTarget(name: "ReadmeTests"),
     ],
     swiftLanguageModes: [.v6]
 )

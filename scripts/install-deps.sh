@@ -8,9 +8,10 @@ set -euo pipefail
 # babeltrace2: the reference reader trace-bench --lttng-read measures against.
 # libcurl4-openssl-dev: the model backends' HTTP transport; curl: its reference in
 # benchmarks/client-cpu.sh; openssl and python3: the TLS tests make a self-signed certificate
-# and serve HTTPS with it.
+# and serve HTTPS with it. libxml2-utils (xmllint), jq, zsh and fish: the tests read the gate's
+# JUnit, the --json output and the shell completions with the programs users read them with.
 packages=(liblttng-ust-dev lttng-tools babeltrace2 libbabeltrace2-dev libsqlite3-dev sqlite3 cmake chromium
-    libcurl4-openssl-dev curl openssl python3)
+    libcurl4-openssl-dev curl openssl python3 libxml2-utils jq zsh fish)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -32,6 +32,9 @@ public enum StoreSchema {
     static let applicationID: Int32 = 0x5354_5243  // "STRC"
 
     /// The tables, indexes and views of the current version; every statement is idempotent.
+    ///
+    /// A writer runs them each time it opens a store, after any migration, so a store written
+    /// before an index or view existed gains it then; a reader opens read-only and adds nothing.
     static let createStatements = """
         CREATE TABLE IF NOT EXISTS meta (
             key TEXT PRIMARY KEY,
@@ -162,6 +165,11 @@ public enum StoreSchema {
         CREATE INDEX IF NOT EXISTS tool_call_request ON tool_call(request_id);
         CREATE INDEX IF NOT EXISTS chunk_request ON chunk(request_id);
         CREATE INDEX IF NOT EXISTS request_turn ON request(turn_id);
+        CREATE INDEX IF NOT EXISTS request_run ON request(run_id);
+        CREATE INDEX IF NOT EXISTS request_ts ON request(ts);
+        CREATE INDEX IF NOT EXISTS tool_call_session ON tool_call(session_id);
+        CREATE INDEX IF NOT EXISTS interval_parent ON interval(parent_id);
+        CREATE INDEX IF NOT EXISTS payload_parent ON payload(parent_id);
         CREATE VIEW IF NOT EXISTS request_stat AS
         SELECT
             request.*,
@@ -170,6 +178,42 @@ public enum StoreSchema {
             CASE WHEN input_tokens > 0 AND cached_input_tokens IS NOT NULL
                 THEN CAST(cached_input_tokens AS REAL) / input_tokens END AS cache_hit_ratio
         FROM request;
+        CREATE VIEW IF NOT EXISTS request_detail AS
+        SELECT
+            request.*,
+            session.label AS session_label,
+            run.label AS run_label,
+            run.host AS host,
+            run.wall_clock_start + (request.ts - run.ts) AS wall_clock_ts
+        FROM request
+        LEFT JOIN session ON session.session_id = request.session_id
+        LEFT JOIN run ON run.run_id = request.run_id;
+        CREATE VIEW IF NOT EXISTS tool_call_detail AS
+        SELECT
+            tool_call.*,
+            request.turn_id AS turn_id,
+            request.profile AS profile,
+            request.model AS model,
+            request.ts AS request_ts,
+            session.label AS session_label
+        FROM tool_call
+        LEFT JOIN request ON request.request_id = tool_call.request_id
+        LEFT JOIN session ON session.session_id = tool_call.session_id;
+        CREATE VIEW IF NOT EXISTS cache_hit_by_minute AS
+        SELECT
+            request.run_id AS run_id,
+            (request.ts - run.ts) / 60000000000 AS minute,
+            run.wall_clock_start + (request.ts - run.ts) / 60000000000 * 60000000000 AS wall_clock_ts,
+            count(*) AS requests,
+            sum(CASE WHEN request.cached_input_tokens IS NOT NULL THEN request.input_tokens END)
+                AS input_tokens,
+            sum(request.cached_input_tokens) AS cached_input_tokens,
+            CAST(sum(request.cached_input_tokens) AS REAL)
+                / sum(CASE WHEN request.cached_input_tokens IS NOT NULL THEN request.input_tokens END)
+                AS cache_hit_ratio
+        FROM request
+        JOIN run ON run.run_id = request.run_id
+        GROUP BY request.run_id, minute;
         """
 
     // One INSERT per table, parameters in column order. Rows keyed by a record's id replace an

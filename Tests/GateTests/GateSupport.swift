@@ -91,11 +91,12 @@ enum PlannerRuns {
     }
 }
 
-/// The `metric.statistic` keys and scenarios of the `::error` annotations of `gate --github`.
+/// The `metric.statistic` keys and scenarios of the `::error` annotations of `gate --github`,
+/// whose titles read `<Metric> regression: <scenario> <key>`.
 func regressions(inAnnotations text: String) -> [(scenario: String, key: String)] {
     text.split(separator: "\n").compactMap { line in
-        guard line.hasPrefix("::error title=Latency regression%3A ") else { return nil }
-        let title = line.dropFirst("::error title=Latency regression%3A ".count).prefix { $0 != ":" }
+        guard line.hasPrefix("::error title="), let marker = line.range(of: " regression%3A ") else { return nil }
+        let title = line[marker.upperBound...].prefix { $0 != ":" }
         let decoded = String(title).replacingOccurrences(of: "%3A", with: ":").replacingOccurrences(of: "%2C", with: ",")
         guard let space = decoded.lastIndex(of: " ") else { return nil }
         return (String(decoded[..<space]), String(decoded[decoded.index(after: space)...]))

@@ -149,8 +149,57 @@ struct GateEvaluationTests {
         #expect(result.regressions.map(\.key.description) == ["latency.p50"])
         #expect(result.junit.contains("<failure message=\"latency.p50 went from "))
         #expect(result.githubAnnotations.contains("::error title=Latency regression%3A demo / plan / m latency.p50::"))
+        #expect(result.json.serialized().contains(#""latency.p50""#))
         #expect(result.markdown.contains("### ❌ Latency gate failed"))
         #expect(result.text.contains("gate: FAIL, 1 regression"))
+    }
+
+    /// A failing evaluation with a check of every verdict, in a scenario named with XML's
+    /// special characters.
+    private func everyVerdict() throws -> GateEvaluation {
+        let before = baseline(group([samples(centre: 1e9, spread: 0.2, count: 20, seed: 10)]))
+        let after = baseline(group([samples(centre: 2.5e9, spread: 0.2, count: 20, seed: 11)]))
+        var result = try GateEvaluation.evaluate(baseline: before, current: after)
+        try #require(result.rows.count >= 4 && !result.passed)
+        result.rows[1].verdict = .noise
+        result.rows[2].verdict = .noData
+        result.rows[3].group = ScenarioKey(scenario: "a <b> & \"c\" 'd'", profile: "plan", model: "m")
+        return result
+    }
+
+    @Test("JUnit output is valid against the common JUnit schema, checked by xmllint")
+    func junitValidatesAgainstTheSchema() throws {
+        let result = try everyVerdict()
+        let directory = try TemporaryDirectory()
+        let schema = directory.path("junit.xsd")
+        let report = directory.path("gate.xml")
+        try junitSchema.write(toFile: schema, atomically: true, encoding: .utf8)
+        try result.junit.write(toFile: report, atomically: true, encoding: .utf8)
+        let xmllint = "/usr/bin/xmllint"
+        try #require(FileManager.default.isExecutableFile(atPath: xmllint), "install libxml2-utils (scripts/install-deps.sh)")
+        let checked = try runProgram(xmllint, ["--noout", "--schema", schema, report])
+        #expect(checked.status == 0, "\(checked.err)\n\(result.junit)")
+        #expect(checked.err.contains("validates"))
+        // Every suite carries the counts the schema requires, and they add up.
+        let suites = result.junit.components(separatedBy: "<testsuite ").dropFirst()
+        #expect(suites.count == Set(result.rows.map(\.group)).count)
+        #expect(suites.allSatisfy { $0.contains(" errors=\"0\"") && $0.contains(" failures=\"") })
+    }
+
+    @Test("GitHub annotation titles name the metric that regressed")
+    func annotationTitlesNameTheMetric() throws {
+        let result = try everyVerdict()
+        let titles = result.githubAnnotations.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("::error") || line.hasPrefix("::warning") else { return nil }
+            return line.split(separator: "=", maxSplits: 1)[1].components(separatedBy: "::")[0]
+        }
+        let flagged = result.rows.filter { $0.verdict == .regression || $0.verdict == .noise }
+        #expect(titles.count == flagged.count)
+        for (title, row) in zip(titles, flagged) {
+            #expect(title.hasPrefix(row.key.metric.title + (row.verdict == .noise ? " beyond budget" : " regression")))
+            #expect(title.hasSuffix(" " + row.key.description))
+        }
+        #expect(Set(titles.map { $0.prefix { $0 != " " } }).count > 1, "\(titles)")
     }
 
     @Test func sameDistributionPasses() throws {

@@ -30,6 +30,14 @@ struct ImportRecordTests {
 
         let again = try runProgram(try builtProgram("trace-report"), ["import", "--out", store, trace])
         #expect(again.status == 2 && again.err.contains("already exists"), "\(again.err)")
+
+        let second = directory.path("again.sqlite")
+        let json = try runProgram(try builtProgram("trace-report"), ["import", "--json", "--out", second, trace])
+        try #require(json.status == 0, "\(json.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        #expect(object["store"] as? String == second && object["trace"] as? String == trace)
+        #expect(object["runs"] as? Int == 1)
+        #expect((object["records"] as? Int).map { $0 > 40 } == true, "\(json.out)")
     }
 
     @Test("an interrupted import leaves no store and no temporary file")
@@ -65,11 +73,7 @@ struct ImportRecordTests {
         let directory = try TemporaryDirectory()
         let trace = directory.path("trace")
         let store = directory.path("run.sqlite")
-        let result = try runProgram(
-            try builtProgram("trace-report"),
-            ["record", "--lttng", trace, "--store", store, "--", try testBinary(), "--testing-library",
-             "swift-testing", "--filter", "TracedChildProcess"],
-            environment: ["SESSIONTRACE_TEST_CHILD_LABEL": "recorded", "SESSIONTRACE_TEST_CHILD_REQUESTS": "4"])
+        let result = try record(["--lttng", trace, "--store", store])
         try #require(result.status == 0, "\(result.err)\n\(result.out.suffix(500))")
         #expect(result.out.contains("trace: \(trace)"))
         #expect(result.out.contains("By session"), "no summary printed: \(result.out.suffix(500))")
@@ -80,5 +84,27 @@ struct ImportRecordTests {
         }
         let sessions = try runProgram("/usr/bin/lttng", ["list"])
         #expect(!sessions.out.contains("trace_report_"), "the recording session was left: \(sessions.out)")
+    }
+
+    @Test("record --json writes the trace, the command's status and the summary as one JSON object")
+    func recordsProgramAsJSON() throws {
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("trace")
+        let result = try record(["--json", "--lttng", trace])
+        try #require(result.status == 0, "\(result.err)\n\(result.out.suffix(500))")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        #expect(object["trace"] as? String == trace && object["status"] as? Int == 0)
+        #expect(object["store"] is NSNull)
+        let summary = try #require(object["summary"] as? [String: Any], "\(result.out.prefix(500))")
+        #expect(summary["runs"] != nil, "\(summary.keys)")
+    }
+
+    /// `trace-report record OPTIONS -- ` a child that records 4 requests labelled `recorded`.
+    private func record(_ options: [String]) throws -> ProgramResult {
+        try runProgram(
+            try builtProgram("trace-report"),
+            ["record"] + options + ["--", try testBinary(), "--testing-library", "swift-testing", "--filter",
+                                     "TracedChildProcess"],
+            environment: ["SESSIONTRACE_TEST_CHILD_LABEL": "recorded", "SESSIONTRACE_TEST_CHILD_REQUESTS": "4"])
     }
 }

@@ -55,6 +55,15 @@ struct RedactCommandTests {
 
             """)
         for value in ["ana@example.org", "bob@example.org", Self.key] { #expect(!result.out.contains(value)) }
+
+        let json = try runProgram(try builtBinary(), ["redact", "--report", "--json"], input: input)
+        #expect(json.status == 0, "\(json.err)")
+        let object = try parseJSON(json.out)
+        #expect(object["redacted"] as? Int == 3)
+        let kinds = try #require(object["kinds"] as? [[String: Any]])
+        #expect(kinds.map { $0["kind"] as? String } == ["email", "openai_key"])
+        #expect(kinds.map { $0["lines"] as? [Int] } == [[2, 3], [3]])
+        for value in ["ana@example.org", "bob@example.org", Self.key] { #expect(!json.out.contains(value)) }
     }
 
     @Test func modesCanBeForcedAndDetected() {
@@ -66,14 +75,14 @@ struct RedactCommandTests {
 
     @Test func aPrettyJSONDocumentStaysValid() throws {
         let input = "{\n  \"api_key\": \"abc123def456ghi789\",\n  \"note\": \"mail ana@example.org\"\n}\n"
-        for arguments in [["redact"], ["redact", "--json"]] {
+        for arguments in [["redact"], ["redact", "--input-format", "json"]] {
             let result = try runProgram(try builtBinary(), arguments, input: input)
             #expect(result.status == 0)
             let object = try parseJSON(result.out)
             #expect(object["note"] as? String == "mail [REDACTED:email]")
             #expect((object["api_key"] as? String)?.hasPrefix("[REDACTED:") == true)
         }
-        let text = try runProgram(try builtBinary(), ["redact", "--text"], input: "to ana@example.org\n")
+        let text = try runProgram(try builtBinary(), ["redact", "--input-format=text"], input: "to ana@example.org\n")
         #expect(text.out == "to [REDACTED:email]\n")
     }
 
@@ -103,7 +112,9 @@ struct RedactCommandTests {
             (["redact", directory.path("missing.log")], "missing.log does not exist"),
             (["redact", directory.url.path], "is a directory"),
             (["redact", binaryFile], "is not UTF-8 text"),
-            (["redact", "--json", "--text"], "at most one of --json, --jsonl and --text"),
+            (["redact", "--input-format", "yaml"], "--input-format takes json, jsonl or text, not 'yaml'"),
+            (["redact", "--json"], "--json writes the --report as JSON; add --report"),
+            (["redact", "--jsonl"], "unknown option --jsonl"),
             (["redact", "a", "b"], "one file at a time"),
         ]
         for (arguments, message) in cases {

@@ -6,16 +6,52 @@ public struct OptionSpec: Sendable, Hashable {
     public var valueName: String?
     /// One line for `--help`.
     public var help: String
+    /// True when the command cannot run without it; usage lines show it without brackets.
+    public var isRequired = false
 
+    /// A flag, `--json`.
     public static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, valueName: nil, help: help)
     }
 
+    /// An optional option with a value, `--width N`.
     public static func value(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, valueName: valueName, help: help)
     }
 
+    /// An option with a value that the command needs, `--baseline FILE`.
+    public static func required(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, valueName: valueName, help: help, isRequired: true)
+    }
+
     public var isFlag: Bool { valueName == nil }
+
+    /// The option as a usage line shows it: `--width N`, or `[--width N]` when it is optional.
+    public var synopsis: String {
+        isRequired ? label : "[\(label)]"
+    }
+
+    /// The values a shell may complete for it, when its value name lists them: `label|interval`.
+    public var choices: [String]? {
+        guard let valueName else { return nil }
+        return Self.choices(in: valueName)
+    }
+
+    /// The words of `text` when it is a list of choices such as `bash|zsh|fish`, else nil.
+    static func choices(in text: String) -> [String]? {
+        let words = text.split(separator: "|").map(String.init)
+        guard words.count > 1, words.allSatisfy({ $0.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "_" } })
+        else { return nil }
+        return words
+    }
+
+    /// The name and value name, as the help lists them: `--width N`.
+    var label: String { valueName.map { "\(name) \($0)" } ?? name }
+
+    /// True when its value is a path, so a shell completes file names.
+    public var takesPath: Bool {
+        ["FILE", "STORE", "DIR", "PATH"].contains(valueName ?? "")
+    }
 }
 
 /// A command line that did not make sense; `description` is one sentence for standard error.

@@ -32,7 +32,7 @@ public enum CommandFailure: Error, Sendable {
 /// struct ExportCommand: ReportCommand {
 ///     static let name = "export"
 ///     static let abstract = "Write a store as Chrome trace JSON."
-///     static let usage = "trace-report export [--out FILE] STORE"
+///     static let operands = "STORE"
 ///     static let discussion = "..."
 ///     static let options: [OptionSpec] = [.value("--out", "FILE", "where to write; standard output if absent")]
 ///     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
@@ -47,11 +47,13 @@ public protocol ReportCommand {
     static var name: String { get }
     /// One line for `trace-report --help`.
     static var abstract: String { get }
-    /// The usage line(s), `trace-report NAME [options] STORE`.
-    static var usage: String { get }
+    /// What follows the options on the command line, as the usage line shows it: `STORE`,
+    /// `RUN...`, `-- COMMAND [ARGUMENT...]`; a list such as `bash|zsh|fish` is completed by shells.
+    static var operands: String { get }
     /// What the command reports and how to read it, for `--help`; may be empty.
     static var discussion: String { get }
-    /// The options it accepts, besides `--help` and the redaction options every command takes.
+    /// The options it accepts, besides `--help` and those every command takes
+    /// (``CommonOptions/everyCommand``).
     static var options: [OptionSpec] { get }
     /// Hidden commands (developer tools) work but are not listed in `trace-report --help`.
     static var isHidden: Bool { get }
@@ -63,24 +65,43 @@ extension ReportCommand {
     public static var isHidden: Bool { false }
     public static var discussion: String { "" }
 
-    /// The command's `--help` text.
+    /// The command's `--help` text; the man page (``ManualPage``) and the shell completions
+    /// (``ShellCompletion``) are made from the same parts.
     public static var helpText: String {
         var out = "\(abstract)\n\nUsage: \(usage)\n"
         if !discussion.isEmpty { out += "\n\(discussion)\n" }
-        let all = acceptedOptions + [.flag("--help", "show this help")]
-        let labels = all.map { option in option.valueName.map { "\(option.name) \($0)" } ?? option.name }
-        let width = labels.map(\.count).max() ?? 0
+        let width = helpOptions.map(\.label.count).max() ?? 0
         out += "\nOptions:\n"
-        for (label, option) in zip(labels, all) {
-            out += "  " + TerminalText.padded(label, width) + "  " + option.help + "\n"
+        for option in helpOptions {
+            out += "  " + TerminalText.padded(option.label, width) + "  " + option.help + "\n"
         }
         return out
     }
 
-    /// ``options`` and the redaction options (``CommonOptions/redaction``) it does not declare.
-    static var acceptedOptions: [OptionSpec] {
-        options + CommonOptions.redaction.filter { common in !options.contains { $0.name == common.name } }
+    /// The full usage: every option it accepts, then ``operands``, wrapped under its first word
+    /// after `Usage: `.
+    public static var usage: String {
+        let prefix = "Usage: "
+        let continuation = String(repeating: " ", count: "trace-report \(name) ".count)
+        var lines = ["trace-report \(name)"]
+        for word in acceptedOptions.map(\.synopsis) + [operands].filter({ !$0.isEmpty }) {
+            if prefix.count + lines[lines.count - 1].count + 1 + word.count > 100 {
+                lines.append(continuation + word)
+            } else {
+                lines[lines.count - 1] += " " + word
+            }
+        }
+        return lines.joined(separator: "\n" + String(repeating: " ", count: prefix.count))
     }
+
+    /// ``options`` and the options every command takes (``CommonOptions/everyCommand``) that it
+    /// does not declare itself.
+    public static var acceptedOptions: [OptionSpec] {
+        options + CommonOptions.everyCommand.filter { common in !options.contains { $0.name == common.name } }
+    }
+
+    /// ``acceptedOptions`` and `--help`, as the help text lists them.
+    static var helpOptions: [OptionSpec] { acceptedOptions + [CommonOptions.help] }
 
     /// Opens the store named by the one positional argument and loads it, every string redacted
     /// by the context's redactor.
@@ -117,6 +138,12 @@ extension ReportCommand {
 /// The options every analysis subcommand shares.
 public enum CommonOptions {
     public static let json = OptionSpec.flag("--json", "machine-readable output; keys are documented in docs/trace-report.md")
+    /// `--no-color`: every subcommand takes it; those that colour nothing accept it and ignore it.
+    public static let noColor = OptionSpec.flag("--no-color", "no ANSI colour (also when NO_COLOR is set)")
+    /// `--help`, which the parser handles before any command runs.
+    public static let help = OptionSpec.flag("--help", "show this help")
+    /// The options every subcommand takes, besides `--help`, in the order usage lines list them.
+    public static let everyCommand = [noColor] + redaction
     public static let failOnFindings = OptionSpec.flag(
         "--fail-on-findings", "exit 1 when there is a finding, for CI gates")
 }
@@ -140,6 +167,8 @@ public enum TraceReport {
             BaselineCommand.self,
             GateCommand.self,
             DiffCommand.self,
+            CompletionsCommand.self,
+            ManualCommand.self,
         ]
     }
 

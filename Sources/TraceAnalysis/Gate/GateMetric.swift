@@ -29,6 +29,26 @@ public enum GateMetric: String, Sendable, CaseIterable, Hashable {
         }
     }
 
+    /// The metric's name for people, as annotation titles show it.
+    public var title: String {
+        switch self {
+        case .ttft: "Time to first token"
+        case .latency: "Latency"
+        case .tokensPerSecond: "Generation rate"
+        case .toolCalls: "Tool calls"
+        case .inputTokens: "Input tokens"
+        case .cacheHitRate: "Cache hit rate"
+        case .repeatedToolCalls: "Repeated tool calls"
+        }
+    }
+
+    /// A value of this metric in JSON: durations as whole nanoseconds, other values as numbers,
+    /// null when unknown.
+    func json(_ value: Double?) -> JSONValue {
+        guard let value, value.isFinite else { return .null }
+        return self == .ttft || self == .latency ? .int(Int64(value.rounded())) : .double(value)
+    }
+
     /// The unit an absolute budget limit is written in, for messages.
     var absoluteUnitHint: String {
         switch self {

@@ -71,24 +71,53 @@ extension GateEvaluation {
         return out
     }
 
+    /// The verdict and every check as JSON, keys as `diff --json` names them; durations in ns.
+    public var json: JSONValue {
+        .object([
+            ("passed", .bool(passed)),
+            ("regressions", .int(Int64(regressions.count))),
+            ("min_samples", .int(Int64(minSamples))),
+            ("confidence", .double(confidence)),
+            ("checks", .array(rows.map { row in
+                let metric = row.key.metric
+                return .object([
+                    ("scenario", .string(row.group.scenario)), ("profile", .string(row.group.profile)),
+                    ("model", .string(row.group.model)), ("metric", .string(row.key.description)),
+                    ("baseline", metric.json(row.baselineValue)), ("current", metric.json(row.currentValue)),
+                    ("delta", metric.json(row.delta)),
+                    ("ci_lower", metric.json(row.interval?.lower)), ("ci_upper", metric.json(row.interval?.upper)),
+                    ("budget", .string(row.budget.limitText)), ("verdict", .string(row.verdict.rawValue)),
+                    ("baseline_samples", .int(Int64(row.baselineSamples))),
+                    ("current_samples", .int(Int64(row.currentSamples))),
+                    ("new_findings", .array(row.newFindings.map { .string($0.description) })),
+                ])
+            })),
+            ("notes", .array(notes.map(JSONValue.string))),
+        ])
+    }
+
     /// JUnit XML: one test suite per scenario, one test case per metric, a failure per regression.
+    /// Valid against the common JUnit schema (Jenkins' junit-4.xsd), with the `errors` count that
+    /// Ant's schema requires on every suite: always 0, as the gate reports no test that could
+    /// not run (bad input stops it before any output).
     public var junit: String {
         let groups = Dictionary(grouping: rows, by: \.group)
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"trace-report gate\" tests=\"\(rows.count)\" failures=\"\(regressions.count)\">\n"
+        out += "<testsuites name=\"trace-report gate\" tests=\"\(rows.count)\" failures=\"\(regressions.count)\" "
+            + "errors=\"0\">\n"
         for key in groups.keys.sorted() {
             let cases = groups[key]!
             let failures = cases.filter { $0.verdict == .regression }.count
             let skipped = cases.filter { $0.verdict == .noData }.count
             out += "  <testsuite name=\"\(Self.xmlEscaped(key.description))\" tests=\"\(cases.count)\" "
-                + "failures=\"\(failures)\" skipped=\"\(skipped)\">\n"
+                + "failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
             for row in cases {
                 out += "    <testcase classname=\"\(Self.xmlEscaped(key.description))\" name=\"\(Self.xmlEscaped(row.key.description))\""
                 switch row.verdict {
                 case .regression:
                     out += ">\n      <failure message=\"\(Self.xmlEscaped(row.message))\" type=\"regression\"/>\n    </testcase>\n"
                 case .noData:
-                    out += ">\n      <skipped message=\"no data\"/>\n    </testcase>\n"
+                    out += ">\n      <skipped>no data</skipped>\n    </testcase>\n"
                 case .noise:
                     out += ">\n      <system-out>\(Self.xmlEscaped("beyond budget but within noise: " + row.message))"
                         + "</system-out>\n    </testcase>\n"
@@ -107,7 +136,8 @@ extension GateEvaluation {
         var out = ""
         for row in rows where row.verdict == .regression || row.verdict == .noise {
             let level = row.verdict == .regression ? "error" : "warning"
-            let title = (row.verdict == .regression ? "Latency regression: " : "Beyond budget, within noise: ")
+            let title = row.key.metric.title
+                + (row.verdict == .regression ? " regression: " : " beyond budget, within noise: ")
                 + "\(row.group) \(row.key)"
             out += "::\(level) title=\(Self.githubProperty(title))::\(Self.githubData(row.message))\n"
         }

@@ -90,10 +90,6 @@ public struct RunComparison: Sendable {
     }
 
     public var json: JSONValue {
-        func number(_ key: MetricKey, _ value: Double?) -> JSONValue {
-            guard let value, value.isFinite else { return .null }
-            return key.metric == .ttft || key.metric == .latency ? .int(Int64(value.rounded())) : .double(value)
-        }
         func scenario(_ key: ScenarioKey) -> [(String, JSONValue)] {
             [("scenario", .string(key.scenario)), ("profile", .string(key.profile)), ("model", .string(key.model))]
         }
@@ -109,11 +105,11 @@ public struct RunComparison: Sendable {
                     ("metrics", .array(rows.filter { $0.group == key }.map { row in
                         .object([
                             ("metric", .string(row.key.description)),
-                            ("a", number(row.key, row.a)),
-                            ("b", number(row.key, row.b)),
-                            ("delta", number(row.key, row.delta)),
-                            ("ci_lower", number(row.key, row.interval?.lower)),
-                            ("ci_upper", number(row.key, row.interval?.upper)),
+                            ("a", row.key.metric.json(row.a)),
+                            ("b", row.key.metric.json(row.b)),
+                            ("delta", row.key.metric.json(row.delta)),
+                            ("ci_lower", row.key.metric.json(row.interval?.lower)),
+                            ("ci_upper", row.key.metric.json(row.interval?.upper)),
                             ("beyond_noise", row.interval == nil ? .null : .bool(row.beyondNoise)),
                         ])
                     })),

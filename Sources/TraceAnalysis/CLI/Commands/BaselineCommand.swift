@@ -2,7 +2,7 @@
 public struct BaselineCommand: ReportCommand {
     public static let name = "baseline"
     public static let abstract = "Write a latency baseline (JSON, to check in) from recorded runs."
-    public static let usage = "trace-report baseline [--out FILE] [--group-by label|interval] RUN..."
+    public static let operands = "RUN..."
     public static let discussion = """
         Groups the requests of every RUN (a store, or a baseline .json to merge) by scenario, profile and
         model. The scenario is the run's label (--group-by label, the default) or the name of the innermost

@@ -5,7 +5,7 @@ public struct CheckCommand: ReportCommand {
     public static let name = "check"
     public static let abstract =
         "What is wrong with a run: every finding of every analysis, most costly first."
-    public static let usage = "trace-report check [--fail-on-findings] [--json] STORE..."
+    public static let operands = "STORE..."
     public static let discussion = """
         Runs tools, cache, capped and growth with their default options on each store and lists every
         finding on one line, ranked by cost: time first (tool and model time spent, time to first token

@@ -3,7 +3,7 @@
 public struct DiffCommand: ReportCommand {
     public static let name = "diff"
     public static let abstract = "Compare two runs per scenario and metric, with confidence intervals."
-    public static let usage = "trace-report diff [--group-by label|interval] [--speed raw|normalized] [--json] RUN_A RUN_B"
+    public static let operands = "RUN_A RUN_B"
     public static let discussion = """
         RUN_A and RUN_B are stores or baseline .json files. For each scenario in both (run label or
         interval name, profile and model): ttft p50/p95, latency p50/p95, generation rate p50, tool calls

@@ -7,8 +7,7 @@ public struct ExportCommand: ReportCommand {
     public static let name = "export"
     public static let abstract =
         "Write a store, redacted, as Perfetto/Chrome trace JSON, OTLP/JSON, JSON Lines or the web viewer."
-    public static let usage =
-        "trace-report export --format \(formatList("|")) [--out FILE] [--rules FILE] STORE [STORE2]"
+    public static let operands = "STORE [STORE2]"
     public static let discussion = """
         perfetto  Chrome trace-event JSON for ui.perfetto.dev: a process per run, a thread per session,
                   requests with their time to first token, tool calls, generation rate, handoffs.
@@ -26,7 +25,7 @@ public struct ExportCommand: ReportCommand {
         readable by its owner only.
         """
     public static let options: [OptionSpec] = [
-        .value("--format", "FORMAT", "\(formatList(", ")) (required)"),
+        .required("--format", formatList("|"), "the format to write"),
         .value("--out", "FILE", "where to write (mode 0600); standard output if absent"),
     ]
 

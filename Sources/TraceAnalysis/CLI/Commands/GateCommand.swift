@@ -5,10 +5,7 @@ import Foundation
 public struct GateCommand: ReportCommand {
     public static let name = "gate"
     public static let abstract = "Fail on latency or behaviour regressions against a baseline, beyond noise."
-    public static let usage = """
-        trace-report gate --baseline FILE [--budget 'ttft.p95: +15% and +50ms; ...'] [--config FILE]
-                 [--min-samples N] [--markdown] [--junit FILE] [--github] RUN...
-        """
+    public static let operands = "RUN..."
     public static var discussion: String {
         """
         Compares the runs (stores, or baseline .json files) with the baseline, scenario by scenario
@@ -30,7 +27,7 @@ public struct GateCommand: ReportCommand {
         """
     }
     public static let options: [OptionSpec] = [
-        .value("--baseline", "FILE", "the baseline JSON written by 'trace-report baseline'"),
+        .required("--baseline", "FILE", "the baseline JSON written by 'trace-report baseline'"),
         .value("--budget", "LIST", "budgets over the defaults, ';'-separated: 'ttft.p95: +15% and +50ms'"),
         .value("--config", "FILE", "a file of budgets, one a line, and 'min-samples: N'"),
         .value("--min-samples", "N", "least requests a scenario needs on each side (default 3)"),
@@ -39,6 +36,7 @@ public struct GateCommand: ReportCommand {
         .flag("--markdown", "print Markdown (for a PR comment or $GITHUB_STEP_SUMMARY) instead of the table"),
         .value("--junit", "FILE", "also write JUnit XML: a test case per scenario and metric"),
         .flag("--github", "also print GitHub Actions ::error/::warning annotations"),
+        CommonOptions.json,
     ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
@@ -48,6 +46,10 @@ public struct GateCommand: ReportCommand {
             throw .usage(UsageError("--baseline FILE is required"))
         }
         guard !arguments.positionals.isEmpty else { throw .usage(UsageError("no run given; name one or more .sqlite stores")) }
+        let json = arguments.flag("--json")
+        if json, let other = ["--markdown", "--github"].first(where: arguments.flag) {
+            throw .usage(UsageError("--json writes one JSON document; give \(other) in a run of its own"))
+        }
         var configuration = GateConfiguration()
         let resamples: Int
         do {
@@ -91,7 +93,11 @@ public struct GateCommand: ReportCommand {
         if let path = arguments.value("--junit") {
             try context.writeFile(result.junit, to: path)
         }
-        context.write(arguments.flag("--markdown") ? result.markdown : result.text)
+        if json {
+            context.write(json: result.json)
+        } else {
+            context.write(arguments.flag("--markdown") ? result.markdown : result.text)
+        }
         if arguments.flag("--github") { context.write(result.githubAnnotations) }
         return result.passed ? .success : .findings
     }

@@ -2,7 +2,7 @@
 public struct GrowthCommand: ReportCommand {
     public static let name = "growth"
     public static let abstract = "Transcript and prompt growth per session, largest prompts, share of the context window."
-    public static let usage = "trace-report growth [--context-window N] [--warn-share X] [--top N] [--fail-on-findings] [--json] STORE"
+    public static let operands = "STORE"
     public static let discussion = """
         Per session: transcript entries, prompt bytes and input tokens from the first request to the last,
         with a sparkline of input tokens per request; then the largest prompts. A session is a finding

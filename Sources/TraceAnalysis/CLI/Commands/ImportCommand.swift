@@ -8,7 +8,7 @@ import Glibc
 public struct ImportCommand: ReportCommand {
     public static let name = "import"
     public static let abstract = "Write an LTTng trace as a new store, for SQL."
-    public static let usage = "trace-report import --out STORE TRACE_DIR"
+    public static let operands = "TRACE_DIR"
     public static let discussion = """
         Reads every session_trace record of the LTTng trace in TRACE_DIR (the folder of a recording
         session, or any folder below it) and writes them to STORE, a new store readable by its owner
@@ -17,7 +17,8 @@ public struct ImportCommand: ReportCommand {
         terminal, progress is shown on standard error. Rows are placed in runs as docs/lttng.md says.
         """
     public static let options: [OptionSpec] = [
-        .value("--out", "STORE", "the store to create (required)"),
+        .required("--out", "STORE", "the store to create"),
+        CommonOptions.json,
     ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
@@ -45,10 +46,19 @@ public struct ImportCommand: ReportCommand {
                 + "\(Format.count(rate))/s")
         }
         if showsProgress { context.writeNote("\n") }
+        let nanoseconds = Int64((clock.now - start).seconds * 1e9)
+        if arguments.flag("--json") {
+            context.write(json: .object([
+                ("store", .string(output)), ("trace", .string(trace)),
+                ("records", .int(Int64(outcome.records))), ("runs", .int(Int64(outcome.runs))),
+                ("dur_ns", .int(nanoseconds)),
+            ]))
+            return .success
+        }
         context.write(
             "\(output): \(Format.count(Int64(outcome.records))) records in \(outcome.runs) "
                 + "run\(outcome.runs == 1 ? "" : "s") from \(trace), in "
-                + "\(Format.duration(Int64((clock.now - start).seconds * 1e9)))\n")
+                + "\(Format.duration(nanoseconds))\n")
         return .success
     }
 }

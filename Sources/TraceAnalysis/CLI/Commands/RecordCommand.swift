@@ -9,7 +9,7 @@ import Glibc
 public struct RecordCommand: ReportCommand {
     public static let name = "record"
     public static let abstract = "Run a program under an LTTng recording of its session_trace events."
-    public static let usage = "trace-report record [--lttng DIR] [--store PATH] -- COMMAND [ARGUMENT...]"
+    public static let operands = "-- COMMAND [ARGUMENT...]"
     public static let discussion = """
         Starts an LTTng session daemon if none runs (and stops it afterwards, by its PID), creates a
         recording session that enables session_trace:* with the vpid context and writes to DIR, runs
@@ -23,6 +23,7 @@ public struct RecordCommand: ReportCommand {
     public static let options: [OptionSpec] = [
         .value("--lttng", "DIR", "where the trace goes (default: sessiontrace-PID in the current folder)"),
         .value("--store", "PATH", "also write the trace as a new store"),
+        CommonOptions.json,
     ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
@@ -53,18 +54,28 @@ public struct RecordCommand: ReportCommand {
             throw .message("the LTTng recording failed: \(error)")
         }
 
-        context.write("trace: \(directory)\n")
+        let json = arguments.flag("--json")
+        if !json { context.write("trace: \(directory)\n") }
         if status != 0 { context.writeNote("trace-report record: \(command[0]) exited with status \(status)\n") }
+        let summary: SummaryReport
         do {
-            let trace = try LTTngTrace.load(path: directory, chunks: false)
-            context.write(SummaryReport.compute(trace: trace).text(sessionLimit: 20))
+            summary = SummaryReport.compute(trace: try LTTngTrace.load(path: directory, chunks: false))
         } catch {
             context.writeNote("trace-report: \(error.description)\n")
             return .usageOrInput
         }
+        if !json { context.write(summary.text(sessionLimit: 20)) }
+        var records: Int?
         if let store {
-            let outcome = try LTTngImporter.run(tracePath: directory, output: store) { _ in }
-            context.write("store: \(store) (\(outcome.records) records)\n")
+            records = try LTTngImporter.run(tracePath: directory, output: store) { _ in }.records
+            if !json { context.write("store: \(store) (\(records ?? 0) records)\n") }
+        }
+        if json {
+            context.write(json: .object([
+                ("trace", .string(directory)), ("status", .int(Int64(status))),
+                ("store", store.map(JSONValue.string) ?? .null), ("store_records", records.map { .int(Int64($0)) } ?? .null),
+                ("summary", summary.json),
+            ]))
         }
         return status == 0 ? .success : .findings
     }

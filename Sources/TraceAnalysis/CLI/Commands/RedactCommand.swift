@@ -1,27 +1,25 @@
 import Foundation
 import Redaction
 
-/// `trace-report redact [--rules FILE] [--json|--jsonl|--text] [--report] [FILE]`: any text, JSON
+/// `trace-report redact [--input-format json|jsonl|text] [--report [--json]] [FILE]`: any text, JSON
 /// or JSON Lines file with its secrets replaced, for logs and transcripts that go with a trace; with
 /// `--report`, what would be replaced (counts by kind and line numbers, never the values).
 public struct RedactCommand: ReportCommand {
     public static let name = "redact"
     public static let abstract = "Redact secrets and personal data in a text, JSON or JSON Lines file."
-    public static let usage = "trace-report redact [--rules FILE] [--json|--jsonl|--text] [--report] [FILE]"
+    public static let operands = "[FILE]"
     public static let discussion = """
         Reads FILE (standard input if absent or '-') and writes it to standard output with every
         secret or personal value replaced by [REDACTED:<kind>]. Prints what was replaced, counted by
         kind, on standard error. JSON is redacted inside string values only, so it stays valid JSON;
-        without a flag the input is JSON if it parses as one document, JSON Lines if every non-empty
-        line parses as JSON, else text. With --report, writes instead what would be replaced: the
-        count of each kind and the lines it is on, never the values.
+        without --input-format the input is JSON if it parses as one document, JSON Lines if every
+        non-empty line parses as JSON, else text. With --report, writes instead what would be
+        replaced: the count of each kind and the lines it is on, never the values (--json: as JSON).
         """
     public static let options: [OptionSpec] = [
-        .value("--rules", "FILE", "more redaction rules, one per line (see docs/trace-report.md)"),
-        .flag("--json", "the input is one JSON document"),
-        .flag("--jsonl", "the input is JSON Lines"),
-        .flag("--text", "the input is text"),
+        .value("--input-format", "json|jsonl|text", "how to read the input (default: detected)"),
         .flag("--report", "list the kinds and line numbers of what would be replaced, not the text"),
+        CommonOptions.json,
     ]
 
     /// How the input is read.
@@ -32,9 +30,16 @@ public struct RedactCommand: ReportCommand {
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
         -> ExitCode
     {
-        let chosen = [Mode.json, .jsonl, .text].filter { arguments.flag("--" + $0.rawValue) }
-        guard chosen.count <= 1 else {
-            throw .usage(UsageError("give at most one of --json, --jsonl and --text"))
+        var chosen: Mode?
+        if let name = arguments.value("--input-format") {
+            guard let mode = Mode(rawValue: name) else {
+                throw .usage(UsageError("--input-format takes json, jsonl or text, not '\(TerminalText.sanitized(name))'"))
+            }
+            chosen = mode
+        }
+        guard !arguments.flag("--json") || arguments.flag("--report") else {
+            throw .usage(UsageError("--json writes the --report as JSON; add --report, or name the input's "
+                + "format with --input-format json"))
         }
         guard arguments.positionals.count <= 1 else {
             throw .usage(UsageError("one file at a time, but \(arguments.positionals.count) were given"))
@@ -59,14 +64,15 @@ public struct RedactCommand: ReportCommand {
         guard let text = String(data: data, encoding: .utf8) else {
             throw .message("\(path == "-" ? "standard input" : path) is not UTF-8 text")
         }
-        let mode = chosen.first ?? detect(text)
+        let mode = chosen ?? detect(text)
         if arguments.flag("--report") {
             let format: Redactor.Format = switch mode {
             case .json: .json
             case .jsonl: .jsonLines
             case .text: .text
             }
-            context.write(report(redactor.locate(text, as: format)))
+            let locations = redactor.locate(text, as: format)
+            if arguments.flag("--json") { context.write(json: reportJSON(locations)) } else { context.write(report(locations)) }
             return .success
         }
         let result: RedactionResult
@@ -85,19 +91,41 @@ public struct RedactCommand: ReportCommand {
     /// `redacted 3 values: 2 email, 1 openai_key`, then one line per kind with its count and lines:
     /// `email  2  lines 3, 17`.
     static func report(_ locations: [RedactionLocation]) -> String {
-        var lines: [String: [Int]] = [:]
-        for location in locations { lines[location.kind, default: []].append(location.line) }
-        let summary = RedactionReport(counts: lines.mapValues(\.count))
-        let width = summary.sortedCounts.map(\.kind.count).max() ?? 0
+        let (summary, kinds) = tally(locations)
+        let width = kinds.map(\.kind.count).max() ?? 0
         var out = summary.summary + "\n"
-        for (kind, count) in summary.sortedCounts {
-            var numbers: [Int] = []
-            for line in lines[kind] ?? [] where numbers.last != line { numbers.append(line) }
+        for (kind, count, lines) in kinds {
             let padded = kind.padding(toLength: width, withPad: " ", startingAt: 0)
-            let noun = numbers.count == 1 ? "line" : "lines"
-            out += "\(padded)  \(count)  \(noun) \(numbers.map(String.init).joined(separator: ", "))\n"
+            let noun = lines.count == 1 ? "line" : "lines"
+            out += "\(padded)  \(count)  \(noun) \(lines.map(String.init).joined(separator: ", "))\n"
         }
         return out
+    }
+
+    /// The report as JSON: `{"redacted": 3, "kinds": [{"kind": "email", "count": 2, "lines": [3, 17]}]}`.
+    static func reportJSON(_ locations: [RedactionLocation]) -> JSONValue {
+        .object([
+            ("redacted", .int(Int64(locations.count))),
+            ("kinds", .array(tally(locations).kinds.map { kind, count, lines in
+                .object([
+                    ("kind", .string(kind)), ("count", .int(Int64(count))),
+                    ("lines", .array(lines.map { .int(Int64($0)) })),
+                ])
+            })),
+        ])
+    }
+
+    /// The counts by kind, and per kind, most frequent first, its count and the lines it is on.
+    private static func tally(_ locations: [RedactionLocation])
+        -> (summary: RedactionReport, kinds: [(kind: String, count: Int, lines: [Int])])
+    {
+        var lines: [String: [Int]] = [:]
+        for location in locations where lines[location.kind]?.last != location.line {
+            lines[location.kind, default: []].append(location.line)
+        }
+        let counts = Dictionary(grouping: locations, by: \.kind).mapValues(\.count)
+        let summary = RedactionReport(counts: counts)
+        return (summary, summary.sortedCounts.map { ($0.kind, $0.count, lines[$0.kind] ?? []) })
     }
 
     /// JSON if the whole text is one document, JSON Lines if every non-empty line is one, else text.

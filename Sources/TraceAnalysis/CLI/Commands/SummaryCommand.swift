@@ -5,7 +5,7 @@ import TraceStore
 public struct SummaryCommand: ReportCommand {
     public static let name = "summary"
     public static let abstract = "Latency, generation rate, cache hits and errors per run, session and model."
-    public static let usage = "trace-report summary [--json] [--limit N] [--follow] STORE"
+    public static let operands = "STORE"
     public static let discussion = """
         For each run, session and profile/model pair: requests; time to first token p50, p95 and max;
         generation rate p50 in tokens/s, (output_tokens - 1) / ((dur - ttft) / 1e9); latency p50, p95

@@ -2,7 +2,7 @@
 public struct TimelineCommand: ReportCommand {
     public static let name = "timeline"
     public static let abstract = "A Gantt chart of sessions, requests, tool calls and handoffs in the terminal."
-    public static let usage = "trace-report timeline [--width N] [--session LABEL|ID] [--from T] [--to T] [--no-color] [--follow] STORE"
+    public static let operands = "STORE"
     public static let discussion = """
         One lane per session. In each request, ░ is the wait for the first token and █ the generation;
         tool calls run on the row beneath (▪), handoffs are marked ▲, a failed request ends in ✗.
@@ -16,7 +16,7 @@ public struct TimelineCommand: ReportCommand {
         .value("--from", "T", "start of the window, after the run's start"),
         .value("--to", "T", "end of the window, after the run's start"),
         .value("--max-lanes", "N", "lanes at most; later sessions share the last (default 24)"),
-        .flag("--no-color", "no ANSI colour (also when NO_COLOR is set)"),
+        CommonOptions.noColor,
         .flag("--color", "ANSI colour even when the output is not a terminal"),
         CommonOptions.json,
         Follow.option,

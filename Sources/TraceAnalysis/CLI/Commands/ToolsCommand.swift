@@ -3,9 +3,7 @@ public struct ToolsCommand: ReportCommand {
     public static let name = "tools"
     public static let abstract =
         "Tool calls repeated with identical or near-identical arguments, loops, oversized output."
-    public static let usage = """
-        trace-report tools [--session LABEL|ID] [--loop N] [--similarity X] [--fail-on-findings] [--json] STORE
-        """
+    public static let operands = "STORE"
     public static let discussion = """
         Two calls of a tool ask the same thing when their arguments_fingerprint is equal, or when their
         captured arguments agree field by field: no entity differs (a number such as a page or an id, an

@@ -1,0 +1,30 @@
+/// `trace-report completions bash|zsh|fish`: the shell completion script, made from the help.
+public struct CompletionsCommand: ReportCommand {
+    public static let name = "completions"
+    public static let abstract = "Print the shell completion script for bash, zsh or fish."
+    public static let operands = "bash|zsh|fish"
+    public static let discussion = """
+        The script completes subcommands, their options, the values of options that list them
+        (--format, --group-by, ...) and file names, from the same options --help lists.
+        scripts/install.sh installs all three. By hand:
+          bash: trace-report completions bash > ~/.local/share/bash-completion/completions/trace-report
+          zsh:  trace-report completions zsh > ~/.zfunc/_trace-report  (with ~/.zfunc in fpath)
+          fish: trace-report completions fish > ~/.config/fish/completions/trace-report.fish
+        """
+    public static let options: [OptionSpec] = []
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ExitCode
+    {
+        let shells = ShellCompletion.allCases.map(\.rawValue).joined(separator: ", ")
+        guard arguments.positionals.count == 1 else {
+            throw .usage(UsageError("name one shell: \(shells)"))
+        }
+        guard let shell = ShellCompletion(rawValue: arguments.positionals[0]) else {
+            throw .usage(UsageError("no completions for '\(TerminalText.sanitized(arguments.positionals[0]))'; "
+                + "name one of \(shells)"))
+        }
+        context.write(shell.script(for: TraceReport.commands.filter { !$0.isHidden }))
+        return .success
+    }
+}
