@@ -8,13 +8,19 @@ import ModelSession
 /// be recovered by brute force, which is why payload text stays opt-in and redacted.
 enum Fingerprint {
     static func of(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
+        var hash = offsetBasis
+        for byte in text.utf8 { hash = adding(byte, to: hash) }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// FNV-1a's starting value.
+    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// One step of FNV-1a: `hash` with `byte` mixed in.
+    @inline(__always)
+    static func adding(_ byte: UInt8, to hash: UInt64) -> UInt64 {
+        (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
     }
 
     /// One fingerprint over tool definitions as sent: each name, description and schema, in

@@ -121,6 +121,8 @@ struct RequestObservation {
             record.inputTokens = usage.inputTokens.map(Int64.init) ?? record.inputTokens
             record.cachedInputTokens = usage.cachedInputTokens.map(Int64.init) ?? record.cachedInputTokens
             record.outputTokens = usage.outputTokens.map(Int64.init) ?? record.outputTokens
+            record.cacheWriteTokens =
+                usage.cacheCreationInputTokens.map(Int64.init) ?? record.cacheWriteTokens
         case .serverTimings(let timings):
             record.serverTimings = ServerTimings(
                 promptTokens: Int64(timings.promptTokens), cachedTokens: Int64(timings.cachedTokens),
