@@ -31,6 +31,10 @@ public struct ExpectedFinding: Hashable, Comparable, Sendable, CustomStringConve
         Self(kind: .loop, session: session, requests: requests, calls: calls, detail: pattern)
     }
 
+    public static func polling(_ session: String, requests: [Int], calls: [Int], _ tool: String) -> Self {
+        Self(kind: .polling, session: session, requests: requests, calls: calls, detail: tool)
+    }
+
     public static func identical(_ session: String, requests: [Int], calls: [Int], _ tool: String) -> Self {
         Self(kind: .identicalArguments, session: session, requests: requests, calls: calls, detail: tool)
     }
@@ -71,7 +75,7 @@ public struct ExpectedFinding: Hashable, Comparable, Sendable, CustomStringConve
         self.requests = finding.requestIDs.map { requests.firstIndex(of: $0) ?? -1 }
         self.calls = finding.toolCallIDs.map { calls.firstIndex(of: $0) ?? -1 }
         switch finding.kind {
-        case .loop: detail = Self.strings(finding.evidence["pattern"]).joined(separator: " → ")
+        case .loop, .polling: detail = Self.strings(finding.evidence["pattern"]).joined(separator: " → ")
         case .identicalArguments, .nearIdenticalArguments, .oversizedToolOutput:
             detail = Self.strings(finding.evidence["tool"]).joined()
         case .cacheBreak: detail = Self.strings(finding.evidence["causes"]).joined(separator: "+")

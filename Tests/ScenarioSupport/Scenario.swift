@@ -21,6 +21,11 @@ public enum Scenario: String, Sendable, CaseIterable {
     case fanOutOverRounds = "fan-out-over-rounds"
     case pagination
     case distinctTopics = "distinct-topics"
+    // Repeats judged by their results
+    case stuckLoop = "stuck-loop"
+    case refinedSearches = "refined-searches"
+    case polling
+    case retriesAfterErrors = "retries-after-errors"
     // Cache breaks
     case modelSwitch = "model-switch"
     case profileSwitch = "profile-switch"
@@ -57,6 +62,10 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .fanOutOverRounds: "not a finding: one city per round, and news about three cities"
         case .pagination: "not a finding: pages 1, 2, 3 of one query; cursors; three order ids"
         case .distinctTopics: "not a finding: notes about the launch, the lunch and the offsite"
+        case .stuckLoop: "three near-identical searches over three rounds, the same notes each time"
+        case .refinedSearches: "not a finding: three near-identical searches, each finding other notes"
+        case .polling: "a job's state checked four times in one turn, a new state each time: polling"
+        case .retriesAfterErrors: "not a finding: the same order lookup after each of two timeouts"
         case .modelSwitch: "the model changes mid-conversation; the transcript is kept whole"
         case .profileSwitch: "a switch to a profile with another model"
         case .toolsChanged: "a tool added for one turn, then removed"
@@ -108,6 +117,13 @@ public enum Scenario: String, Sendable, CaseIterable {
                 .loop("poller", requests: [0, 1, 2, 3], calls: [0, 1, 2, 3], "check_job"),
                 .identical("poller", requests: [0, 1, 2, 3], calls: [0, 1, 2, 3], "check_job"),
             ]
+        case .stuckLoop:
+            [
+                .loop("searcher", requests: [0, 1, 2], calls: [0, 1, 2], "search_notes"),
+                .nearIdentical("searcher", requests: [0, 1, 2], calls: [0, 1, 2], "search_notes"),
+            ]
+        case .polling:
+            [.polling("watcher", requests: [0, 1, 2, 3], calls: [0, 1, 2, 3], "check_job")]
         case .modelSwitch:
             [.cacheBreak("chat", request: 2, "model_switch")]
         case .profileSwitch:
@@ -130,7 +146,7 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .promptBloat:
             [.growth("researcher", requests: [10])]
         case .fanOut, .fanOutOverRounds, .pagination, .distinctTopics, .appendOnlyChat, .newSessions,
-            .profileOptionsSwitch, .smallShares:
+            .profileOptionsSwitch, .smallShares, .refinedSearches, .retriesAfterErrors:
             []
         }
     }
@@ -155,6 +171,10 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .fanOutOverRounds: try await Self.fanOutOverRounds(r)
         case .pagination: try await Self.pagination(r)
         case .distinctTopics: try await Self.distinctTopics(r)
+        case .stuckLoop: try await Self.stuckLoop(r)
+        case .refinedSearches: try await Self.refinedSearches(r)
+        case .polling: try await Self.polling(r)
+        case .retriesAfterErrors: try await Self.retriesAfterErrors(r)
         case .modelSwitch: try await Self.modelSwitch(r)
         case .profileSwitch: try await Self.profileSwitch(r)
         case .toolsChanged: try await Self.toolsChanged(r)

@@ -35,10 +35,10 @@ public final class ScenarioRecording: Sendable {
         return server
     }
 
-    /// A tool that takes string arguments and answers with `output`.
+    /// A tool that takes string arguments and answers with `output`, or fails with what it throws.
     public func tool(
         _ name: String, _ description: String, properties: [String], duration: Int64 = 40_000_000,
-        output: @escaping @Sendable ([String: ScenarioValue]) -> String
+        output: @escaping @Sendable ([String: ScenarioValue]) throws -> String
     ) -> ScenarioTool {
         ScenarioTool(
             name, description: description, properties: properties, clock: clock, duration: duration,

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ModelSession
 
 /// Any JSON value, so one tool type can take whatever arguments a scenario gives it.
@@ -44,8 +45,8 @@ public enum ScenarioValue: Codable, Sendable, Hashable {
     }
 }
 
-/// A tool of a scenario: its output is made from its arguments, and it spends `duration` on
-/// the scenario's clock.
+/// A tool of a scenario: its output is made from its arguments (or it throws), and it spends
+/// `duration` on the scenario's clock.
 public struct ScenarioTool: Tool {
     public typealias Arguments = [String: ScenarioValue]
 
@@ -54,12 +55,12 @@ public struct ScenarioTool: Tool {
     public let parameters: JSONSchema
     let clock: ScenarioClock
     let duration: Int64
-    let output: @Sendable (Arguments) -> String
+    let output: @Sendable (Arguments) throws -> String
 
     /// A tool whose parameters are the string properties `properties`.
     public init(
         _ name: String, description: String, properties: [String], clock: ScenarioClock,
-        duration: Int64 = 40_000_000, output: @escaping @Sendable (Arguments) -> String
+        duration: Int64 = 40_000_000, output: @escaping @Sendable (Arguments) throws -> String
     ) {
         self.name = name
         self.description = description
@@ -71,7 +72,7 @@ public struct ScenarioTool: Tool {
 
     public func call(arguments: Arguments) async throws -> String {
         clock.advance(by: duration)
-        return output(arguments)
+        return try output(arguments)
     }
 }
 
@@ -82,6 +83,20 @@ extension [String: ScenarioValue] {
         case .string(let value)?: value
         case .int(let value)?: String(value)
         default: ""
+        }
+    }
+}
+
+/// Counts a tool's calls, for a tool whose output changes from one call to the next.
+public final class CallCounter: Sendable {
+    private let count = Mutex(0)
+    public init() {}
+
+    /// The number of this call, from 0.
+    public func next() -> Int {
+        count.withLock { count in
+            defer { count += 1 }
+            return count
         }
     }
 }

@@ -38,6 +38,7 @@ public struct Diagnosis: Sendable {
             let kind: Finding.Kind =
                 switch item.kind {
                 case .loop: .loop
+                case .polling: .polling
                 case .identicalArguments: .identicalArguments
                 case .nearIdenticalArguments: .nearIdenticalArguments
                 }

@@ -10,6 +10,7 @@ import Foundation
 public struct Finding: Sendable, Hashable {
     public enum Kind: String, Sendable, CaseIterable {
         case loop
+        case polling
         case identicalArguments = "identical_arguments"
         case nearIdenticalArguments = "near_identical_arguments"
         case cacheBreak = "cache_break"
