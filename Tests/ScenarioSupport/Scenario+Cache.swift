@@ -139,3 +139,27 @@ extension Scenario {
         try await chat(r, session, turns: 4, counter: turn)
     }
 }
+
+// What caching costs and saves: an Anthropic-style server that reports cache writes, and a server that
+// reports no cache figures at all.
+extension Scenario {
+    static func anthropicCache(_ r: ScenarioRecording) async throws {
+        try await threeTurnChat(r, "writer", .anthropic, model: ("anthropic", "claude-sonnet-4-5"))
+    }
+
+    static func noCacheFigures(_ r: ScenarioRecording) async throws {
+        try await threeTurnChat(r, "helper", .none, model: ("openai", "gpt-4o-mini"))
+    }
+
+    /// Three turns of an append-only chat with one model, on a server that reports its cache so.
+    static func threeTurnChat(
+        _ r: ScenarioRecording, _ label: String, _ reporting: ScriptedServer.CacheReporting,
+        model: (provider: String, name: String)
+    ) async throws {
+        let server = r.server(answers(3), cacheReporting: reporting)
+        let session = LanguageModelSession(
+            model: server.model(model.name, provider: model.provider), label: label,
+            instructions: "You plan the user's week.", middleware: [r.middleware])
+        for prompt in chatPrompts.prefix(3) { try await r.ask(session, prompt) }
+    }
+}

@@ -36,6 +36,8 @@ public enum Scenario: String, Sendable, CaseIterable {
     case appendOnlyChat = "append-only-chat"
     case newSessions = "new-sessions"
     case profileOptionsSwitch = "profile-options-switch"
+    case anthropicCache = "anthropic-cache"
+    case noCacheFigures = "no-cache-figures"
     // Answers and prompts
     case cappedAnswers = "capped-answers"
     case oversizedOutput = "oversized-output"
@@ -75,6 +77,8 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .appendOnlyChat: "not a finding: an append-only chat with a tool round"
         case .newSessions: "not a finding: three new sessions, each with its own model and instructions"
         case .profileOptionsSwitch: "not a finding: a profile switch that only changes the temperature"
+        case .anthropicCache: "not a finding: an Anthropic-style chat that writes its prompt to the cache, then reads it"
+        case .noCacheFigures: "not a finding: a chat with a server that reports no cache figures"
         case .cappedAnswers: "answers cut at a 12-token cap; the same answers under a roomy cap"
         case .oversizedOutput: "a fetched page of 12 KB is most of the next prompt"
         case .smallShares: "not a finding: a large output in a larger prompt; four small outputs"
@@ -146,7 +150,8 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .promptBloat:
             [.growth("researcher", requests: [10])]
         case .fanOut, .fanOutOverRounds, .pagination, .distinctTopics, .appendOnlyChat, .newSessions,
-            .profileOptionsSwitch, .smallShares, .refinedSearches, .retriesAfterErrors:
+            .profileOptionsSwitch, .smallShares, .refinedSearches, .retriesAfterErrors, .anthropicCache,
+            .noCacheFigures:
             []
         }
     }
@@ -184,6 +189,8 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .appendOnlyChat: try await Self.appendOnlyChat(r)
         case .newSessions: try await Self.newSessions(r)
         case .profileOptionsSwitch: try await Self.profileOptionsSwitch(r)
+        case .anthropicCache: try await Self.anthropicCache(r)
+        case .noCacheFigures: try await Self.noCacheFigures(r)
         case .cappedAnswers: try await Self.cappedAnswers(r)
         case .oversizedOutput: try await Self.oversizedOutput(r)
         case .smallShares: try await Self.smallShares(r)

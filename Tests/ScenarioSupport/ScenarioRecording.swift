@@ -29,8 +29,10 @@ public final class ScenarioRecording: Sendable {
     }
 
     /// A scripted server for one session.
-    public func server(_ script: [ScriptedReply]) -> ScriptedServer {
-        let server = ScriptedServer(clock: clock, script: script)
+    public func server(
+        _ script: [ScriptedReply], cacheReporting: ScriptedServer.CacheReporting = .cachedTokens
+    ) -> ScriptedServer {
+        let server = ScriptedServer(clock: clock, script: script, cacheReporting: cacheReporting)
         servers.withLock { $0.append(server) }
         return server
     }

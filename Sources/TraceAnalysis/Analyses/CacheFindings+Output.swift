@@ -8,10 +8,13 @@ extension CacheFindings {
         var out =
             "\(store): \(findings.count) of \(Format.count(Int64(followUpRequests))) follow-up requests "
             + "broke the cached prefix\n"
+        if cacheReportedRequests == 0 { out += "cached input tokens: not reported by the server\n" }
+        out += moneyText
         guard !findings.isEmpty else { return out }
         out +=
             "cache tax: \(Format.count(cachedTokensLost)) cached tokens lost, "
-            + "\(Format.signedDuration(ttftIncrease)) time to first token\n"
+            + "\(Format.signedDuration(ttftIncrease)) time to first token"
+            + (money.map { ", \(PriceTable.dollars($0.tax))" } ?? "") + "\n"
         var byCause: [(Cause, Int)] = []
         for cause in Cause.allCases {
             let count = findings.filter { $0.causes.contains(cause) }.count
@@ -30,6 +33,7 @@ extension CacheFindings {
             } else {
                 cost += "cached tokens not reported"
             }
+            if let dollars = finding.taxDollars { cost += ", \(PriceTable.dollars(dollars))" }
             cost +=
                 ", ttft \(Format.duration(finding.previous.timeToFirstToken)) → "
                 + "\(Format.duration(finding.request.timeToFirstToken)) "
@@ -39,16 +43,42 @@ extension CacheFindings {
         return out
     }
 
+    /// Savings and premiums in dollars, or that no prices were given.
+    var moneyText: String {
+        guard let money else { return "dollars: no prices given (--prices FILE)\n" }
+        var out =
+            cacheReportedRequests == 0
+            ? "caching saved: not reported" : "caching saved \(PriceTable.dollars(money.savings))"
+        if cacheWriteRequests > 0 { out += "; cache writes cost \(PriceTable.dollars(money.writePremium)) over input" }
+        if money.unpricedRequests > 0 {
+            out += "; \(Format.count(Int64(money.unpricedRequests))) requests of models without a price not counted"
+        }
+        return out + "\n"
+    }
+
     public var json: JSONValue {
         .object([
             ("store", .string(path)),
             ("follow_up_requests", .int(Int64(followUpRequests))),
+            ("cache_reported_requests", .int(Int64(cacheReportedRequests))),
+            ("cache_write_requests", .int(Int64(cacheWriteRequests))),
             (
                 "cache_tax",
                 .object([
                     ("cached_tokens_lost", .int(cachedTokensLost)),
                     ("ttft_increase_ns", .int(ttftIncrease)),
+                    ("usd", .double(money?.tax)),
                 ])
+            ),
+            (
+                "dollars",
+                money.map { money in
+                    .object([
+                        ("prices", .string(money.prices.path)), ("savings", .double(money.savings)),
+                        ("cache_write_premium", .double(money.writePremium)), ("tax", .double(money.tax)),
+                        ("unpriced_requests", .int(Int64(money.unpricedRequests))),
+                    ])
+                } ?? .null
             ),
             ("findings", .array(findings.map(\.json))),
         ])
@@ -94,6 +124,7 @@ extension CacheFindings.Finding {
             ("ttft_ns", .int(request.timeToFirstToken)),
             ("previous_ttft_ns", .int(previous.timeToFirstToken)),
             ("ttft_increase_ns", .int(ttftIncrease)),
+            ("tax_usd", .double(taxDollars)),
         ])
     }
 }

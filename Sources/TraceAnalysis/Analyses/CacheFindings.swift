@@ -24,7 +24,10 @@ import SessionTrace
 /// the cached tokens it lost; if not, the server kept its cache and there is no break.
 ///
 /// The tax of a break: the cached tokens lost, and the time to first token gained against the
-/// previous request of the session.
+/// previous request of the session. With a ``PriceTable``, the tax in dollars (the lost tokens at
+/// the input price instead of the cached-input price) and, over every request, what caching saved
+/// (cached tokens at the cached-input price instead of the input price) and what cache writes cost
+/// over plain input (``Money``).
 public struct CacheFindings: Sendable {
     public enum Cause: String, Sendable, CaseIterable {
         case modelSwitch = "model_switch"
@@ -51,6 +54,8 @@ public struct CacheFindings: Sendable {
         public var cachedTokensLost: Int64?
         /// This request's time to first token minus the previous request's.
         public var ttftIncrease: Int64?
+        /// The lost tokens' extra dollars: input price minus cached-input price; nil without a price.
+        public var taxDollars: Double?
         public var runStart: Int64
 
         /// True when the server's cached tokens confirm the break.
@@ -89,10 +94,30 @@ public struct CacheFindings: Sendable {
         }
     }
 
+    /// Caching in dollars, over every request of the trace whose model has a price.
+    public struct Money: Sendable, Hashable {
+        public var prices: PriceTable
+        /// Cached input tokens at the cached-input price instead of the input price.
+        public var savings: Double = 0
+        /// Cache-write tokens at the cache-write price over the input price (Anthropic's premium).
+        public var writePremium: Double = 0
+        /// The breaks' tax (``Finding/taxDollars``), summed.
+        public var tax: Double = 0
+        /// Requests with tokens whose model has no price.
+        public var unpricedRequests = 0
+    }
+
     public var path: String
     public var findings: [Finding]
     /// Requests that had a previous request in their session, so could have reused a prefix.
     public var followUpRequests: Int
+    /// Requests whose server reported cached input tokens (0 included); when none did, the cache
+    /// figures are "not reported", never 0%.
+    public var cacheReportedRequests: Int
+    /// Requests that reported cache-write tokens.
+    public var cacheWriteRequests: Int
+    /// Dollars, when a price table was given.
+    public var money: Money?
 
     public var cachedTokensLost: Int64 { findings.reduce(0) { $0 &+ ($1.cachedTokensLost ?? 0) } }
     public var ttftIncrease: Int64 { findings.reduce(0) { $0 &+ max(0, $1.ttftIncrease ?? 0) } }
@@ -105,9 +130,22 @@ public struct CacheFindings: Sendable {
     /// the few tokens at the boundary of the previous prompt. 4 tokens or 2%, whichever is more.
     public static func tolerance(reusable: Int64) -> Int64 { max(4, reusable / 50) }
 
-    public static func analyze(_ trace: RecordedTrace) -> CacheFindings {
+    public static func analyze(_ trace: RecordedTrace, prices: PriceTable? = nil) -> CacheFindings {
         var findings: [Finding] = []
         var followUps = 0
+        var money = prices.map { Money(prices: $0) }
+        let requests = trace.runs.flatMap(\.requests)
+        if let prices {
+            for request in requests where request.inputTokens != nil || request.outputTokens != nil {
+                guard let price = prices.price(provider: request.provider, model: request.model) else {
+                    money?.unpricedRequests += 1
+                    continue
+                }
+                money?.savings += Double(request.cachedInputTokens ?? 0) * (price.input - price.cachedInput) / 1e6
+                money?.writePremium +=
+                    Double(request.cacheWriteTokens ?? 0) * (price.cacheWrite - price.input) / 1e6
+            }
+        }
         for run in trace.runs {
             let handoffsBySession = Dictionary(
                 grouping: run.handoffs.filter { $0.sessionID != nil }, by: { $0.sessionID! })
@@ -121,6 +159,11 @@ public struct CacheFindings: Sendable {
                         $0.ts > previous.ts && $0.ts <= request.ts &+ handoffTolerance
                     }.sorted { ($0.ts, $0.handoffID) < ($1.ts, $1.handoffID) }
                     guard let finding = judge(request, after: previous, handoffs: handoffs) else { continue }
+                    let price = prices?.price(provider: request.provider, model: request.model)
+                    let tax = price.flatMap { price in
+                        finding.lost.map { Double($0) * (price.input - price.cachedInput) / 1e6 }
+                    }
+                    money?.tax += tax ?? 0
                     findings.append(
                         Finding(
                             runID: run.run.runID, sessionID: sessionID,
@@ -128,12 +171,15 @@ public struct CacheFindings: Sendable {
                             request: request, previous: previous, causes: finding.causes, handoffs: handoffs,
                             reusableTokens: finding.reusable, cachedTokensLost: finding.lost,
                             ttftIncrease: difference(request.timeToFirstToken, previous.timeToFirstToken),
-                            runStart: run.startTime))
+                            taxDollars: tax, runStart: run.startTime))
                 }
             }
         }
         findings.sort { ($0.request.ts, $0.request.requestID) < ($1.request.ts, $1.request.requestID) }
-        return CacheFindings(path: trace.path, findings: findings, followUpRequests: followUps)
+        return CacheFindings(
+            path: trace.path, findings: findings, followUpRequests: followUps,
+            cacheReportedRequests: requests.filter { $0.cachedInputTokens != nil }.count,
+            cacheWriteRequests: requests.filter { $0.cacheWriteTokens != nil }.count, money: money)
     }
 
     /// The causes of a break between `previous` and `request`, nil when the prefix held.

@@ -25,10 +25,13 @@ public struct Finding: Sendable, Hashable {
         public var time: Int64
         /// Tokens spent on, or lost to, the problem.
         public var tokens: Int64
+        /// Those tokens in dollars, by the price table given; nil without one or without a price.
+        public var dollars: Double?
 
-        public init(time: Int64 = 0, tokens: Int64 = 0) {
+        public init(time: Int64 = 0, tokens: Int64 = 0, dollars: Double? = nil) {
             self.time = time
             self.tokens = tokens
+            self.dollars = dollars
         }
 
         /// Ranking order: more time first, then more tokens.
@@ -90,7 +93,12 @@ public struct Finding: Sendable, Hashable {
             ("tool_call_ids", .array(toolCallIDs.map { .int($0) })),
             ("ts", .int(ts)),
             ("summary", .string(summary)),
-            ("cost", .object([("time_ns", .int(cost.time)), ("tokens", .int(cost.tokens))])),
+            (
+                "cost",
+                .object([
+                    ("time_ns", .int(cost.time)), ("tokens", .int(cost.tokens)), ("usd", .double(cost.dollars)),
+                ])
+            ),
             ("detail_command", .string(detailCommand)),
             ("evidence", evidence),
         ])
