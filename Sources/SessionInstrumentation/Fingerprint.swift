@@ -30,6 +30,21 @@ enum Fingerprint {
             .joined(separator: "\u{1E}"))
     }
 
+    /// Tool definitions as sent, a JSON array of `name`, `description` and `parameters`, each schema
+    /// as its text was (key order kept), for payload capture.
+    static func json(toolDefinitions tools: [ToolDefinition]) -> String {
+        func quoted(_ text: String) -> String {
+            let data = try? JSONSerialization.data(withJSONObject: text, options: [.fragmentsAllowed])
+            return data.map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+        }
+        return "["
+            + tools.map { tool in
+                let schema = tool.parameters.isEmpty ? "null" : tool.parameters
+                return #"{"name":\#(quoted(tool.name)),"description":\#(quoted(tool.description)),"#
+                    + #""parameters":\#(schema)}"#
+            }.joined(separator: ",") + "]"
+    }
+
     /// The normalized form of tool arguments: JSON with sorted keys, and every string trimmed,
     /// lowercased and with inner runs of white space folded to one space. Two calls with the same
     /// normalized arguments ask the same thing.

@@ -48,6 +48,11 @@ public struct ExpectedFinding: Hashable, Comparable, Sendable, CustomStringConve
         Self(kind: .cacheBreak, session: session, requests: [request], calls: [], detail: causes)
     }
 
+    /// `detail`: the segment's cause and the shapes of its changes, `instructions_changed timestamp`.
+    public static func chronic(_ session: String, requests: [Int], _ detail: String) -> Self {
+        Self(kind: .chronicCacheBreak, session: session, requests: requests, calls: [], detail: detail)
+    }
+
     public static func capped(_ session: String, requests: [Int], cap: Int?) -> Self {
         Self(
             kind: .cappedAnswer, session: session, requests: requests, calls: [],
@@ -79,6 +84,9 @@ public struct ExpectedFinding: Hashable, Comparable, Sendable, CustomStringConve
         case .identicalArguments, .nearIdenticalArguments, .oversizedToolOutput:
             detail = Self.strings(finding.evidence["tool"]).joined()
         case .cacheBreak: detail = Self.strings(finding.evidence["causes"]).joined(separator: "+")
+        case .chronicCacheBreak:
+            detail = (Self.strings(finding.evidence["cause"]) + Self.strings(finding.evidence["shapes"]))
+                .joined(separator: " ")
         case .cappedAnswer:
             if case .int(let cap)? = finding.evidence["cap"] {
                 detail = "cap \(cap)"

@@ -163,3 +163,34 @@ extension Scenario {
         for prompt in chatPrompts.prefix(3) { try await r.ask(session, prompt) }
     }
 }
+
+// Prefix busting: a segment of the prompt prefix that changes on every request.
+extension Scenario {
+    static func timestampInInstructions(_ r: ScenarioRecording) async throws {
+        let model = r.server(answers(4)).model()
+        let turn = TurnCounter()
+        let session = LanguageModelSession(label: "assistant", middleware: [r.middleware]) {
+            Profile("assistant") {
+                Instructions("You plan the user's week.")
+                Instructions("Now: 2026-06-02 09:4\(turn.count):07.")
+            }.model(model)
+        }
+        try await chat(r, session, turns: 4, counter: turn)
+    }
+
+    /// The tool's parameters come from an unordered map: their order differs on every request.
+    static func reorderedToolSchema(_ r: ScenarioRecording) async throws {
+        let model = r.server(answers(4)).model()
+        let properties = ["query", "limit", "since"]
+        let turn = TurnCounter()
+        let session = LanguageModelSession(label: "agent", middleware: [r.middleware]) {
+            let shift = turn.count % properties.count
+            let search = r.tool(
+                "search_notes", "Searches the user's notes.",
+                properties: Array(properties[shift...] + properties[..<shift])
+            ) { _ in "no notes" }
+            return Profile("agent") { Instructions("You plan the user's week.") }.model(model).tools([search])
+        }
+        try await chat(r, session, turns: 4, counter: turn)
+    }
+}

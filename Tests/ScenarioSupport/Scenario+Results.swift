@@ -41,9 +41,10 @@ extension Scenario {
             "J-7 running on worker 3: 240 of 300 files converted, 2 skipped",
             "J-7 done: 300 of 300 files, report at reports/j-7.html",
         ]
-        let counter = CallCounter()
+        let calls = TurnCounter()
         let job = r.tool("check_job", "The state of a batch job.", properties: ["job_id"]) { _ in
-            states[min(counter.next(), states.count - 1)]
+            defer { calls.next() }
+            return states[min(calls.count, states.count - 1)]
         }
         let poll = ScriptedReply.call("check_job", #"{"job_id":"J-7"}"#)
         let server = r.server([poll, poll, poll, poll, .answer("Job J-7 is done; the report is ready.")])
@@ -54,9 +55,10 @@ extension Scenario {
 
     /// The order service times out twice; the app asks again after each failed turn.
     static func retriesAfterErrors(_ r: ScenarioRecording) async throws {
-        let counter = CallCounter()
+        let calls = TurnCounter()
         let order = r.tool("get_order", "Looks up an order.", properties: ["order_id"]) {
-            guard counter.next() >= 2 else { throw OrderServiceTimeout() }
+            defer { calls.next() }
+            guard calls.count >= 2 else { throw OrderServiceTimeout() }
             return "\($0.text("order_id")): shipped on Monday, arriving Thursday"
         }
         let lookup = ScriptedReply.call("get_order", #"{"order_id":"ORD-2077"}"#)

@@ -37,6 +37,8 @@ public enum Scenario: String, Sendable, CaseIterable {
     case newSessions = "new-sessions"
     case profileOptionsSwitch = "profile-options-switch"
     case anthropicCache = "anthropic-cache"
+    case timestampInInstructions = "timestamp-in-instructions"
+    case reorderedToolSchema = "reordered-tool-schema"
     case noCacheFigures = "no-cache-figures"
     // Answers and prompts
     case cappedAnswers = "capped-answers"
@@ -77,6 +79,8 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .appendOnlyChat: "not a finding: an append-only chat with a tool round"
         case .newSessions: "not a finding: three new sessions, each with its own model and instructions"
         case .profileOptionsSwitch: "not a finding: a profile switch that only changes the temperature"
+        case .timestampInInstructions: "the instructions carry the time, so change on every request"
+        case .reorderedToolSchema: "a tool's parameters come in another order on every request"
         case .anthropicCache: "not a finding: an Anthropic-style chat that writes its prompt to the cache, then reads it"
         case .noCacheFigures: "not a finding: a chat with a server that reports no cache figures"
         case .cappedAnswers: "answers cut at a 12-token cap; the same answers under a roomy cap"
@@ -128,6 +132,10 @@ public enum Scenario: String, Sendable, CaseIterable {
             ]
         case .polling:
             [.polling("watcher", requests: [0, 1, 2, 3], calls: [0, 1, 2, 3], "check_job")]
+        case .timestampInInstructions:
+            [.chronic("assistant", requests: [1, 2, 3], "instructions_changed timestamp")]
+        case .reorderedToolSchema:
+            [.chronic("agent", requests: [1, 2, 3], "tools_changed reordered_json")]
         case .modelSwitch:
             [.cacheBreak("chat", request: 2, "model_switch")]
         case .profileSwitch:
@@ -190,6 +198,8 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .newSessions: try await Self.newSessions(r)
         case .profileOptionsSwitch: try await Self.profileOptionsSwitch(r)
         case .anthropicCache: try await Self.anthropicCache(r)
+        case .timestampInInstructions: try await Self.timestampInInstructions(r)
+        case .reorderedToolSchema: try await Self.reorderedToolSchema(r)
         case .noCacheFigures: try await Self.noCacheFigures(r)
         case .cappedAnswers: try await Self.cappedAnswers(r)
         case .oversizedOutput: try await Self.oversizedOutput(r)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ModelSession
 
 /// Any JSON value, so one tool type can take whatever arguments a scenario gives it.
@@ -87,16 +86,3 @@ extension [String: ScenarioValue] {
     }
 }
 
-/// Counts a tool's calls, for a tool whose output changes from one call to the next.
-public final class CallCounter: Sendable {
-    private let count = Mutex(0)
-    public init() {}
-
-    /// The number of this call, from 0.
-    public func next() -> Int {
-        count.withLock { count in
-            defer { count += 1 }
-            return count
-        }
-    }
-}

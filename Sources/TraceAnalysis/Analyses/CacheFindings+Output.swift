@@ -6,10 +6,11 @@ extension CacheFindings {
             return "\(store): no request followed another in its session; nothing to compare\n"
         }
         var out =
-            "\(store): \(findings.count) of \(Format.count(Int64(followUpRequests))) follow-up requests "
-            + "broke the cached prefix\n"
+            "\(store): \(findings.count + chronic.reduce(0) { $0 + $1.breaks.count }) of "
+            + "\(Format.count(Int64(followUpRequests))) follow-up requests broke the cached prefix\n"
         if cacheReportedRequests == 0 { out += "cached input tokens: not reported by the server\n" }
         out += moneyText
+        for item in chronic { out += "\n" + item.headline + "\n  " + item.costText + "\n" }
         guard !findings.isEmpty else { return out }
         out +=
             "cache tax: \(Format.count(cachedTokensLost)) cached tokens lost, "
@@ -81,6 +82,43 @@ extension CacheFindings {
                 } ?? .null
             ),
             ("findings", .array(findings.map(\.json))),
+            ("chronic", .array(chronic.map(\.json))),
+        ])
+    }
+}
+
+extension CacheFindings.ChronicBreak {
+    /// One line: which segment, in which session, how often, and its shape.
+    public var headline: String {
+        let segment = cause == .toolsChanged ? "tool definitions" : "instructions"
+        var line =
+            "chronic cache break: the \(segment) changed on every one of \(breaks.count) follow-up "
+            + "requests of session \(TerminalText.fitted(breaks[0].sessionLabel, width: 40))"
+        if !shapes.isEmpty { line += " (" + shapes.map(\.phrase).joined(separator: ", ") + ")" }
+        return line
+    }
+
+    /// The total tax, for people.
+    var costText: String {
+        var text = "tax: "
+        text += cachedTokensLost.map { "\(Format.count($0)) cached tokens lost, " } ?? "cached tokens not reported, "
+        text += "\(Format.signedDuration(ttftIncrease)) time to first token"
+        if let dollars = taxDollars { text += ", \(PriceTable.dollars(dollars))" }
+        return text
+    }
+
+    public var json: JSONValue {
+        .object([
+            ("run_id", .int(breaks[0].runID)),
+            ("session_id", .int(breaks[0].sessionID)),
+            ("session", .string(breaks[0].sessionLabel)),
+            ("cause", .string(cause.rawValue)),
+            ("shapes", .array(shapes.map { .string($0.rawValue) })),
+            ("request_ids", .array(breaks.map { .int($0.request.requestID) })),
+            ("cached_tokens_lost", .int(cachedTokensLost)),
+            ("ttft_increase_ns", .int(ttftIncrease)),
+            ("tax_usd", .double(taxDollars)),
+            ("breaks", .array(breaks.map(\.json))),
         ])
     }
 }
@@ -125,6 +163,12 @@ extension CacheFindings.Finding {
             ("previous_ttft_ns", .int(previous.timeToFirstToken)),
             ("ttft_increase_ns", .int(ttftIncrease)),
             ("tax_usd", .double(taxDollars)),
+            (
+                "shapes",
+                .object(CacheFindings.Cause.allCases.compactMap { cause in
+                    shapes[cause].map { (cause.rawValue, .string($0.rawValue)) }
+                })
+            ),
         ])
     }
 }

@@ -28,6 +28,12 @@ import SessionTrace
 /// the input price instead of the cached-input price) and, over every request, what caching saved
 /// (cached tokens at the cached-input price instead of the input price) and what cache writes cost
 /// over plain input (``Money``).
+///
+/// **Chronic breaks.** When the instructions or the tool definitions changed on every follow-up
+/// request of a session (at least ``chronicThreshold`` of them), the prefix is busted by design (a
+/// timestamp in the instructions, a schema serialized in another order each time): the session's
+/// breaks of that segment are one ``ChronicBreak`` with their total tax, not a series of findings.
+/// With payload capture, each break names the shape of the change (``PrefixChange``), never the value.
 public struct CacheFindings: Sendable {
     public enum Cause: String, Sendable, CaseIterable {
         case modelSwitch = "model_switch"
@@ -56,6 +62,8 @@ public struct CacheFindings: Sendable {
         public var ttftIncrease: Int64?
         /// The lost tokens' extra dollars: input price minus cached-input price; nil without a price.
         public var taxDollars: Double?
+        /// The shape of the change of each prefix segment that changed, where both texts were captured.
+        public var shapes: [Cause: PrefixChange] = [:]
         public var runStart: Int64
 
         /// True when the server's cached tokens confirm the break.
@@ -86,9 +94,9 @@ public struct CacheFindings: Sendable {
                     let kind = cause == .toolsChanged ? "tools" : "instructions"
                     if let handoff = handoffs.last(where: { $0.kind == kind }) {
                         return "\(cause.phrase): \(TerminalText.fitted(handoff.from, width: 32)) → "
-                            + TerminalText.fitted(handoff.to, width: 32)
+                            + TerminalText.fitted(handoff.to, width: 32) + (shapes[cause].map { ", \($0.phrase)" } ?? "")
                     }
-                    return "\(cause.phrase) (fingerprint changed)"
+                    return "\(cause.phrase) (fingerprint changed)" + (shapes[cause].map { ": \($0.phrase)" } ?? "")
                 }
             }.joined(separator: "; ")
         }
@@ -107,8 +115,35 @@ public struct CacheFindings: Sendable {
         public var unpricedRequests = 0
     }
 
+    /// One prompt-prefix segment that changed on every follow-up request of a session.
+    public struct ChronicBreak: Sendable, Hashable {
+        /// `instructionsChanged` or `toolsChanged`.
+        public var cause: Cause
+        /// The session's breaks, one per follow-up request.
+        public var breaks: [Finding]
+        /// The shapes of the changes, where captured, in ``PrefixChange`` order.
+        public var shapes: [PrefixChange] {
+            PrefixChange.allCases.filter { shape in breaks.contains { $0.shapes[cause] == shape } }
+        }
+        public var cachedTokensLost: Int64? {
+            let known = breaks.compactMap(\.cachedTokensLost)
+            return known.isEmpty ? nil : known.reduce(0, &+)
+        }
+        public var ttftIncrease: Int64 { breaks.reduce(0) { $0 &+ max(0, $1.ttftIncrease ?? 0) } }
+        public var taxDollars: Double? {
+            let known = breaks.compactMap(\.taxDollars)
+            return known.isEmpty ? nil : known.reduce(0, +)
+        }
+    }
+
+    /// Follow-up requests of a session that must all change one segment for a chronic break.
+    public static let chronicThreshold = 3
+
     public var path: String
+    /// The one-off breaks: every break not part of a chronic one.
     public var findings: [Finding]
+    /// Segments busted on every request of a session, each reported once.
+    public var chronic: [ChronicBreak]
     /// Requests that had a previous request in their session, so could have reused a prefix.
     public var followUpRequests: Int
     /// Requests whose server reported cached input tokens (0 included); when none did, the cache
@@ -132,6 +167,7 @@ public struct CacheFindings: Sendable {
 
     public static func analyze(_ trace: RecordedTrace, prices: PriceTable? = nil) -> CacheFindings {
         var findings: [Finding] = []
+        var chronic: [ChronicBreak] = []
         var followUps = 0
         var money = prices.map { Money(prices: $0) }
         let requests = trace.runs.flatMap(\.requests)
@@ -153,8 +189,12 @@ public struct CacheFindings: Sendable {
                 grouping: run.requests.filter { $0.sessionID != nil }, by: { $0.sessionID! })
             for (sessionID, unsorted) in requestsBySession {
                 let requests = unsorted.sorted { ($0.ts, $0.requestID) < ($1.ts, $1.requestID) }
+                var prefix = PrefixTexts(run: run, request: requests[0])
+                var sessionFindings: [Finding] = []
                 for (previous, request) in zip(requests, requests.dropFirst()) {
                     followUps += 1
+                    let before = prefix
+                    prefix.update(run: run, request: request)
                     let handoffs = (handoffsBySession[sessionID] ?? []).filter {
                         $0.ts > previous.ts && $0.ts <= request.ts &+ handoffTolerance
                     }.sorted { ($0.ts, $0.handoffID) < ($1.ts, $1.handoffID) }
@@ -164,20 +204,29 @@ public struct CacheFindings: Sendable {
                         finding.lost.map { Double($0) * (price.input - price.cachedInput) / 1e6 }
                     }
                     money?.tax += tax ?? 0
-                    findings.append(
+                    sessionFindings.append(
                         Finding(
                             runID: run.run.runID, sessionID: sessionID,
                             sessionLabel: run.sessionLabel(sessionID),
                             request: request, previous: previous, causes: finding.causes, handoffs: handoffs,
                             reusableTokens: finding.reusable, cachedTokensLost: finding.lost,
                             ttftIncrease: difference(request.timeToFirstToken, previous.timeToFirstToken),
-                            taxDollars: tax, runStart: run.startTime))
+                            taxDollars: tax, shapes: before.shapes(to: prefix), runStart: run.startTime))
                 }
+                var chronicRequests = Set<Int64>()
+                for cause in [Cause.instructionsChanged, .toolsChanged] {
+                    let breaks = sessionFindings.filter { $0.causes.contains(cause) }
+                    guard requests.count - 1 >= chronicThreshold, breaks.count == requests.count - 1 else { continue }
+                    chronic.append(ChronicBreak(cause: cause, breaks: breaks))
+                    chronicRequests.formUnion(breaks.map(\.request.requestID))
+                }
+                findings += sessionFindings.filter { !chronicRequests.contains($0.request.requestID) }
             }
         }
+        chronic.sort { ($0.breaks[0].request.ts, $0.cause.rawValue) < ($1.breaks[0].request.ts, $1.cause.rawValue) }
         findings.sort { ($0.request.ts, $0.request.requestID) < ($1.request.ts, $1.request.requestID) }
         return CacheFindings(
-            path: trace.path, findings: findings, followUpRequests: followUps,
+            path: trace.path, findings: findings, chronic: chronic, followUpRequests: followUps,
             cacheReportedRequests: requests.filter { $0.cachedInputTokens != nil }.count,
             cacheWriteRequests: requests.filter { $0.cacheWriteTokens != nil }.count, money: money)
     }
@@ -235,6 +284,32 @@ public struct CacheFindings: Sendable {
     private static func difference(_ first: Int64?, _ second: Int64?) -> Int64? {
         guard let first, let second else { return nil }
         return first &- second
+    }
+}
+
+/// The latest captured instructions and tool definitions of a session, request by request.
+private struct PrefixTexts {
+    var instructions: String?
+    var toolDefinitions: String?
+
+    init(run: RecordedRun, request: RequestRecord) { update(run: run, request: request) }
+
+    /// Takes the texts `request` captured; a segment that did not change captured none.
+    mutating func update(run: RecordedRun, request: RequestRecord) {
+        instructions = run.payload(.instructions, of: request.requestID) ?? instructions
+        toolDefinitions = run.payload(.toolDefinitions, of: request.requestID) ?? toolDefinitions
+    }
+
+    /// The shape of each segment's change from these texts to `next`.
+    func shapes(to next: PrefixTexts) -> [CacheFindings.Cause: PrefixChange] {
+        var shapes: [CacheFindings.Cause: PrefixChange] = [:]
+        if let old = instructions, let new = next.instructions {
+            shapes[.instructionsChanged] = PrefixChange.shape(from: old, to: new)
+        }
+        if let old = toolDefinitions, let new = next.toolDefinitions {
+            shapes[.toolsChanged] = PrefixChange.shape(from: old, to: new)
+        }
+        return shapes
     }
 }
 

@@ -68,7 +68,21 @@ public struct Diagnosis: Sendable {
                         time: item.cost, tokens: item.extraRoundTokens ?? 0, dollars: dollars(of: item.extraRounds)),
                     detail: "tools"))
         }
-        for item in CacheFindings.analyze(trace, prices: prices).findings {
+        let cache = CacheFindings.analyze(trace, prices: prices)
+        for item in cache.chronic {
+            let first = item.breaks[0]
+            var summary = item.headline
+            if let lost = item.cachedTokensLost { summary += ": \(Format.count(lost)) cached tokens lost" }
+            out.append(
+                locator.finding(
+                    .chronicCacheBreak, run: first.runID, session: first.sessionID,
+                    requests: item.breaks.map(\.request.requestID), calls: [], ts: first.request.ts,
+                    summary: summary, evidence: item.json,
+                    cost: Finding.Cost(
+                        time: item.ttftIncrease, tokens: item.cachedTokensLost ?? 0, dollars: item.taxDollars),
+                    detail: "cache"))
+        }
+        for item in cache.findings {
             var summary = "cache break (" + item.causes.map(\.phrase).joined(separator: ", ") + ")"
             if let lost = item.cachedTokensLost { summary += ": \(Format.count(lost)) cached tokens lost" }
             if let slower = item.ttftIncrease {

@@ -14,6 +14,7 @@ public struct Finding: Sendable, Hashable {
         case identicalArguments = "identical_arguments"
         case nearIdenticalArguments = "near_identical_arguments"
         case cacheBreak = "cache_break"
+        case chronicCacheBreak = "chronic_cache_break"
         case cappedAnswer = "capped_answer"
         case oversizedToolOutput = "oversized_tool_output"
         case promptGrowth = "prompt_growth"
