@@ -8,8 +8,11 @@ import ModelSession
 /// be recovered by brute force, which is why payload text stays opt-in and redacted.
 enum Fingerprint {
     static func of(_ text: String) -> String {
+        var text = text
         var hash = offsetBasis
-        for byte in text.utf8 { hash = adding(byte, to: hash) }
+        text.withUTF8 { bytes in
+            for byte in bytes { hash = adding(byte, to: hash) }
+        }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }

@@ -14,31 +14,36 @@ enum OutputSketch {
 
     /// The sketch of `text`.
     static func of(_ text: String) -> [UInt32] {
+        var text = text
         var minima = [UInt64](repeating: .max, count: size)
-        var hash = Fingerprint.offsetBasis
-        var inWord = false
-        minima.withUnsafeMutableBufferPointer { minima in
-            func endWord() {
-                for index in 0..<size {
-                    let value = (multipliers[index] &* hash &+ offsets[index]) >> 32
-                    if value < minima[index] { minima[index] = value }
+        text.withUTF8 { bytes in
+            minima.withUnsafeMutableBufferPointer { minima in
+                multipliers.withUnsafeBufferPointer { multipliers in
+                    offsets.withUnsafeBufferPointer { offsets in
+                        var hash = Fingerprint.offsetBasis
+                        var inWord = false
+                        // One step past the end, as a space, ends the last word.
+                        for index in 0...bytes.count {
+                            var byte = index < bytes.count ? bytes[index] : 0x20
+                            if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { byte |= 0x20 }
+                            let inWordByte =
+                                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte >= 0x80
+                            if inWordByte {
+                                hash = Fingerprint.adding(byte, to: hash)
+                                inWord = true
+                            } else if inWord {
+                                for slot in 0..<size {
+                                    let value = (multipliers[slot] &* hash &+ offsets[slot]) >> 32
+                                    if value < minima[slot] { minima[slot] = value }
+                                }
+                                hash = Fingerprint.offsetBasis
+                                inWord = false
+                            }
+                        }
+                    }
                 }
-                hash = Fingerprint.offsetBasis
-                inWord = false
             }
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), 0x80...:
-                    hash = Fingerprint.adding(byte, to: hash)
-                    inWord = true
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                    hash = Fingerprint.adding(byte | 0x20, to: hash)
-                    inWord = true
-                default:
-                    if inWord { endWord() }
-                }
-            }
-            if inWord { endWord() }
         }
         return minima.map { UInt32(truncatingIfNeeded: $0) }
     }

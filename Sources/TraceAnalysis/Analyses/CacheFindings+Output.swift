@@ -50,9 +50,12 @@ extension CacheFindings {
         var out =
             cacheReportedRequests == 0
             ? "caching saved: not reported" : "caching saved \(PriceTable.dollars(money.savings))"
-        if cacheWriteRequests > 0 { out += "; cache writes cost \(PriceTable.dollars(money.writePremium)) over input" }
+        if cacheWriteRequests > 0 {
+            out += "; cache writes cost \(PriceTable.dollars(money.writePremium)) over input"
+        }
         if money.unpricedRequests > 0 {
-            out += "; \(Format.count(Int64(money.unpricedRequests))) requests of models without a price not counted"
+            out +=
+                "; \(Format.count(Int64(money.unpricedRequests))) requests of models without a price not counted"
         }
         return out + "\n"
     }
@@ -101,7 +104,8 @@ extension CacheFindings.ChronicBreak {
     /// The total tax, for people.
     var costText: String {
         var text = "tax: "
-        text += cachedTokensLost.map { "\(Format.count($0)) cached tokens lost, " } ?? "cached tokens not reported, "
+        text +=
+            cachedTokensLost.map { "\(Format.count($0)) cached tokens lost, " } ?? "cached tokens not reported, "
         text += "\(Format.signedDuration(ttftIncrease)) time to first token"
         if let dollars = taxDollars { text += ", \(PriceTable.dollars(dollars))" }
         return text

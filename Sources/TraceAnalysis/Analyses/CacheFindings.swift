@@ -94,9 +94,11 @@ public struct CacheFindings: Sendable {
                     let kind = cause == .toolsChanged ? "tools" : "instructions"
                     if let handoff = handoffs.last(where: { $0.kind == kind }) {
                         return "\(cause.phrase): \(TerminalText.fitted(handoff.from, width: 32)) → "
-                            + TerminalText.fitted(handoff.to, width: 32) + (shapes[cause].map { ", \($0.phrase)" } ?? "")
+                            + TerminalText.fitted(handoff.to, width: 32)
+                            + (shapes[cause].map { ", \($0.phrase)" } ?? "")
                     }
-                    return "\(cause.phrase) (fingerprint changed)" + (shapes[cause].map { ": \($0.phrase)" } ?? "")
+                    return "\(cause.phrase) (fingerprint changed)"
+                        + (shapes[cause].map { ": \($0.phrase)" } ?? "")
                 }
             }.joined(separator: "; ")
         }
@@ -177,7 +179,8 @@ public struct CacheFindings: Sendable {
                     money?.unpricedRequests += 1
                     continue
                 }
-                money?.savings += Double(request.cachedInputTokens ?? 0) * (price.input - price.cachedInput) / 1e6
+                money?.savings +=
+                    Double(request.cachedInputTokens ?? 0) * (price.input - price.cachedInput) / 1e6
                 money?.writePremium +=
                     Double(request.cacheWriteTokens ?? 0) * (price.cacheWrite - price.input) / 1e6
             }
@@ -216,14 +219,17 @@ public struct CacheFindings: Sendable {
                 var chronicRequests = Set<Int64>()
                 for cause in [Cause.instructionsChanged, .toolsChanged] {
                     let breaks = sessionFindings.filter { $0.causes.contains(cause) }
-                    guard requests.count - 1 >= chronicThreshold, breaks.count == requests.count - 1 else { continue }
+                    let followUps = requests.count - 1
+                    guard followUps >= chronicThreshold, breaks.count == followUps else { continue }
                     chronic.append(ChronicBreak(cause: cause, breaks: breaks))
                     chronicRequests.formUnion(breaks.map(\.request.requestID))
                 }
                 findings += sessionFindings.filter { !chronicRequests.contains($0.request.requestID) }
             }
         }
-        chronic.sort { ($0.breaks[0].request.ts, $0.cause.rawValue) < ($1.breaks[0].request.ts, $1.cause.rawValue) }
+        chronic.sort {
+            ($0.breaks[0].request.ts, $0.cause.rawValue) < ($1.breaks[0].request.ts, $1.cause.rawValue)
+        }
         findings.sort { ($0.request.ts, $0.request.requestID) < ($1.request.ts, $1.request.requestID) }
         return CacheFindings(
             path: trace.path, findings: findings, chronic: chronic, followUpRequests: followUps,

@@ -37,7 +37,9 @@ public struct Diagnosis: Sendable {
     static func findings(_ trace: RecordedTrace, tools: ToolFindings, prices: PriceTable?) -> [Finding] {
         let locator = Locator(trace)
         /// `tokens` of `request`'s model at the price `part` picks; nil without a price.
-        func dollars(_ tokens: Int64?, _ request: RequestRecord, _ part: (PriceTable.Price) -> Double) -> Double? {
+        func dollars(
+            _ tokens: Int64?, _ request: RequestRecord, _ part: (PriceTable.Price) -> Double
+        ) -> Double? {
             guard let tokens, let price = prices?.price(provider: request.provider, model: request.model)
             else { return nil }
             return Double(tokens) * part(price) / 1e6
@@ -65,7 +67,8 @@ public struct Diagnosis: Sendable {
                     summary: item.headline,
                     evidence: item.json,
                     cost: Finding.Cost(
-                        time: item.cost, tokens: item.extraRoundTokens ?? 0, dollars: dollars(of: item.extraRounds)),
+                        time: item.cost, tokens: item.extraRoundTokens ?? 0,
+                        dollars: dollars(of: item.extraRounds)),
                     detail: "tools"))
         }
         let cache = CacheFindings.analyze(trace, prices: prices)
@@ -116,7 +119,8 @@ public struct Diagnosis: Sendable {
                     calls: [item.call.toolCallID], ts: item.call.ts,
                     summary: item.headline, evidence: item.json,
                     cost: Finding.Cost(
-                        tokens: item.estimatedTokens ?? 0, dollars: dollars(item.estimatedTokens, item.inflated, \.input)),
+                        tokens: item.estimatedTokens ?? 0,
+                        dollars: dollars(item.estimatedTokens, item.inflated, \.input)),
                     detail: "tools"))
         }
         let growth = GrowthReport.analyze(trace)

@@ -62,7 +62,9 @@ public struct SummaryReport: Sendable {
 
     /// Aggregates a store by streaming its rows: no record is materialised, so a million requests
     /// cost one pass over the table and a linear-time selection per percentile.
-    public static func compute(reader: StoreReader, prices: PriceTable? = nil) throws(StoreError) -> SummaryReport {
+    public static func compute(
+        reader: StoreReader, prices: PriceTable? = nil
+    ) throws(StoreError) -> SummaryReport {
         var builder = Builder(prices: prices)
         var labels: [Int64: String] = [:]
         try reader.query("SELECT session_id, label FROM session") { row in labels[row.int64(0)] = row.string(1) }

@@ -124,7 +124,9 @@ public struct ToolFindings: Sendable {
         public var similarityThreshold: Double = 0.8
         /// Sketch similarity at which the outputs of near-identical asks count as the same results.
         public var resultOverlapThreshold: Double = 0.5
-        public init(loopThreshold: Int = 3, similarityThreshold: Double = 0.8, resultOverlapThreshold: Double = 0.5) {
+        public init(
+            loopThreshold: Int = 3, similarityThreshold: Double = 0.8, resultOverlapThreshold: Double = 0.5
+        ) {
             self.loopThreshold = loopThreshold
             self.similarityThreshold = similarityThreshold
             self.resultOverlapThreshold = resultOverlapThreshold

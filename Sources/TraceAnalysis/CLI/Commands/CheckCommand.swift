@@ -14,7 +14,9 @@ public struct CheckCommand: ReportCommand {
         Kinds: loop, polling, identical_arguments, near_identical_arguments, cache_break, capped_answer,
         oversized_tool_output, prompt_growth (docs/trace-report.md defines each).
         """
-    public static let options: [OptionSpec] = [CommonOptions.failOnFindings, CommonOptions.json, CommonOptions.prices]
+    public static let options: [OptionSpec] = [
+        CommonOptions.failOnFindings, CommonOptions.json, CommonOptions.prices,
+    ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
         -> ExitCode
