@@ -8,13 +8,22 @@ import ModelSession
 /// be recovered by brute force, which is why payload text stays opt-in and redacted.
 enum Fingerprint {
     static func of(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
+        var text = text
+        var hash = offsetBasis
+        text.withUTF8 { bytes in
+            for byte in bytes { hash = adding(byte, to: hash) }
         }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// FNV-1a's starting value.
+    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// One step of FNV-1a: `hash` with `byte` mixed in.
+    @inline(__always)
+    static func adding(_ byte: UInt8, to hash: UInt64) -> UInt64 {
+        (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
     }
 
     /// One fingerprint over tool definitions as sent: each name, description and schema, in
@@ -22,6 +31,21 @@ enum Fingerprint {
     static func of(toolDefinitions tools: [ToolDefinition]) -> String {
         of(tools.map { [$0.name, $0.description, $0.parameters].joined(separator: "\u{1F}") }
             .joined(separator: "\u{1E}"))
+    }
+
+    /// Tool definitions as sent, a JSON array of `name`, `description` and `parameters`, each schema
+    /// as its text was (key order kept), for payload capture.
+    static func json(toolDefinitions tools: [ToolDefinition]) -> String {
+        func quoted(_ text: String) -> String {
+            let data = try? JSONSerialization.data(withJSONObject: text, options: [.fragmentsAllowed])
+            return data.map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+        }
+        return "["
+            + tools.map { tool in
+                let schema = tool.parameters.isEmpty ? "null" : tool.parameters
+                return #"{"name":\#(quoted(tool.name)),"description":\#(quoted(tool.description)),"#
+                    + #""parameters":\#(schema)}"#
+            }.joined(separator: ",") + "]"
     }
 
     /// The normalized form of tool arguments: JSON with sorted keys, and every string trimmed,

@@ -28,6 +28,10 @@ final class SessionRecorder: Sendable {
         var turnID: Int64
         var instructionsFingerprint: String?
         var toolsFingerprint: String?
+        /// The instructions differ from the previous request's (or this is the first request).
+        var instructionsChanged: Bool
+        /// The tool definitions differ from the previous request's (or this is the first request).
+        var toolsChanged: Bool
     }
 
     init(tracer: Tracer, label: String) {
@@ -57,6 +61,7 @@ final class SessionRecorder: Sendable {
                 reused = 0
             }
             let changes = state.previousSignature.map { $0.changes(to: signature) } ?? []
+            let previous = state.previousSignature
             state.previousInstructions = request.instructions
             state.previousEntries = request.entries
             state.previousSignature = signature
@@ -67,7 +72,9 @@ final class SessionRecorder: Sendable {
             let placement = Placement(
                 reusedPrefixEntries: reused, turnID: turnID,
                 instructionsFingerprint: signature.instructionsFingerprint,
-                toolsFingerprint: signature.toolsFingerprint)
+                toolsFingerprint: signature.toolsFingerprint,
+                instructionsChanged: previous?.instructionsFingerprint != signature.instructionsFingerprint,
+                toolsChanged: previous?.toolsFingerprint != signature.toolsFingerprint)
             return (placement, changes)
         }
         if !changes.isEmpty, tracer.isEnabled(.handoff) {

@@ -47,8 +47,18 @@ public struct TracedModel: LanguageModel {
                 toolsFingerprint: placement.toolsFingerprint,
                 maxTokens: request.options.maximumResponseTokens.map(Int64.init),
                 temperature: request.options.temperature))
-        if options.capturePayloads, case .prompt(let text)? = request.entries.last {
-            tracer.capturePayload(.prompt, text, parentID: requestID)
+        if options.capturePayloads {
+            if case .prompt(let text)? = request.entries.last {
+                tracer.capturePayload(.prompt, text, parentID: requestID)
+            }
+            // The prompt prefix, when it changed: what a cache break's shape is read from.
+            if placement.instructionsChanged, let instructions = request.instructions {
+                tracer.capturePayload(.instructions, instructions, parentID: requestID)
+            }
+            if placement.toolsChanged, !request.tools.isEmpty {
+                tracer.capturePayload(
+                    .toolDefinitions, Fingerprint.json(toolDefinitions: request.tools), parentID: requestID)
+            }
         }
 
         let upstream = TraceContext.$current.withValue(context) { base.stream(request) }
@@ -121,6 +131,8 @@ struct RequestObservation {
             record.inputTokens = usage.inputTokens.map(Int64.init) ?? record.inputTokens
             record.cachedInputTokens = usage.cachedInputTokens.map(Int64.init) ?? record.cachedInputTokens
             record.outputTokens = usage.outputTokens.map(Int64.init) ?? record.outputTokens
+            record.cacheWriteTokens =
+                usage.cacheCreationInputTokens.map(Int64.init) ?? record.cacheWriteTokens
         case .serverTimings(let timings):
             record.serverTimings = ServerTimings(
                 promptTokens: Int64(timings.promptTokens), cachedTokens: Int64(timings.cachedTokens),

@@ -3,8 +3,8 @@ import ModelSession
 import SessionTrace
 
 /// A tool whose every call is recorded as a `tool_call` nested under the request that asked
-/// for it: name, argument fingerprint, sizes, duration and outcome. Text is not recorded
-/// unless payload capture is on.
+/// for it: name, argument fingerprint, sizes, duration, outcome, and the output's fingerprint and
+/// similarity sketch (``OutputSketch``). Text is not recorded unless payload capture is on.
 ///
 /// Sessions get one through ``TracingMiddleware``; code with its own session type wraps a tool
 /// directly: `TracedTool(searchTool, tracer: tracer)`.
@@ -53,6 +53,7 @@ public struct TracedTool<Base: Tool>: Tool {
             record.dur = tracer.now() - start
             record.outputBytes = Int64(output.utf8.count)
             record.outputFingerprint = Fingerprint.of(output)
+            record.outputSketch = OutputSketch.of(output)
             tracer.sink.record(.toolCall(record))
             if options.capturePayloads { tracer.capturePayload(.toolOutput, output, parentID: id) }
             return output

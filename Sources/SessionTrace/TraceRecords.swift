@@ -298,6 +298,11 @@ public struct ChunkRecord: Sendable, Hashable {
 public struct PayloadRecord: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case prompt, response, toolArguments = "tool_arguments", toolOutput = "tool_output"
+        /// The instructions sent, captured when they differ from the previous request's.
+        case instructions
+        /// The tool definitions sent, as a JSON array of `name`, `description` and `parameters`
+        /// (the schema as sent), captured when they differ from the previous request's.
+        case toolDefinitions = "tool_definitions"
     }
 
     public var payloadID: Int64

@@ -271,8 +271,9 @@ public enum StoreSchema {
             .map { schemaVersion >= 2 ? $0.column : "NULL" }.joined(separator: ", ")
     }
 
-    /// A tool output's similarity sketch as stored: eight lowercase hex digits per value.
-    static func encodeSketch(_ sketch: [UInt32]) -> String {
+    /// A tool output's similarity sketch as stored and exported: eight lowercase hex digits per
+    /// value.
+    public static func encodeSketch(_ sketch: [UInt32]) -> String {
         var text = ""
         text.reserveCapacity(sketch.count * 8)
         for value in sketch {

@@ -17,6 +17,8 @@ import TraceStore
 /// - `middleware.cost`: the middleware's own cost per request, in µs, measured on a model that
 ///   answers at once, so that no server noise hides it; `middleware.share` is that cost over
 ///   the median real request, in percent.
+/// - the rows of ``toolOutputBenchmarks(tracer:)``, and `tool.share.100KB`: a traced tool call with a
+///   100 KB result over the median real request, in percent.
 func overheadBenchmarks(pairs: Int) async throws -> [BenchmarkRow] {
     let server = try await LlamaServer.start()
     defer { server.stop() }
@@ -57,7 +59,10 @@ func overheadBenchmarks(pairs: Int) async throws -> [BenchmarkRow] {
     let medianPlain = median(plain)
     let medianDifference = median(differences)
     let cost = try await middlewareCost(tracer: tracer)
-    return [
+    let tools = try await toolOutputBenchmarks(tracer: tracer)
+    let toolCost = tools.first { $0.metric == "tool.traced.100KB" }?.value ?? 0
+    return tools + [
+        BenchmarkRow(metric: "tool.share.100KB", value: 100 * toolCost / 1000 / medianPlain, unit: "%"),
         BenchmarkRow(metric: "request.plain", value: medianPlain, unit: "ms"),
         BenchmarkRow(metric: "overhead.median", value: medianDifference, unit: "ms"),
         BenchmarkRow(metric: "overhead.iqr", value: quantile(differences, 0.75) - quantile(differences, 0.25), unit: "ms"),

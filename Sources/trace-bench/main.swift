@@ -16,9 +16,11 @@ func printError(_ message: String) {
 }
 
 let usage = """
-    usage: trace-bench [--json] [--events N] [--overhead PAIRS] [--memory [CASE]] [--lttng-read]
+    usage: trace-bench [--json] [--events N] [--overhead PAIRS] [--memory [CASE]] [--lttng-read] [--tool-output]
 
       --events N        events per emit and store measurement (default 1,000,000)
+      --tool-output     instead, what recording a tool call costs with a 100 KB and a 16-byte result
+                        (its fingerprint and sketch), into a SQLite store
       --lttng-read      instead, reading an LTTng trace of N request records back: trace-report
                         summary against babeltrace2 into sink.utils.dummy, import against store.ingest
       --overhead PAIRS  instead, the middleware's overhead on real requests to SmolLM2-135M on a
@@ -31,6 +33,7 @@ var json = false
 var events = 1_000_000
 var overheadPairs: Int?
 var lttngRead = false
+var toolOutput = false
 var memory = false
 var memoryCase: MemoryCase?
 var arguments = CommandLine.arguments.dropFirst()
@@ -52,6 +55,8 @@ while let argument = arguments.popFirst() {
         overheadPairs = value
     case "--lttng-read":
         lttngRead = true
+    case "--tool-output":
+        toolOutput = true
     case "--memory":
         memory = true
         if let name = arguments.first, !name.hasPrefix("--") {
@@ -97,6 +102,16 @@ if let pairs = overheadPairs {
         rows = try await overheadBenchmarks(pairs: pairs)
     } catch {
         printError("trace-bench: the overhead benchmark failed: \(error)")
+        exit(1)
+    }
+    print(json ? BenchmarkRow.json(rows) : BenchmarkRow.table(rows))
+    exit(0)
+}
+if toolOutput {
+    do {
+        rows = try await toolOutputBenchmarks()
+    } catch {
+        printError("trace-bench: the tool output benchmark failed: \(error)")
         exit(1)
     }
     print(json ? BenchmarkRow.json(rows) : BenchmarkRow.table(rows))

@@ -147,8 +147,9 @@ struct TracingMiddlewareTests {
             ScriptedModel.answering("ok"), options: TracingOptions(capturePayloads: true),
             redaction: { $0.replacingOccurrences(of: "hunter2", with: "[REDACTED:password]") })
         _ = try await session.respond(to: "my password is hunter2")
-        #expect(sink.payloads.map(\.kind) == [.prompt, .response])
-        #expect(sink.payloads.map(\.text) == ["my password is [REDACTED:password]", "ok"])
+        // The instructions are captured too, on the first request and whenever they change.
+        #expect(sink.payloads.map(\.kind) == [.prompt, .instructions, .response])
+        #expect(sink.payloads.map(\.text) == ["my password is [REDACTED:password]", "Plan the day.", "ok"])
         #expect(sink.payloads.first?.parentID == sink.requests.first?.requestID)
     }
 }

@@ -31,6 +31,10 @@ public struct ExpectedFinding: Hashable, Comparable, Sendable, CustomStringConve
         Self(kind: .loop, session: session, requests: requests, calls: calls, detail: pattern)
     }
 
+    public static func polling(_ session: String, requests: [Int], calls: [Int], _ tool: String) -> Self {
+        Self(kind: .polling, session: session, requests: requests, calls: calls, detail: tool)
+    }
+
     public static func identical(_ session: String, requests: [Int], calls: [Int], _ tool: String) -> Self {
         Self(kind: .identicalArguments, session: session, requests: requests, calls: calls, detail: tool)
     }
@@ -42,6 +46,11 @@ public struct ExpectedFinding: Hashable, Comparable, Sendable, CustomStringConve
 
     public static func cacheBreak(_ session: String, request: Int, _ causes: String) -> Self {
         Self(kind: .cacheBreak, session: session, requests: [request], calls: [], detail: causes)
+    }
+
+    /// `detail`: the segment's cause and the shapes of its changes, `instructions_changed timestamp`.
+    public static func chronic(_ session: String, requests: [Int], _ detail: String) -> Self {
+        Self(kind: .chronicCacheBreak, session: session, requests: requests, calls: [], detail: detail)
     }
 
     public static func capped(_ session: String, requests: [Int], cap: Int?) -> Self {
@@ -71,10 +80,13 @@ public struct ExpectedFinding: Hashable, Comparable, Sendable, CustomStringConve
         self.requests = finding.requestIDs.map { requests.firstIndex(of: $0) ?? -1 }
         self.calls = finding.toolCallIDs.map { calls.firstIndex(of: $0) ?? -1 }
         switch finding.kind {
-        case .loop: detail = Self.strings(finding.evidence["pattern"]).joined(separator: " → ")
+        case .loop, .polling: detail = Self.strings(finding.evidence["pattern"]).joined(separator: " → ")
         case .identicalArguments, .nearIdenticalArguments, .oversizedToolOutput:
             detail = Self.strings(finding.evidence["tool"]).joined()
         case .cacheBreak: detail = Self.strings(finding.evidence["causes"]).joined(separator: "+")
+        case .chronicCacheBreak:
+            detail = (Self.strings(finding.evidence["cause"]) + Self.strings(finding.evidence["shapes"]))
+                .joined(separator: " ")
         case .cappedAnswer:
             if case .int(let cap)? = finding.evidence["cap"] {
                 detail = "cap \(cap)"

@@ -139,3 +139,58 @@ extension Scenario {
         try await chat(r, session, turns: 4, counter: turn)
     }
 }
+
+// What caching costs and saves: an Anthropic-style server that reports cache writes, and a server that
+// reports no cache figures at all.
+extension Scenario {
+    static func anthropicCache(_ r: ScenarioRecording) async throws {
+        try await threeTurnChat(r, "writer", .anthropic, model: ("anthropic", "claude-sonnet-4-5"))
+    }
+
+    static func noCacheFigures(_ r: ScenarioRecording) async throws {
+        try await threeTurnChat(r, "helper", .none, model: ("openai", "gpt-4o-mini"))
+    }
+
+    /// Three turns of an append-only chat with one model, on a server that reports its cache so.
+    static func threeTurnChat(
+        _ r: ScenarioRecording, _ label: String, _ reporting: ScriptedServer.CacheReporting,
+        model: (provider: String, name: String)
+    ) async throws {
+        let server = r.server(answers(3), cacheReporting: reporting)
+        let session = LanguageModelSession(
+            model: server.model(model.name, provider: model.provider), label: label,
+            instructions: "You plan the user's week.", middleware: [r.middleware])
+        for prompt in chatPrompts.prefix(3) { try await r.ask(session, prompt) }
+    }
+}
+
+// Prefix busting: a segment of the prompt prefix that changes on every request.
+extension Scenario {
+    static func timestampInInstructions(_ r: ScenarioRecording) async throws {
+        let model = r.server(answers(4)).model()
+        let turn = TurnCounter()
+        let session = LanguageModelSession(label: "assistant", middleware: [r.middleware]) {
+            Profile("assistant") {
+                Instructions("You plan the user's week.")
+                Instructions("Now: 2026-06-02 09:4\(turn.count):07.")
+            }.model(model)
+        }
+        try await chat(r, session, turns: 4, counter: turn)
+    }
+
+    /// The tool's parameters come from an unordered map: their order differs on every request.
+    static func reorderedToolSchema(_ r: ScenarioRecording) async throws {
+        let model = r.server(answers(4)).model()
+        let properties = ["query", "limit", "since"]
+        let turn = TurnCounter()
+        let session = LanguageModelSession(label: "agent", middleware: [r.middleware]) {
+            let shift = turn.count % properties.count
+            let search = r.tool(
+                "search_notes", "Searches the user's notes.",
+                properties: Array(properties[shift...] + properties[..<shift])
+            ) { _ in "no notes" }
+            return Profile("agent") { Instructions("You plan the user's week.") }.model(model).tools([search])
+        }
+        try await chat(r, session, turns: 4, counter: turn)
+    }
+}

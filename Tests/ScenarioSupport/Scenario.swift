@@ -21,6 +21,11 @@ public enum Scenario: String, Sendable, CaseIterable {
     case fanOutOverRounds = "fan-out-over-rounds"
     case pagination
     case distinctTopics = "distinct-topics"
+    // Repeats judged by their results
+    case stuckLoop = "stuck-loop"
+    case refinedSearches = "refined-searches"
+    case polling
+    case retriesAfterErrors = "retries-after-errors"
     // Cache breaks
     case modelSwitch = "model-switch"
     case profileSwitch = "profile-switch"
@@ -31,6 +36,10 @@ public enum Scenario: String, Sendable, CaseIterable {
     case appendOnlyChat = "append-only-chat"
     case newSessions = "new-sessions"
     case profileOptionsSwitch = "profile-options-switch"
+    case anthropicCache = "anthropic-cache"
+    case timestampInInstructions = "timestamp-in-instructions"
+    case reorderedToolSchema = "reordered-tool-schema"
+    case noCacheFigures = "no-cache-figures"
     // Answers and prompts
     case cappedAnswers = "capped-answers"
     case oversizedOutput = "oversized-output"
@@ -57,6 +66,10 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .fanOutOverRounds: "not a finding: one city per round, and news about three cities"
         case .pagination: "not a finding: pages 1, 2, 3 of one query; cursors; three order ids"
         case .distinctTopics: "not a finding: notes about the launch, the lunch and the offsite"
+        case .stuckLoop: "three near-identical searches over three rounds, the same notes each time"
+        case .refinedSearches: "not a finding: three near-identical searches, each finding other notes"
+        case .polling: "a job's state checked four times in one turn, a new state each time: polling"
+        case .retriesAfterErrors: "not a finding: the same order lookup after each of two timeouts"
         case .modelSwitch: "the model changes mid-conversation; the transcript is kept whole"
         case .profileSwitch: "a switch to a profile with another model"
         case .toolsChanged: "a tool added for one turn, then removed"
@@ -66,6 +79,10 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .appendOnlyChat: "not a finding: an append-only chat with a tool round"
         case .newSessions: "not a finding: three new sessions, each with its own model and instructions"
         case .profileOptionsSwitch: "not a finding: a profile switch that only changes the temperature"
+        case .timestampInInstructions: "the instructions carry the time, so change on every request"
+        case .reorderedToolSchema: "a tool's parameters come in another order on every request"
+        case .anthropicCache: "not a finding: an Anthropic-style chat that writes its prompt to the cache, then reads it"
+        case .noCacheFigures: "not a finding: a chat with a server that reports no cache figures"
         case .cappedAnswers: "answers cut at a 12-token cap; the same answers under a roomy cap"
         case .oversizedOutput: "a fetched page of 12 KB is most of the next prompt"
         case .smallShares: "not a finding: a large output in a larger prompt; four small outputs"
@@ -108,6 +125,17 @@ public enum Scenario: String, Sendable, CaseIterable {
                 .loop("poller", requests: [0, 1, 2, 3], calls: [0, 1, 2, 3], "check_job"),
                 .identical("poller", requests: [0, 1, 2, 3], calls: [0, 1, 2, 3], "check_job"),
             ]
+        case .stuckLoop:
+            [
+                .loop("searcher", requests: [0, 1, 2], calls: [0, 1, 2], "search_notes"),
+                .nearIdentical("searcher", requests: [0, 1, 2], calls: [0, 1, 2], "search_notes"),
+            ]
+        case .polling:
+            [.polling("watcher", requests: [0, 1, 2, 3], calls: [0, 1, 2, 3], "check_job")]
+        case .timestampInInstructions:
+            [.chronic("assistant", requests: [1, 2, 3], "instructions_changed timestamp")]
+        case .reorderedToolSchema:
+            [.chronic("agent", requests: [1, 2, 3], "tools_changed reordered_json")]
         case .modelSwitch:
             [.cacheBreak("chat", request: 2, "model_switch")]
         case .profileSwitch:
@@ -130,7 +158,8 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .promptBloat:
             [.growth("researcher", requests: [10])]
         case .fanOut, .fanOutOverRounds, .pagination, .distinctTopics, .appendOnlyChat, .newSessions,
-            .profileOptionsSwitch, .smallShares:
+            .profileOptionsSwitch, .smallShares, .refinedSearches, .retriesAfterErrors, .anthropicCache,
+            .noCacheFigures:
             []
         }
     }
@@ -155,6 +184,10 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .fanOutOverRounds: try await Self.fanOutOverRounds(r)
         case .pagination: try await Self.pagination(r)
         case .distinctTopics: try await Self.distinctTopics(r)
+        case .stuckLoop: try await Self.stuckLoop(r)
+        case .refinedSearches: try await Self.refinedSearches(r)
+        case .polling: try await Self.polling(r)
+        case .retriesAfterErrors: try await Self.retriesAfterErrors(r)
         case .modelSwitch: try await Self.modelSwitch(r)
         case .profileSwitch: try await Self.profileSwitch(r)
         case .toolsChanged: try await Self.toolsChanged(r)
@@ -164,6 +197,10 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .appendOnlyChat: try await Self.appendOnlyChat(r)
         case .newSessions: try await Self.newSessions(r)
         case .profileOptionsSwitch: try await Self.profileOptionsSwitch(r)
+        case .anthropicCache: try await Self.anthropicCache(r)
+        case .timestampInInstructions: try await Self.timestampInInstructions(r)
+        case .reorderedToolSchema: try await Self.reorderedToolSchema(r)
+        case .noCacheFigures: try await Self.noCacheFigures(r)
         case .cappedAnswers: try await Self.cappedAnswers(r)
         case .oversizedOutput: try await Self.oversizedOutput(r)
         case .smallShares: try await Self.smallShares(r)

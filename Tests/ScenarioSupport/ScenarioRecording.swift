@@ -29,16 +29,18 @@ public final class ScenarioRecording: Sendable {
     }
 
     /// A scripted server for one session.
-    public func server(_ script: [ScriptedReply]) -> ScriptedServer {
-        let server = ScriptedServer(clock: clock, script: script)
+    public func server(
+        _ script: [ScriptedReply], cacheReporting: ScriptedServer.CacheReporting = .cachedTokens
+    ) -> ScriptedServer {
+        let server = ScriptedServer(clock: clock, script: script, cacheReporting: cacheReporting)
         servers.withLock { $0.append(server) }
         return server
     }
 
-    /// A tool that takes string arguments and answers with `output`.
+    /// A tool that takes string arguments and answers with `output`, or fails with what it throws.
     public func tool(
         _ name: String, _ description: String, properties: [String], duration: Int64 = 40_000_000,
-        output: @escaping @Sendable ([String: ScenarioValue]) -> String
+        output: @escaping @Sendable ([String: ScenarioValue]) throws -> String
     ) -> ScenarioTool {
         ScenarioTool(
             name, description: description, properties: properties, clock: clock, duration: duration,

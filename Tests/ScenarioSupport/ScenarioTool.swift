@@ -44,8 +44,8 @@ public enum ScenarioValue: Codable, Sendable, Hashable {
     }
 }
 
-/// A tool of a scenario: its output is made from its arguments, and it spends `duration` on
-/// the scenario's clock.
+/// A tool of a scenario: its output is made from its arguments (or it throws), and it spends
+/// `duration` on the scenario's clock.
 public struct ScenarioTool: Tool {
     public typealias Arguments = [String: ScenarioValue]
 
@@ -54,12 +54,12 @@ public struct ScenarioTool: Tool {
     public let parameters: JSONSchema
     let clock: ScenarioClock
     let duration: Int64
-    let output: @Sendable (Arguments) -> String
+    let output: @Sendable (Arguments) throws -> String
 
     /// A tool whose parameters are the string properties `properties`.
     public init(
         _ name: String, description: String, properties: [String], clock: ScenarioClock,
-        duration: Int64 = 40_000_000, output: @escaping @Sendable (Arguments) -> String
+        duration: Int64 = 40_000_000, output: @escaping @Sendable (Arguments) throws -> String
     ) {
         self.name = name
         self.description = description
@@ -71,7 +71,7 @@ public struct ScenarioTool: Tool {
 
     public func call(arguments: Arguments) async throws -> String {
         clock.advance(by: duration)
-        return output(arguments)
+        return try output(arguments)
     }
 }
 
@@ -85,3 +85,4 @@ extension [String: ScenarioValue] {
         }
     }
 }
+

@@ -28,7 +28,19 @@ public enum ScriptedReply: Sendable {
 /// Timing is on the scenario's clock: time to first token is 15 ms plus 0.5 ms per uncached input
 /// token (a small model's prefill on a CPU); each output token takes 8 ms.
 public final class ScriptedServer: Sendable {
+    /// Which cache figures the server reports with its usage.
+    public enum CacheReporting: Sendable {
+        /// Cached input tokens, as OpenAI and llama.cpp do.
+        case cachedTokens
+        /// Cached tokens read and the rest of the prompt written to the cache, as Anthropic does
+        /// with a cache breakpoint at the end of the prompt (`cache_creation_input_tokens`).
+        case anthropic
+        /// None: the server says nothing of its cache.
+        case none
+    }
+
     let clock: ScenarioClock
+    let cacheReporting: CacheReporting
     private let state: Mutex<State>
 
     private struct State {
@@ -37,8 +49,9 @@ public final class ScriptedServer: Sendable {
         var calls = 0
     }
 
-    public init(clock: ScenarioClock, script: [ScriptedReply]) {
+    public init(clock: ScenarioClock, script: [ScriptedReply], cacheReporting: CacheReporting = .cachedTokens) {
         self.clock = clock
+        self.cacheReporting = cacheReporting
         state = Mutex(State(replies: script))
     }
 
@@ -95,8 +108,16 @@ public final class ScriptedServer: Sendable {
                     ))
             }
         }
-        events.append(
-            (0, .usage(TokenUsage(inputTokens: input, cachedInputTokens: cached, outputTokens: output))))
+        let usage =
+            switch cacheReporting {
+            case .cachedTokens: TokenUsage(inputTokens: input, cachedInputTokens: cached, outputTokens: output)
+            case .anthropic:
+                TokenUsage(
+                    inputTokens: input, cachedInputTokens: cached, outputTokens: output,
+                    cacheCreationInputTokens: input - cached)
+            case .none: TokenUsage(inputTokens: input, outputTokens: output)
+            }
+        events.append((0, .usage(usage)))
         events.append((0, .finished(reason: finish)))
         return events
     }

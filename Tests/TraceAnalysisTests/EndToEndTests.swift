@@ -47,7 +47,10 @@ struct EndToEndTests {
     @Test func toolsOutputOfTheLoopScenario() throws {
         let result = try runProgram(try builtBinary(), ["tools", scenarioPath(.toolLoop)])
         let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.contains("loop: search_notes called 3 times with near-identical arguments in one turn, in one request"))
+        #expect(
+            lines.contains(
+                "loop: search_notes called 3 times with near-identical arguments in one turn, in one request, "
+                    + "results overlap (similarity ≥ 0.78)"))
         #expect(lines.contains(
             "near-identical arguments: search_notes called 3 times with similar arguments (similarity ≥ 1.00)"))
         #expect(lines.contains("  cost: 2 repeats took 80.0 ms of tool time"))

@@ -120,6 +120,7 @@ struct ExportTests {
         #expect((handoff["args"] as? [String: Any])?["to"] as? String == "gpt-test-mini")
         let tool = try #require(named("searchNotes").first)
         #expect(tool["ts"] as? Double == 1_200_000)
+        #expect((tool["args"] as? [String: Any])?["output_sketch"] as? String == "00000001deadbeef")
         let threads = events.filter { $0["name"] as? String == "thread_name" }
             .compactMap { ($0["args"] as? [String: Any])?["name"] as? String }
         #expect(threads.contains("planner"))
@@ -275,6 +276,8 @@ struct ExportTests {
         #expect(t["gen_ai.tool.name"]?["stringValue"] as? String == "searchNotes")
         #expect(t["gen_ai.tool.call.id"]?["stringValue"] as? String == "call_7")
         #expect(t["gen_ai.tool.call.arguments"]?["stringValue"] as? String == #"{"query":"launch"}"#)
+        #expect(t["session_trace.output_fingerprint"]?["stringValue"] as? String == "0123456789abcdef")
+        #expect(t["session_trace.output_sketch"]?["stringValue"] as? String == "00000001deadbeef")
         #expect(tool["parentSpanId"] as? String == chat["spanId"] as? String)
 
         let failed = try span("chat gpt-test-mini")
@@ -328,6 +331,8 @@ struct ExportTests {
         #expect(request["ttft"] as? Int == 250_000_000)
         #expect(request["cached_input_tokens"] as? Int == 300)
         #expect(request["server_prompt_dur"] as? Int == 80_000_000)
+        let call = try #require(objects.first { $0["type"] as? String == "tool_call" })
+        #expect(call["output_sketch"] as? String == "00000001deadbeef")
         let interval = try #require(objects.first { $0["type"] as? String == "interval" })
         #expect((interval["metadata"] as? [String: Any])?["requestLength"] as? Int == 42)
     }

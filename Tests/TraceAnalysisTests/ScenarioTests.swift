@@ -88,9 +88,55 @@ struct ScenarioTests {
         // The identical-arguments findings name the same repeats: the report counts them once.
         #expect(report.findings.count == 3)
         #expect(report.cost == loop.cost)
-        #expect(loop.headline == "loop: search_tickets → get_ticket made 2 times in one turn, over 4 rounds")
+        #expect(
+            loop.headline
+                == "loop: search_tickets → get_ticket made 2 times in one turn, over 4 rounds, "
+                + "the same results each time")
         #expect(loop.repeatIDs == loop.calls.suffix(2).map(\.record.toolCallID))
         #expect(loop.extraRounds.count == 2)
+    }
+
+    @Test func aStuckLoopShowsItsRepeatsReturnedTheSameResults() throws {
+        let report = ToolFindings.analyze(try TraceLoader.load(path: scenarioPath(.stuckLoop)))
+        let loop = try #require(report.findings.first { $0.kind == .loop })
+        #expect(loop.results.same == 2 && loop.results.new == 0 && loop.results.leastSimilarity == 1)
+        #expect(loop.headline.hasSuffix("over 3 rounds, the same results each time"))
+        // Each extra round states its tokens and time.
+        #expect(loop.extraRounds.count == 2)
+        #expect(loop.costText.contains("2 extra rounds took") && loop.extraRoundTokens ?? 0 > 0)
+        // Search results that differ but share most words overlap, and still make a loop.
+        let overlap = ToolFindings.analyze(try TraceLoader.load(path: scenarioPath(.roundLoop)))
+        let round = try #require(overlap.findings.first { $0.kind == .loop })
+        #expect(round.results.overlapping == 2 && round.headline.contains("results overlap (similarity ≥"))
+    }
+
+    @Test func pollingIsReportedAsPollingWithItsNewResults() throws {
+        let report = ToolFindings.analyze(try TraceLoader.load(path: scenarioPath(.polling)))
+        #expect(report.findings.map(\.kind) == [.polling])
+        let polling = try #require(report.findings.first)
+        #expect(polling.results.new == 3)
+        #expect(
+            polling.headline
+                == "polling: check_job called 4 times with the same arguments in one turn, over 4 rounds, "
+                + "new results each time")
+    }
+
+    /// Without output fingerprints (a store from before they were recorded), repeats are judged by
+    /// their arguments alone: polling and refined searches read as loops. Without the failures,
+    /// the retries read as repeated calls.
+    @Test(arguments: [
+        (Scenario.polling, "output_fingerprint = NULL, output_sketch = NULL", Finding.Kind.loop),
+        (.refinedSearches, "output_fingerprint = NULL, output_sketch = NULL", .loop),
+        (.retriesAfterErrors, "outcome = 'ok', error = NULL", .identicalArguments),
+    ])
+    func withoutWhatShowsTheResultsRepeatsAreJudgedByArguments(
+        scenario: Scenario, change: String, kind: Finding.Kind
+    ) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path(scenario.fileName)
+        try FileManager.default.copyItem(atPath: scenarioPath(scenario), toPath: path)
+        try sqlite(path, "UPDATE tool_call SET " + change)
+        #expect(try Self.found(path).map(\.kind).contains(kind))
     }
 
     @Test func aModelSwitchIsPricedByTheServersCachedTokens() throws {

@@ -24,7 +24,16 @@ import SessionTrace
 /// the cached tokens it lost; if not, the server kept its cache and there is no break.
 ///
 /// The tax of a break: the cached tokens lost, and the time to first token gained against the
-/// previous request of the session.
+/// previous request of the session. With a ``PriceTable``, the tax in dollars (the lost tokens at
+/// the input price instead of the cached-input price) and, over every request, what caching saved
+/// (cached tokens at the cached-input price instead of the input price) and what cache writes cost
+/// over plain input (``Money``).
+///
+/// **Chronic breaks.** When the instructions or the tool definitions changed on every follow-up
+/// request of a session (at least ``chronicThreshold`` of them), the prefix is busted by design (a
+/// timestamp in the instructions, a schema serialized in another order each time): the session's
+/// breaks of that segment are one ``ChronicBreak`` with their total tax, not a series of findings.
+/// With payload capture, each break names the shape of the change (``PrefixChange``), never the value.
 public struct CacheFindings: Sendable {
     public enum Cause: String, Sendable, CaseIterable {
         case modelSwitch = "model_switch"
@@ -51,6 +60,10 @@ public struct CacheFindings: Sendable {
         public var cachedTokensLost: Int64?
         /// This request's time to first token minus the previous request's.
         public var ttftIncrease: Int64?
+        /// The lost tokens' extra dollars: input price minus cached-input price; nil without a price.
+        public var taxDollars: Double?
+        /// The shape of the change of each prefix segment that changed, where both texts were captured.
+        public var shapes: [Cause: PrefixChange] = [:]
         public var runStart: Int64
 
         /// True when the server's cached tokens confirm the break.
@@ -82,17 +95,66 @@ public struct CacheFindings: Sendable {
                     if let handoff = handoffs.last(where: { $0.kind == kind }) {
                         return "\(cause.phrase): \(TerminalText.fitted(handoff.from, width: 32)) → "
                             + TerminalText.fitted(handoff.to, width: 32)
+                            + (shapes[cause].map { ", \($0.phrase)" } ?? "")
                     }
                     return "\(cause.phrase) (fingerprint changed)"
+                        + (shapes[cause].map { ": \($0.phrase)" } ?? "")
                 }
             }.joined(separator: "; ")
         }
     }
 
+    /// Caching in dollars, over every request of the trace whose model has a price.
+    public struct Money: Sendable, Hashable {
+        public var prices: PriceTable
+        /// Cached input tokens at the cached-input price instead of the input price.
+        public var savings: Double = 0
+        /// Cache-write tokens at the cache-write price over the input price (Anthropic's premium).
+        public var writePremium: Double = 0
+        /// The breaks' tax (``Finding/taxDollars``), summed.
+        public var tax: Double = 0
+        /// Requests with tokens whose model has no price.
+        public var unpricedRequests = 0
+    }
+
+    /// One prompt-prefix segment that changed on every follow-up request of a session.
+    public struct ChronicBreak: Sendable, Hashable {
+        /// `instructionsChanged` or `toolsChanged`.
+        public var cause: Cause
+        /// The session's breaks, one per follow-up request.
+        public var breaks: [Finding]
+        /// The shapes of the changes, where captured, in ``PrefixChange`` order.
+        public var shapes: [PrefixChange] {
+            PrefixChange.allCases.filter { shape in breaks.contains { $0.shapes[cause] == shape } }
+        }
+        public var cachedTokensLost: Int64? {
+            let known = breaks.compactMap(\.cachedTokensLost)
+            return known.isEmpty ? nil : known.reduce(0, &+)
+        }
+        public var ttftIncrease: Int64 { breaks.reduce(0) { $0 &+ max(0, $1.ttftIncrease ?? 0) } }
+        public var taxDollars: Double? {
+            let known = breaks.compactMap(\.taxDollars)
+            return known.isEmpty ? nil : known.reduce(0, +)
+        }
+    }
+
+    /// Follow-up requests of a session that must all change one segment for a chronic break.
+    public static let chronicThreshold = 3
+
     public var path: String
+    /// The one-off breaks: every break not part of a chronic one.
     public var findings: [Finding]
+    /// Segments busted on every request of a session, each reported once.
+    public var chronic: [ChronicBreak]
     /// Requests that had a previous request in their session, so could have reused a prefix.
     public var followUpRequests: Int
+    /// Requests whose server reported cached input tokens (0 included); when none did, the cache
+    /// figures are "not reported", never 0%.
+    public var cacheReportedRequests: Int
+    /// Requests that reported cache-write tokens.
+    public var cacheWriteRequests: Int
+    /// Dollars, when a price table was given.
+    public var money: Money?
 
     public var cachedTokensLost: Int64 { findings.reduce(0) { $0 &+ ($1.cachedTokensLost ?? 0) } }
     public var ttftIncrease: Int64 { findings.reduce(0) { $0 &+ max(0, $1.ttftIncrease ?? 0) } }
@@ -105,9 +167,24 @@ public struct CacheFindings: Sendable {
     /// the few tokens at the boundary of the previous prompt. 4 tokens or 2%, whichever is more.
     public static func tolerance(reusable: Int64) -> Int64 { max(4, reusable / 50) }
 
-    public static func analyze(_ trace: RecordedTrace) -> CacheFindings {
+    public static func analyze(_ trace: RecordedTrace, prices: PriceTable? = nil) -> CacheFindings {
         var findings: [Finding] = []
+        var chronic: [ChronicBreak] = []
         var followUps = 0
+        var money = prices.map { Money(prices: $0) }
+        let requests = trace.runs.flatMap(\.requests)
+        if let prices {
+            for request in requests where request.inputTokens != nil || request.outputTokens != nil {
+                guard let price = prices.price(provider: request.provider, model: request.model) else {
+                    money?.unpricedRequests += 1
+                    continue
+                }
+                money?.savings +=
+                    Double(request.cachedInputTokens ?? 0) * (price.input - price.cachedInput) / 1e6
+                money?.writePremium +=
+                    Double(request.cacheWriteTokens ?? 0) * (price.cacheWrite - price.input) / 1e6
+            }
+        }
         for run in trace.runs {
             let handoffsBySession = Dictionary(
                 grouping: run.handoffs.filter { $0.sessionID != nil }, by: { $0.sessionID! })
@@ -115,25 +192,49 @@ public struct CacheFindings: Sendable {
                 grouping: run.requests.filter { $0.sessionID != nil }, by: { $0.sessionID! })
             for (sessionID, unsorted) in requestsBySession {
                 let requests = unsorted.sorted { ($0.ts, $0.requestID) < ($1.ts, $1.requestID) }
+                var prefix = PrefixTexts(run: run, request: requests[0])
+                var sessionFindings: [Finding] = []
                 for (previous, request) in zip(requests, requests.dropFirst()) {
                     followUps += 1
+                    let before = prefix
+                    prefix.update(run: run, request: request)
                     let handoffs = (handoffsBySession[sessionID] ?? []).filter {
                         $0.ts > previous.ts && $0.ts <= request.ts &+ handoffTolerance
                     }.sorted { ($0.ts, $0.handoffID) < ($1.ts, $1.handoffID) }
                     guard let finding = judge(request, after: previous, handoffs: handoffs) else { continue }
-                    findings.append(
+                    let price = prices?.price(provider: request.provider, model: request.model)
+                    let tax = price.flatMap { price in
+                        finding.lost.map { Double($0) * (price.input - price.cachedInput) / 1e6 }
+                    }
+                    money?.tax += tax ?? 0
+                    sessionFindings.append(
                         Finding(
                             runID: run.run.runID, sessionID: sessionID,
                             sessionLabel: run.sessionLabel(sessionID),
                             request: request, previous: previous, causes: finding.causes, handoffs: handoffs,
                             reusableTokens: finding.reusable, cachedTokensLost: finding.lost,
                             ttftIncrease: difference(request.timeToFirstToken, previous.timeToFirstToken),
-                            runStart: run.startTime))
+                            taxDollars: tax, shapes: before.shapes(to: prefix), runStart: run.startTime))
                 }
+                var chronicRequests = Set<Int64>()
+                for cause in [Cause.instructionsChanged, .toolsChanged] {
+                    let breaks = sessionFindings.filter { $0.causes.contains(cause) }
+                    let followUps = requests.count - 1
+                    guard followUps >= chronicThreshold, breaks.count == followUps else { continue }
+                    chronic.append(ChronicBreak(cause: cause, breaks: breaks))
+                    chronicRequests.formUnion(breaks.map(\.request.requestID))
+                }
+                findings += sessionFindings.filter { !chronicRequests.contains($0.request.requestID) }
             }
         }
+        chronic.sort {
+            ($0.breaks[0].request.ts, $0.cause.rawValue) < ($1.breaks[0].request.ts, $1.cause.rawValue)
+        }
         findings.sort { ($0.request.ts, $0.request.requestID) < ($1.request.ts, $1.request.requestID) }
-        return CacheFindings(path: trace.path, findings: findings, followUpRequests: followUps)
+        return CacheFindings(
+            path: trace.path, findings: findings, chronic: chronic, followUpRequests: followUps,
+            cacheReportedRequests: requests.filter { $0.cachedInputTokens != nil }.count,
+            cacheWriteRequests: requests.filter { $0.cacheWriteTokens != nil }.count, money: money)
     }
 
     /// The causes of a break between `previous` and `request`, nil when the prefix held.
@@ -189,6 +290,32 @@ public struct CacheFindings: Sendable {
     private static func difference(_ first: Int64?, _ second: Int64?) -> Int64? {
         guard let first, let second else { return nil }
         return first &- second
+    }
+}
+
+/// The latest captured instructions and tool definitions of a session, request by request.
+private struct PrefixTexts {
+    var instructions: String?
+    var toolDefinitions: String?
+
+    init(run: RecordedRun, request: RequestRecord) { update(run: run, request: request) }
+
+    /// Takes the texts `request` captured; a segment that did not change captured none.
+    mutating func update(run: RecordedRun, request: RequestRecord) {
+        instructions = run.payload(.instructions, of: request.requestID) ?? instructions
+        toolDefinitions = run.payload(.toolDefinitions, of: request.requestID) ?? toolDefinitions
+    }
+
+    /// The shape of each segment's change from these texts to `next`.
+    func shapes(to next: PrefixTexts) -> [CacheFindings.Cause: PrefixChange] {
+        var shapes: [CacheFindings.Cause: PrefixChange] = [:]
+        if let old = instructions, let new = next.instructions {
+            shapes[.instructionsChanged] = PrefixChange.shape(from: old, to: new)
+        }
+        if let old = toolDefinitions, let new = next.toolDefinitions {
+            shapes[.toolsChanged] = PrefixChange.shape(from: old, to: new)
+        }
+        return shapes
     }
 }
 

@@ -8,14 +8,17 @@ public struct Diagnosis: Sendable {
     public var findings: [Finding]
     /// What could not be checked, one sentence each (no argument text captured, turns inferred).
     public var notes: [String]
+    /// The price table the findings' dollars come from; nil when none was given.
+    public var prices: PriceTable?
 
-    /// Runs every analysis with its default options on each trace.
-    public static func analyze(_ traces: [RecordedTrace]) -> Diagnosis {
+    /// Runs every analysis with its default options on each trace; with `prices`, each finding's
+    /// tokens are priced too.
+    public static func analyze(_ traces: [RecordedTrace], prices: PriceTable? = nil) -> Diagnosis {
         var findings: [Finding] = []
         var notes: [String] = []
         for trace in traces {
             let tools = ToolFindings.analyze(trace)
-            findings += Self.findings(trace, tools: tools)
+            findings += Self.findings(trace, tools: tools, prices: prices)
             let store = TerminalText.sanitized(trace.path)
             if tools.toolCallCount > 0, tools.callsWithArguments == 0 {
                 notes.append(
@@ -27,17 +30,33 @@ public struct Diagnosis: Sendable {
             if $0.cost != $1.cost { return Finding.Cost.ranksBefore($0.cost, $1.cost) }
             return ($0.store, $0.ts, $0.kind.rawValue) < ($1.store, $1.ts, $1.kind.rawValue)
         }
-        return Diagnosis(stores: traces.map(\.path), findings: findings, notes: notes)
+        return Diagnosis(stores: traces.map(\.path), findings: findings, notes: notes, prices: prices)
     }
 
     /// The findings of every analysis of one trace, unranked.
-    static func findings(_ trace: RecordedTrace, tools: ToolFindings) -> [Finding] {
+    static func findings(_ trace: RecordedTrace, tools: ToolFindings, prices: PriceTable?) -> [Finding] {
         let locator = Locator(trace)
+        /// `tokens` of `request`'s model at the price `part` picks; nil without a price.
+        func dollars(
+            _ tokens: Int64?, _ request: RequestRecord, _ part: (PriceTable.Price) -> Double
+        ) -> Double? {
+            guard let tokens, let price = prices?.price(provider: request.provider, model: request.model)
+            else { return nil }
+            return Double(tokens) * part(price) / 1e6
+        }
+        /// The known amounts, summed; nil when none is known.
+        func sum(_ amounts: [Double?]) -> Double? {
+            let known = amounts.compactMap { $0 }
+            return known.isEmpty ? nil : known.reduce(0, +)
+        }
+        /// The dollars of whole requests; nil when none of them has a price.
+        func dollars(of requests: [RequestRecord]) -> Double? { sum(requests.map { prices?.cost(of: $0) }) }
         var out: [Finding] = []
         for item in tools.findings {
             let kind: Finding.Kind =
                 switch item.kind {
                 case .loop: .loop
+                case .polling: .polling
                 case .identicalArguments: .identicalArguments
                 case .nearIdenticalArguments: .nearIdenticalArguments
                 }
@@ -47,10 +66,26 @@ public struct Diagnosis: Sendable {
                     calls: item.calls.map(\.record.toolCallID), ts: item.calls[0].record.ts,
                     summary: item.headline,
                     evidence: item.json,
-                    cost: Finding.Cost(time: item.cost, tokens: item.extraRoundTokens ?? 0),
+                    cost: Finding.Cost(
+                        time: item.cost, tokens: item.extraRoundTokens ?? 0,
+                        dollars: dollars(of: item.extraRounds)),
                     detail: "tools"))
         }
-        for item in CacheFindings.analyze(trace).findings {
+        let cache = CacheFindings.analyze(trace, prices: prices)
+        for item in cache.chronic {
+            let first = item.breaks[0]
+            var summary = item.headline
+            if let lost = item.cachedTokensLost { summary += ": \(Format.count(lost)) cached tokens lost" }
+            out.append(
+                locator.finding(
+                    .chronicCacheBreak, run: first.runID, session: first.sessionID,
+                    requests: item.breaks.map(\.request.requestID), calls: [], ts: first.request.ts,
+                    summary: summary, evidence: item.json,
+                    cost: Finding.Cost(
+                        time: item.ttftIncrease, tokens: item.cachedTokensLost ?? 0, dollars: item.taxDollars),
+                    detail: "cache"))
+        }
+        for item in cache.findings {
             var summary = "cache break (" + item.causes.map(\.phrase).joined(separator: ", ") + ")"
             if let lost = item.cachedTokensLost { summary += ": \(Format.count(lost)) cached tokens lost" }
             if let slower = item.ttftIncrease {
@@ -61,7 +96,8 @@ public struct Diagnosis: Sendable {
                     .cacheBreak, run: item.runID, session: item.sessionID, requests: [item.request.requestID],
                     calls: [], ts: item.request.ts, summary: summary, evidence: item.json,
                     cost: Finding.Cost(
-                        time: max(0, item.ttftIncrease ?? 0), tokens: item.cachedTokensLost ?? 0),
+                        time: max(0, item.ttftIncrease ?? 0), tokens: item.cachedTokensLost ?? 0,
+                        dollars: item.taxDollars),
                     detail: "cache"))
         }
         for item in CappedAnswers.analyze(trace).findings {
@@ -70,7 +106,9 @@ public struct Diagnosis: Sendable {
                     .cappedAnswer, run: item.runID, session: item.sessionID,
                     requests: item.capped.map(\.requestID),
                     calls: [], ts: item.capped[0].ts, summary: item.headline, evidence: item.json,
-                    cost: Finding.Cost(time: item.generationTime, tokens: item.outputTokens ?? 0),
+                    cost: Finding.Cost(
+                        time: item.generationTime, tokens: item.outputTokens ?? 0,
+                        dollars: sum(item.capped.map { dollars($0.outputTokens, $0, \.output) })),
                     detail: "capped"))
         }
         for item in OversizedToolOutputs.analyze(trace).findings {
@@ -80,7 +118,10 @@ public struct Diagnosis: Sendable {
                     requests: (item.call.requestID.map { [$0] } ?? []) + [item.inflated.requestID],
                     calls: [item.call.toolCallID], ts: item.call.ts,
                     summary: item.headline, evidence: item.json,
-                    cost: Finding.Cost(tokens: item.estimatedTokens ?? 0), detail: "tools"))
+                    cost: Finding.Cost(
+                        tokens: item.estimatedTokens ?? 0,
+                        dollars: dollars(item.estimatedTokens, item.inflated, \.input)),
+                    detail: "tools"))
         }
         let growth = GrowthReport.analyze(trace)
         for session in growth.findings {
@@ -95,7 +136,8 @@ public struct Diagnosis: Sendable {
                     calls: [], ts: first.ts,
                     summary: "prompt growth: reached \(Format.percent(session.peakShare)) of the "
                         + "\(Format.count(growth.options.contextWindow))-token context window",
-                    evidence: growth.sessionJSON(session), cost: Finding.Cost(tokens: max(0, grown)),
+                    evidence: growth.sessionJSON(session),
+                    cost: Finding.Cost(tokens: max(0, grown), dollars: dollars(max(0, grown), peak, \.input)),
                     detail: "growth", bySession: false))
         }
         return out
@@ -148,26 +190,40 @@ extension Diagnosis {
     public var text: String {
         let names = stores.map(TerminalText.sanitized).joined(separator: ", ")
         guard !findings.isEmpty else {
-            return "\(names): no findings\n" + notes.map { "note: \($0)\n" }.joined()
+            return "\(names): no findings\n" + notes.map { "note: \($0)\n" }.joined() + costNote
         }
         var out =
             "\(names): \(findings.count) finding" + (findings.count == 1 ? "" : "s")
             + ", most costly first (time, then tokens)\n\n"
-        var table = TextTable([("time", .right), ("tokens", .right), ("finding", .left), ("detail", .left)])
+        var columns: [(String, TextTable.Alignment)] = [
+            ("time", .right), ("tokens", .right), ("finding", .left), ("detail", .left),
+        ]
+        if prices != nil { columns.insert(("cost", .right), at: 2) }
+        var table = TextTable(columns)
         for finding in findings {
             var place = TerminalText.fitted(finding.sessionLabel, width: 24)
             if let turn = finding.turnIndex { place += " turn \(turn + 1)" }
             place += " " + finding.requestIDs.map(ToolFindings.shortID).joined(separator: ",")
-            table.add([
+            var cells = [
                 finding.cost.time > 0 ? Format.duration(finding.cost.time) : "-",
                 finding.cost.tokens > 0 ? Format.count(finding.cost.tokens) : "-",
                 "\(finding.kind.rawValue) [\(place)] " + TerminalText.sanitized(finding.summary),
                 TerminalText.sanitized(finding.detailCommand),
-            ])
+            ]
+            if prices != nil { cells.insert(PriceTable.dollars(finding.cost.dollars), at: 2) }
+            table.add(cells)
         }
         out += table.rendered()
         for note in notes { out += "note: \(note)\n" }
-        return out
+        return out + costNote
+    }
+
+    /// Where the dollars come from, or that there are none.
+    var costNote: String {
+        guard let prices else { return "cost: no prices given (--prices FILE)\n" }
+        let total = findings.compactMap(\.cost.dollars).reduce(0, +)
+        return "cost: \(PriceTable.dollars(total)) over the findings (overlapping findings counted in each), "
+            + "dollars per million tokens from \(TerminalText.sanitized(prices.path))\n"
     }
 
     public var json: JSONValue {
@@ -180,6 +236,7 @@ extension Diagnosis {
                         (kind.rawValue, .int(Int64(findings.filter { $0.kind == kind }.count)))
                     })
             ),
+            ("prices", .string(prices?.path)),
             ("findings", .array(findings.map(\.json))),
             ("notes", .array(notes.map { .string($0) })),
         ])

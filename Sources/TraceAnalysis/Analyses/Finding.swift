@@ -10,9 +10,11 @@ import Foundation
 public struct Finding: Sendable, Hashable {
     public enum Kind: String, Sendable, CaseIterable {
         case loop
+        case polling
         case identicalArguments = "identical_arguments"
         case nearIdenticalArguments = "near_identical_arguments"
         case cacheBreak = "cache_break"
+        case chronicCacheBreak = "chronic_cache_break"
         case cappedAnswer = "capped_answer"
         case oversizedToolOutput = "oversized_tool_output"
         case promptGrowth = "prompt_growth"
@@ -24,10 +26,13 @@ public struct Finding: Sendable, Hashable {
         public var time: Int64
         /// Tokens spent on, or lost to, the problem.
         public var tokens: Int64
+        /// Those tokens in dollars, by the price table given; nil without one or without a price.
+        public var dollars: Double?
 
-        public init(time: Int64 = 0, tokens: Int64 = 0) {
+        public init(time: Int64 = 0, tokens: Int64 = 0, dollars: Double? = nil) {
             self.time = time
             self.tokens = tokens
+            self.dollars = dollars
         }
 
         /// Ranking order: more time first, then more tokens.
@@ -89,7 +94,12 @@ public struct Finding: Sendable, Hashable {
             ("tool_call_ids", .array(toolCallIDs.map { .int($0) })),
             ("ts", .int(ts)),
             ("summary", .string(summary)),
-            ("cost", .object([("time_ns", .int(cost.time)), ("tokens", .int(cost.tokens))])),
+            (
+                "cost",
+                .object([
+                    ("time_ns", .int(cost.time)), ("tokens", .int(cost.tokens)), ("usd", .double(cost.dollars)),
+                ])
+            ),
             ("detail_command", .string(detailCommand)),
             ("evidence", evidence),
         ])

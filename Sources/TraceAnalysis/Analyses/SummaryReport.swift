@@ -40,11 +40,17 @@ public struct SummaryReport: Sendable {
         /// `cachedInputTokens / inputTokens`; nil when no request reported both.
         public var cacheHitRate: Double?
         public var errors: Int64 = 0
+        /// Dollars of the priced requests (``SummaryReport/prices``); nil when none was priced.
+        public var cost: Double?
+        /// Requests that reported tokens but whose model the price table has no price for.
+        public var unpricedRequests: Int64 = 0
         /// Events the sinks could not record; known per run only.
         public var droppedEvents: Int64?
     }
 
     public var path: String
+    /// The price table the costs come from; nil when no prices were given.
+    public var prices: PriceTable?
     public var runs: [Group]
     public var sessions: [Group]
     /// One group per profile and model pair, across runs, most requests first.
@@ -56,8 +62,10 @@ public struct SummaryReport: Sendable {
 
     /// Aggregates a store by streaming its rows: no record is materialised, so a million requests
     /// cost one pass over the table and a linear-time selection per percentile.
-    public static func compute(reader: StoreReader) throws(StoreError) -> SummaryReport {
-        var builder = Builder()
+    public static func compute(
+        reader: StoreReader, prices: PriceTable? = nil
+    ) throws(StoreError) -> SummaryReport {
+        var builder = Builder(prices: prices)
         var labels: [Int64: String] = [:]
         try reader.query("SELECT session_id, label FROM session") { row in labels[row.int64(0)] = row.string(1) }
         try reader.query("SELECT run_id, label, ts FROM run") { row in
@@ -67,14 +75,20 @@ public struct SummaryReport: Sendable {
         try reader.query(
             """
             SELECT run_id, session_id, profile, model, ts, dur, ttft, output_tokens, input_tokens,
-                cached_input_tokens, error IS NOT NULL
+                cached_input_tokens, error IS NOT NULL, provider,
+                \(reader.schemaVersion >= 2 ? "cache_write_tokens" : "NULL")
             FROM request
             """
         ) { row in
+            let cost = prices?.cost(
+                provider: row.string(11), model: row.string(3), inputTokens: row.optionalInt64(8),
+                cachedInputTokens: row.optionalInt64(9), cacheWriteTokens: row.optionalInt64(12),
+                outputTokens: row.optionalInt64(7))
             builder.addRequest(
                 runID: row.int64(0), sessionID: row.optionalInt64(1), profile: row.string(2), model: row.string(3),
                 ts: row.int64(4), dur: row.int64(5), ttft: row.optionalInt64(6), outputTokens: row.optionalInt64(7),
-                inputTokens: row.optionalInt64(8), cachedInputTokens: row.optionalInt64(9), failed: row.int64(10) != 0)
+                inputTokens: row.optionalInt64(8), cachedInputTokens: row.optionalInt64(9), failed: row.int64(10) != 0,
+                cost: cost)
         }
         try reader.query(
             """
@@ -95,8 +109,8 @@ public struct SummaryReport: Sendable {
     }
 
     /// Aggregates a loaded trace; the same figures as ``compute(reader:)``.
-    public static func compute(trace: RecordedTrace) -> SummaryReport {
-        var builder = Builder()
+    public static func compute(trace: RecordedTrace, prices: PriceTable? = nil) -> SummaryReport {
+        var builder = Builder(prices: prices)
         for run in trace.runs {
             builder.runLabels[run.run.runID] = run.run.label
             for session in run.sessions { builder.sessionLabels[session.sessionID] = session.label }
@@ -107,7 +121,8 @@ public struct SummaryReport: Sendable {
                     runID: run.run.runID, sessionID: request.sessionID, profile: request.profile,
                     model: request.model, ts: request.ts, dur: request.dur, ttft: request.timeToFirstToken,
                     outputTokens: request.outputTokens, inputTokens: request.inputTokens,
-                    cachedInputTokens: request.cachedInputTokens, failed: request.error != nil)
+                    cachedInputTokens: request.cachedInputTokens, failed: request.error != nil,
+                    cost: prices?.cost(of: request))
             }
             for call in run.toolCalls {
                 let pair = call.requestID.flatMap { profiles[$0] }
@@ -140,9 +155,14 @@ public struct SummaryReport: Sendable {
 
         mutating func add(
             ts: Int64, dur: Int64, ttft: Int64?, outputTokens: Int64?, inputTokens: Int64?,
-            cachedInputTokens: Int64?, failed: Bool
+            cachedInputTokens: Int64?, failed: Bool, cost: Double?, priced: Bool
         ) {
             group.requests += 1
+            if let cost {
+                group.cost = (group.cost ?? 0) + cost
+            } else if priced, inputTokens != nil || outputTokens != nil {
+                group.unpricedRequests += 1
+            }
             group.firstTimestamp = min(group.firstTimestamp, ts)
             group.modelTime = group.modelTime.saturatingAdd(dur)
             latencies.append(dur)
@@ -181,15 +201,18 @@ public struct SummaryReport: Sendable {
     }
 
     private struct Builder {
+        let prices: PriceTable?
         var runLabels: [Int64: String?] = [:]
         var sessionLabels: [Int64: String] = [:]
         var dropped: [Int64: Int64] = [:]
-        private var runs: [Accumulator] = []
+        var runs: [Accumulator] = []
         private var runIndex: [Int64: Int] = [:]
-        private var sessions: [Accumulator] = []
+        var sessions: [Accumulator] = []
         private var sessionIndex: [SessionKey: Int] = [:]
-        private var profiles: [Accumulator] = []
+        var profiles: [Accumulator] = []
         private var profileIndex: [ProfileKey: Int] = [:]
+
+        init(prices: PriceTable?) { self.prices = prices }
 
         private mutating func runSlot(_ runID: Int64) -> Int {
             if let index = runIndex[runID] { return index }
@@ -216,17 +239,18 @@ public struct SummaryReport: Sendable {
 
         mutating func addRequest(
             runID: Int64, sessionID: Int64?, profile: String, model: String, ts: Int64, dur: Int64, ttft: Int64?,
-            outputTokens: Int64?, inputTokens: Int64?, cachedInputTokens: Int64?, failed: Bool
+            outputTokens: Int64?, inputTokens: Int64?, cachedInputTokens: Int64?, failed: Bool, cost: Double?
         ) {
-            let run = runSlot(runID)
-            runs[run].add(ts: ts, dur: dur, ttft: ttft, outputTokens: outputTokens, inputTokens: inputTokens,
-                          cachedInputTokens: cachedInputTokens, failed: failed)
-            let session = sessionSlot(SessionKey(runID: runID, sessionID: sessionID))
-            sessions[session].add(ts: ts, dur: dur, ttft: ttft, outputTokens: outputTokens, inputTokens: inputTokens,
-                                  cachedInputTokens: cachedInputTokens, failed: failed)
-            let pair = profileSlot(ProfileKey(profile: profile, model: model))
-            profiles[pair].add(ts: ts, dur: dur, ttft: ttft, outputTokens: outputTokens, inputTokens: inputTokens,
-                               cachedInputTokens: cachedInputTokens, failed: failed)
+            let slots = [
+                (\Builder.runs, runSlot(runID)),
+                (\Builder.sessions, sessionSlot(SessionKey(runID: runID, sessionID: sessionID))),
+                (\Builder.profiles, profileSlot(ProfileKey(profile: profile, model: model))),
+            ]
+            for (accumulators, index) in slots {
+                self[keyPath: accumulators][index].add(
+                    ts: ts, dur: dur, ttft: ttft, outputTokens: outputTokens, inputTokens: inputTokens,
+                    cachedInputTokens: cachedInputTokens, failed: failed, cost: cost, priced: prices != nil)
+            }
         }
 
         /// Adds a tool call's time to the groups of its request; calls of groups without requests
@@ -263,7 +287,8 @@ public struct SummaryReport: Sendable {
             let profileGroups = profiles.indices.map { profiles[$0].finish() }.sorted {
                 ($0.requests, $1.profile ?? "", $1.model ?? "") > ($1.requests, $0.profile ?? "", $0.model ?? "")
             }
-            return SummaryReport(path: path, runs: runGroups, sessions: sessionGroups, profiles: profileGroups)
+            return SummaryReport(
+                path: path, prices: prices, runs: runGroups, sessions: sessionGroups, profiles: profileGroups)
         }
     }
 }
@@ -302,11 +327,22 @@ extension SummaryReport {
         out += """
 
             Percentiles are nearest-rank. tok/s: (output_tokens - 1) / (dur - ttft). cache hit: \
-            server-reported cached input tokens over input tokens, summed. model time: sum of request \
-            durations; tool time: sum of tool-call durations.
+            server-reported cached input tokens over input tokens, summed; "not reported" where the \
+            server gave no cache figures. model time: sum of request durations; tool time: sum of \
+            tool-call durations.
 
             """
+        out += costNote
         return out
+    }
+
+    /// Where the costs come from, or that there are none.
+    var costNote: String {
+        guard let prices else { return "cost: no prices given (--prices FILE)\n" }
+        let unpriced = runs.saturatingSum(\.unpricedRequests)
+        var note = "cost: dollars per million tokens from \(TerminalText.sanitized(prices.path))"
+        if unpriced > 0 { note += "; \(Format.count(unpriced)) requests of models without a price not counted" }
+        return note + "\n"
     }
 
     private func table(
@@ -317,6 +353,7 @@ extension SummaryReport {
             ("tok/s p50", .right), ("latency p50", .right), ("p95", .right), ("model time", .right),
             ("tool time", .right), ("cache hit", .right), ("errors", .right),
         ]
+        if prices != nil { columns.insert(("cost", .right), at: columns.count - 1) }
         if dropped { columns.append(("dropped", .right)) }
         var table = TextTable(columns)
         for group in groups {
@@ -324,8 +361,10 @@ extension SummaryReport {
                 first.cell(group), Format.count(group.requests), Format.duration(group.ttftP50),
                 Format.duration(group.ttftP95), Format.duration(group.ttftMax), Format.rate(group.tokensPerSecondP50),
                 Format.duration(group.latencyP50), Format.duration(group.latencyP95), Format.duration(group.modelTime),
-                Format.duration(group.toolTime), Format.percent(group.cacheHitRate), Format.count(group.errors),
+                Format.duration(group.toolTime),
+                group.cacheHitRate.map(Format.percent) ?? "not reported", Format.count(group.errors),
             ]
+            if prices != nil { cells.insert(PriceTable.dollars(group.cost), at: cells.count - 1) }
             if dropped { cells.append(Format.count(group.droppedEvents ?? 0)) }
             table.add(cells)
         }
@@ -346,6 +385,7 @@ extension SummaryReport {
             ("requests", .int(requestCount)),
             ("errors", .int(errorCount)),
             ("dropped_events", .int(droppedCount)),
+            ("prices", .string(prices?.path)),
             ("runs", .array(runs.map(\.json))),
             ("sessions", .array(sessions.map(\.json))),
             ("profiles", .array(profiles.map(\.json))),
@@ -375,6 +415,8 @@ extension SummaryReport.Group {
             ("input_tokens", .int(inputTokens)),
             ("cached_input_tokens", .int(cachedInputTokens)),
             ("cache_hit_rate", .double(cacheHitRate)),
+            ("cost_usd", .double(cost)),
+            ("unpriced_requests", .int(unpricedRequests)),
             ("errors", .int(errors)),
         ]
         if kind == .run { members.append(("dropped_events", .int(droppedEvents ?? 0))) }

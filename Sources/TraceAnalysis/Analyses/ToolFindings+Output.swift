@@ -86,12 +86,27 @@ extension ToolFindings.Finding {
         case .loop where pattern.count > 1:
             let cycles = Double(calls.count) / Double(pattern.count)
             let times = cycles == cycles.rounded() ? String(Int(cycles)) : Format.fixed(cycles, 1)
-            return "loop: \(tool) made \(times) times in one turn, \(rounds)"
+            return "loop: \(tool) made \(times) times in one turn, \(rounds)" + resultsPhrase
         case .loop:
             let same =
                 Set(calls.map(\.record.argumentsFingerprint)).count == 1 ? "the same" : "near-identical"
-            return "loop: \(tool) called \(times) with \(same) arguments in one turn, \(rounds)"
+            return "loop: \(tool) called \(times) with \(same) arguments in one turn, \(rounds)" + resultsPhrase
+        case .polling:
+            return "polling: \(tool) called \(times) with the same arguments in one turn, \(rounds), "
+                + "new results each time"
         }
+    }
+
+    /// What the repeats' results say, for a loop: the evidence that it was stuck.
+    var resultsPhrase: String {
+        let repeats = results.same + results.overlapping + results.new + results.unknown
+        if results.same == repeats { return ", the same results each time" }
+        var parts: [String] = []
+        if results.same > 0 { parts.append("\(results.same) of \(repeats) repeats returned the same results") }
+        if results.overlapping > 0, let least = results.leastSimilarity {
+            parts.append("results overlap (similarity ≥ \(Format.fixed(least, 2)))")
+        }
+        return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
     }
 
     /// The repeats' cost, for people.
@@ -129,6 +144,14 @@ extension ToolFindings.Finding {
             ("extra_round_tokens", .int(extraRoundTokens)),
             ("similarity", .double(similarity)),
             (
+                "results",
+                .object([
+                    ("same", .int(Int64(results.same))), ("overlapping", .int(Int64(results.overlapping))),
+                    ("new", .int(Int64(results.new))), ("unknown", .int(Int64(results.unknown))),
+                    ("least_similarity", .double(results.leastSimilarity)),
+                ])
+            ),
+            (
                 "calls",
                 .array(
                     calls.map { call in
@@ -139,6 +162,7 @@ extension ToolFindings.Finding {
                             ("dur_ns", .int(call.record.dur)),
                             ("outcome", .string(call.record.outcome)),
                             ("arguments_fingerprint", .string(call.record.argumentsFingerprint)),
+                            ("output_fingerprint", .string(call.record.outputFingerprint)),
                             ("arguments", .string(call.arguments)),
                         ])
                     })

@@ -20,11 +20,49 @@ import SessionTrace
 /// A finding's repeats are its calls after the first of each ask. Its cost: the repeats' tool
 /// time, the **extra rounds** (requests whose every tool call was a repeat: rounds the model spent
 /// asking again) with their time and the input and output tokens they consumed.
+///
+/// **Judged by results.** Each repeat's result is compared with the result of the call before it
+/// of the same ask (``ResultChange``): the same `output_fingerprint`, an overlap of the outputs'
+/// sketches (``SketchSimilarity``) of at least `resultOverlapThreshold`, or new results. A call
+/// made after a failed call of the same ask is a **retry** and is not a repeat at all. When every
+/// repeat of a finding brought new results, the calls were not stuck: with the same arguments
+/// they are **polling** (reported as such, never as a loop), with near-identical arguments they
+/// are pagination or refinement (not reported). Stores without output fingerprints are judged by
+/// arguments alone, as before.
 public struct ToolFindings: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         case identicalArguments = "identical_arguments"
         case nearIdenticalArguments = "near_identical_arguments"
         case loop
+        /// The same call again and again in one turn, with new results every time.
+        case polling
+    }
+
+    /// How a repeat's result compares with the result of the call before it of the same ask.
+    public enum ResultChange: String, Sendable, Hashable {
+        /// The same output fingerprint: the call learned nothing new.
+        case same
+        /// Near-identical arguments, outputs whose sketches overlap at least
+        /// ``Options/resultOverlapThreshold``.
+        case overlapping
+        /// A new result: another fingerprint for the same arguments, or little overlap.
+        case new
+        /// Not recorded: a failed call, or a store without output fingerprints.
+        case unknown
+    }
+
+    /// The result changes of a finding's repeats.
+    public struct Results: Sendable, Hashable {
+        public var same = 0
+        public var overlapping = 0
+        public var new = 0
+        public var unknown = 0
+        /// The least sketch similarity between a repeat's output and its predecessor's; nil when
+        /// no two outputs had sketches.
+        public var leastSimilarity: Double?
+
+        /// Every repeat brought a new result: the calls were not stuck.
+        public var allNew: Bool { new > 0 && same == 0 && overlapping == 0 && unknown == 0 }
     }
 
     /// One call of a finding, with its argument text where captured.
@@ -62,6 +100,8 @@ public struct ToolFindings: Sendable {
         /// Least similarity between two linked calls (near-identical findings, and loops made of
         /// near-identical calls).
         public var similarity: Double?
+        /// How the repeats' results compare with the results before them.
+        public var results: Results
         /// `ts` of the run's start, for times relative to it.
         public var runStart: Int64
 
@@ -82,9 +122,14 @@ public struct ToolFindings: Sendable {
         public var loopThreshold: Int = 3
         /// Word share at which two argument texts count as the same ask (``ArgumentComparison``).
         public var similarityThreshold: Double = 0.8
-        public init(loopThreshold: Int = 3, similarityThreshold: Double = 0.8) {
+        /// Sketch similarity at which the outputs of near-identical asks count as the same results.
+        public var resultOverlapThreshold: Double = 0.5
+        public init(
+            loopThreshold: Int = 3, similarityThreshold: Double = 0.8, resultOverlapThreshold: Double = 0.5
+        ) {
             self.loopThreshold = loopThreshold
             self.similarityThreshold = similarityThreshold
+            self.resultOverlapThreshold = resultOverlapThreshold
         }
     }
 
@@ -148,6 +193,12 @@ private struct RunAnalysis {
     private var askOf: [SessionToolPrint: Int] = [:]
     /// The least similarity of a link within each ask made of near-identical calls.
     private var leastSimilarity: [Int: Double] = [:]
+    /// How each call's result compares with the call before it of the same ask; nil for the first.
+    private var change: [Int64: ToolFindings.ResultChange] = [:]
+    /// The sketch similarity of each call's output to the output of the call before it of the same ask.
+    private var outputSimilarity: [Int64: Double] = [:]
+    /// Calls made after a failed call of the same ask.
+    private var retries: Set<Int64> = []
 
     init(run: RecordedRun, options: ToolFindings.Options) {
         self.run = run
@@ -160,6 +211,52 @@ private struct RunAnalysis {
             SessionTool(sessionID: $0.record.sessionID, tool: $0.record.name)
         }
         for key in groups.keys.sorted() { linkAsks(key) }
+        judgeResults()
+    }
+
+    /// Compares each call's result with the result of the call before it of the same ask.
+    private mutating func judgeResults() {
+        var previous: [Int: ToolFindings.Call] = [:]
+        for call in calls {
+            let ask = ask(call)
+            defer { previous[ask] = call }
+            guard let before = previous[ask]?.record else { continue }
+            let record = call.record
+            if before.outcome == "error" {
+                retries.insert(record.toolCallID)
+                continue
+            }
+            guard let output = record.outputFingerprint, let earlier = before.outputFingerprint else {
+                change[record.toolCallID] = .unknown
+                continue
+            }
+            let similarity = SketchSimilarity.of(record.outputSketch, before.outputSketch)
+            outputSimilarity[record.toolCallID] = similarity
+            if output == earlier {
+                change[record.toolCallID] = .same
+            } else if record.argumentsFingerprint == before.argumentsFingerprint {
+                change[record.toolCallID] = .new
+            } else if let similarity {
+                change[record.toolCallID] = similarity >= options.resultOverlapThreshold ? .overlapping : .new
+            } else {
+                change[record.toolCallID] = .unknown
+            }
+        }
+    }
+
+    /// The result changes of `repeats`, with the least sketch similarity among them.
+    private func results(of repeats: [ToolFindings.Call]) -> ToolFindings.Results {
+        var results = ToolFindings.Results()
+        results.leastSimilarity = repeats.compactMap { outputSimilarity[$0.record.toolCallID] }.min()
+        for call in repeats {
+            switch change[call.record.toolCallID] ?? .unknown {
+            case .same: results.same += 1
+            case .overlapping: results.overlapping += 1
+            case .new: results.new += 1
+            case .unknown: results.unknown += 1
+            }
+        }
+        return results
     }
 
     /// Numbers the asks of one session's tool: equal fingerprints are one ask, and fingerprints
@@ -205,7 +302,7 @@ private struct RunAnalysis {
     func sessionFindings() -> [ToolFindings.Finding] {
         var findings: [ToolFindings.Finding] = []
         for key in groups.keys.sorted() {
-            let group = groups[key]!
+            let group = groups[key]!.filter { !retries.contains($0.record.toolCallID) }
             for same in Dictionary(grouping: group, by: \.record.argumentsFingerprint).values
             where same.count >= 2 {
                 findings.append(
@@ -219,7 +316,18 @@ private struct RunAnalysis {
                         similarity: leastSimilarity[ask]))
             }
         }
-        return findings
+        return findings.compactMap(judgedByResults)
+    }
+
+    /// `finding` as its results show it: nil when every repeat brought new results, except a loop
+    /// of one call with the same arguments, which is polling.
+    private func judgedByResults(_ finding: ToolFindings.Finding) -> ToolFindings.Finding? {
+        guard finding.results.allNew else { return finding }
+        guard finding.kind == .loop, Set(finding.calls.map(\.record.argumentsFingerprint)).count == 1
+        else { return nil }
+        var polling = finding
+        polling.kind = .polling
+        return polling
     }
 
     // MARK: Per turn: loops
@@ -227,7 +335,7 @@ private struct RunAnalysis {
     func loopFindings() -> [ToolFindings.Finding] {
         var findings: [ToolFindings.Finding] = []
         var callsByTurn: [Int: [ToolFindings.Call]] = [:]
-        for call in calls {
+        for call in calls where !retries.contains(call.record.toolCallID) {
             guard let position = turns.position(of: call.record.requestID) else { continue }
             callsByTurn[position, default: []].append(call)
         }
@@ -273,7 +381,7 @@ private struct RunAnalysis {
                         similarity: leastSimilarity[ask], turn: turn))
             }
         }
-        return findings
+        return findings.compactMap(judgedByResults)
     }
 
     // MARK: Building a finding
@@ -294,6 +402,7 @@ private struct RunAnalysis {
             if !seen.insert(asks[index]).inserted { repeats.insert(group[index].record.toolCallID) }
         }
         let sorted = order.map { group[$0] }
+        let repeated = sorted.filter { repeats.contains($0.record.toolCallID) }
         var requests: [Int64] = []
         for call in sorted {
             if let id = call.record.requestID, !requests.contains(id) { requests.append(id) }
@@ -312,10 +421,8 @@ private struct RunAnalysis {
             turnID: turn?.turnID,
             turnCount: turnCount, requestIDs: requests, calls: sorted,
             repeatIDs: sorted.map(\.record.toolCallID).filter(repeats.contains), extraRounds: extra,
-            toolTime: sorted.filter { repeats.contains($0.record.toolCallID) }.reduce(0) {
-                $0 &+ $1.record.dur
-            },
-            similarity: similarity, runStart: run.startTime)
+            toolTime: repeated.reduce(0) { $0 &+ $1.record.dur },
+            similarity: similarity, results: results(of: repeated), runStart: run.startTime)
     }
 
     private struct SessionTool: Hashable, Comparable {

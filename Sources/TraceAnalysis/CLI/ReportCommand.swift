@@ -146,6 +146,14 @@ public enum CommonOptions {
     public static let everyCommand = [noColor] + redaction
     public static let failOnFindings = OptionSpec.flag(
         "--fail-on-findings", "exit 1 when there is a finding, for CI gates")
+    public static let prices = OptionSpec.value(
+        "--prices", "FILE", "dollars per million tokens per model (docs/trace-report.md), for costs")
+
+    /// The price table `--prices` names; nil without the option.
+    static func priceTable(_ arguments: ParsedArguments) throws(CommandFailure) -> PriceTable? {
+        guard let path = arguments.value(prices.name) else { return nil }
+        do { return try PriceTable.load(path: path) } catch { throw .message(error.description) }
+    }
 }
 
 /// The `trace-report` program: dispatches to a registered subcommand.

@@ -1,5 +1,6 @@
 import Redaction
 import SessionTrace
+import TraceStore
 
 /// Writes a trace as JSON Lines: one object per record of the store, `type` first (`run`,
 /// `session`, `request`, `tool_call`, `handoff`, `interval`, `instant`, `chunk`, `payload`,
@@ -86,7 +87,7 @@ public enum JSONLinesExport {
                         ("output_bytes", .int(call.outputBytes)),
                         ("outcome", .string(call.outcome)), ("error", .string(call.error)),
                         ("output_fingerprint", .string(call.outputFingerprint)),
-                        ("output_sketch", call.outputSketch.map { .array($0.map { .int(Int64($0)) }) } ?? .null),
+                        ("output_sketch", .string(call.outputSketch.map(StoreSchema.encodeSketch))),
                     ])
             }
             for handoff in run.handoffs {

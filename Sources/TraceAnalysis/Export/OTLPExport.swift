@@ -1,5 +1,6 @@
 import Redaction
 import SessionTrace
+import TraceStore
 
 /// Writes a trace as an OTLP/JSON `ExportTraceServiceRequest`, the body an OpenTelemetry
 /// collector accepts at `/v1/traces`, with the `gen_ai.*` semantic-convention attributes.
@@ -300,6 +301,10 @@ private struct RunSpans {
         ]
         if let fingerprint = call.outputFingerprint {
             attributes.append(OTLPExport.attribute("session_trace.output_fingerprint", fingerprint))
+        }
+        if let sketch = call.outputSketch {
+            attributes.append(
+                OTLPExport.attribute("session_trace.output_sketch", StoreSchema.encodeSketch(sketch)))
         }
         for payload in run.payloadsByParent[call.toolCallID] ?? [] {
             switch payload.kind {

@@ -1,5 +1,6 @@
 import Redaction
 import SessionTrace
+import TraceStore
 
 /// Writes a trace as Chrome trace-event JSON (the JSON object format), which ui.perfetto.dev and
 /// chrome://tracing open.
@@ -293,6 +294,7 @@ private struct RunBuilder {
                 ("outcome", .string(call.outcome)),
                 ("error", .string(call.error)),
                 ("output_fingerprint", .string(call.outputFingerprint)),
+                ("output_sketch", .string(call.outputSketch.map(StoreSchema.encodeSketch))),
             ]
             args += payloadArgs(of: call.toolCallID)
             slice(call.name, cat: "tool_call", ts: call.ts, dur: dur, tid: tid, args: args)

@@ -11,17 +11,18 @@ public struct CacheCommand: ReportCommand {
         or alone when the server's cached tokens drop). Where the server reports cached input tokens, a
         request that still took the previous prompt from the cache did not break it.
         Tax: reusable tokens the server did not take from its cache, and the time to first token gained
-        against the previous request.
+        against the previous request. With --prices: the tax in dollars, what caching saved and what
+        cache writes cost over plain input.
         """
     public static let options: [OptionSpec] = [
-        SessionOption.spec, CommonOptions.failOnFindings, CommonOptions.json,
+        SessionOption.spec, CommonOptions.failOnFindings, CommonOptions.json, CommonOptions.prices,
     ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
         -> ExitCode
     {
         let trace = try SessionOption.loadTrace(arguments, for: Self.self, context: context)
-        let report = CacheFindings.analyze(trace)
+        let report = CacheFindings.analyze(trace, prices: try CommonOptions.priceTable(arguments))
         context.writeReport(
             json: arguments.flag("--json"), anomalies: trace.anomalies, text: { report.text },
             object: { report.json })

@@ -9,11 +9,14 @@ public struct CheckCommand: ReportCommand {
     public static let discussion = """
         Runs tools, cache, capped and growth with their default options on each store and lists every
         finding on one line, ranked by cost: time first (tool and model time spent, time to first token
-        gained), then tokens (spent or lost). Each line ends with the command that shows it in detail.
-        Kinds: loop, identical_arguments, near_identical_arguments, cache_break, capped_answer,
+        gained), then tokens (spent or lost); with --prices, those tokens in dollars too. Each line ends
+        with the command that shows it in detail.
+        Kinds: loop, polling, identical_arguments, near_identical_arguments, cache_break, capped_answer,
         oversized_tool_output, prompt_growth (docs/trace-report.md defines each).
         """
-    public static let options: [OptionSpec] = [CommonOptions.failOnFindings, CommonOptions.json]
+    public static let options: [OptionSpec] = [
+        CommonOptions.failOnFindings, CommonOptions.json, CommonOptions.prices,
+    ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
         -> ExitCode
@@ -21,6 +24,7 @@ public struct CheckCommand: ReportCommand {
         guard !arguments.positionals.isEmpty else {
             throw .usage(UsageError("no store given; name a .sqlite file"))
         }
+        let prices = try CommonOptions.priceTable(arguments)
         var traces: [RecordedTrace] = []
         for path in arguments.positionals {
             do {
@@ -30,7 +34,7 @@ public struct CheckCommand: ReportCommand {
                 throw .input(error)
             }
         }
-        let diagnosis = Diagnosis.analyze(traces)
+        let diagnosis = Diagnosis.analyze(traces, prices: prices)
         context.writeReport(
             json: arguments.flag("--json"), anomalies: traces.flatMap(\.anomalies), text: { diagnosis.text },
             object: { diagnosis.json })

@@ -10,7 +10,8 @@ public struct SummaryCommand: ReportCommand {
         For each run, session and profile/model pair: requests; time to first token p50, p95 and max;
         generation rate p50 in tokens/s, (output_tokens - 1) / ((dur - ttft) / 1e9); latency p50, p95
         and sum (model time); tool time; cache hit rate, server-reported cached input tokens over input
-        tokens, summed; failed requests; and per run the events the sinks dropped.
+        tokens, summed ("not reported" where the server gave none); failed requests; per run the events
+        the sinks dropped; and with --prices, the cost of each group's requests in dollars.
         Percentiles are nearest-rank: the value at rank ceil(p/100 × n) of the n sorted values.
         Rows are streamed from SQLite, so a store of a million requests needs no more than its figures.
         """
@@ -18,6 +19,7 @@ public struct SummaryCommand: ReportCommand {
         CommonOptions.json,
         .value("--limit", "N", "session rows shown at most (default 20); --json lists all"),
         Follow.option,
+        CommonOptions.prices,
     ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
@@ -26,9 +28,10 @@ public struct SummaryCommand: ReportCommand {
         let limit: Int
         do { limit = try arguments.int("--limit", default: 20) } catch { throw .usage(error) }
         let json = arguments.flag("--json")
+        let prices = try CommonOptions.priceTable(arguments)
         if arguments.flag("--follow") {
             return try Follow.run(arguments, context: context) { trace in
-                let report = SummaryReport.compute(trace: trace)
+                let report = SummaryReport.compute(trace: trace, prices: prices)
                 return json ? report.json.serialized() + "\n" : report.text(sessionLimit: limit)
             }
         }
@@ -36,12 +39,12 @@ public struct SummaryCommand: ReportCommand {
         let anomalies: [StoreAnomaly]
         if LTTngTrace.isTraceInput(arguments.positionals.first ?? "") {
             let trace = try loadTrace(arguments, context: context)
-            report = SummaryReport.compute(trace: trace)
+            report = SummaryReport.compute(trace: trace, prices: prices)
             anomalies = trace.anomalies
         } else {
             let reader = try openStore(arguments)
             do {
-                report = try SummaryReport.compute(reader: reader).redacted(by: context.redactor)
+                report = try SummaryReport.compute(reader: reader, prices: prices).redacted(by: context.redactor)
                 anomalies = try reader.anomalies()
             } catch {
                 throw .input(error)

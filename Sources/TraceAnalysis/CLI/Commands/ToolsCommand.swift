@@ -13,6 +13,10 @@ public struct ToolsCommand: ReportCommand {
         near-identical: one session asked a tool the same thing with different fingerprints.
         loop: in one user turn, the same ask N times or more (default 3), in one request or one per
           round; or a cycle of asks made again in order (A → B → A → B).
+        Results: a call after a failed call of the same ask is a retry, not a repeat. When every repeat
+          returned a new result (another output fingerprint for the same arguments, or outputs whose
+          MinHash sketches agree under 0.5), the calls were not stuck: the same arguments in one turn
+          are polling, near-identical asks pagination or refinement (not reported).
         oversized output: a tool output of 2 KB or more that is half or more of the next prompt.
         Cost: the repeats' tool time, and the extra rounds (requests that asked only for repeats), with
         their time and tokens.
