@@ -3,7 +3,7 @@ public struct CacheCommand: ReportCommand {
     public static let name = "cache"
     public static let abstract =
         "Requests that broke the cached prompt prefix, their cause and the cache tax."
-    public static let usage = "trace-report cache [--session LABEL|ID] [--fail-on-findings] [--json] STORE"
+    public static let usage = "trace-report cache [--run ID] [--session LABEL|ID] [--fail-on-findings] [--json] STORE"
     public static let discussion = """
         Each request is compared with the previous request of its session. Causes: model switch (provider
         or model differs), instructions or tools changed (fingerprints or handoffs), history transform
@@ -14,7 +14,7 @@ public struct CacheCommand: ReportCommand {
         against the previous request.
         """
     public static let options: [OptionSpec] = [
-        SessionOption.spec, CommonOptions.failOnFindings, CommonOptions.json,
+        SessionOption.runSpec, SessionOption.spec, CommonOptions.failOnFindings, CommonOptions.json,
     ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)

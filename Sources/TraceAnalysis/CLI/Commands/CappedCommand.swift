@@ -2,14 +2,14 @@
 public struct CappedCommand: ReportCommand {
     public static let name = "capped"
     public static let abstract = "Answers cut off by the response-token cap, per session and cap."
-    public static let usage = "trace-report capped [--session LABEL|ID] [--fail-on-findings] [--json] STORE"
+    public static let usage = "trace-report capped [--run ID] [--session LABEL|ID] [--fail-on-findings] [--json] STORE"
     public static let discussion = """
         A request whose finish reason is length, max_tokens or max_output_tokens stopped at its token cap.
         One finding per session and cap: the cap (max_tokens, when the store records it), how many
         requests under it hit it, and the generation time and output tokens of the cut answers.
         """
     public static let options: [OptionSpec] = [
-        SessionOption.spec, CommonOptions.failOnFindings, CommonOptions.json,
+        SessionOption.runSpec, SessionOption.spec, CommonOptions.failOnFindings, CommonOptions.json,
     ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)

@@ -4,7 +4,7 @@ public struct ToolsCommand: ReportCommand {
     public static let abstract =
         "Tool calls repeated with identical or near-identical arguments, loops, oversized output."
     public static let usage = """
-        trace-report tools [--session LABEL|ID] [--loop N] [--similarity X] [--fail-on-findings] [--json] STORE
+        trace-report tools [--run ID] [--session LABEL|ID] [--loop N] [--similarity X] [--fail-on-findings] [--json] STORE
         """
     public static let discussion = """
         Two calls of a tool ask the same thing when their arguments_fingerprint is equal, or when their
@@ -20,7 +20,7 @@ public struct ToolsCommand: ReportCommand {
         their time and tokens.
         """
     public static let options: [OptionSpec] = [
-        SessionOption.spec,
+        SessionOption.runSpec, SessionOption.spec,
         .value("--loop", "N", "asks of one kind in one turn that make a loop (default 3)"),
         .value("--similarity", "X", "near-identical threshold, 0 < X ≤ 1 (default 0.8)"),
         CommonOptions.failOnFindings,
