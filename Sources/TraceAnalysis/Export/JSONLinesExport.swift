@@ -23,7 +23,8 @@ public enum JSONLinesExport {
                     "run",
                     [
                         ("run_id", .id(runID)), ("ts", .int(record.ts)),
-                        ("wall_clock_start", .int(record.wallClockStart)),
+                        // Nanoseconds since 1970, above 2^53: a decimal string, as ids, to stay exact.
+                        ("wall_clock_start", .string(String(record.wallClockStart))),
                         ("host", .string(record.host)), ("command_line", .string(record.commandLine)),
                         ("git_revision", .string(record.gitRevision)), ("label", .string(record.label)),
                         ("tool_version", .string(record.toolVersion)),
