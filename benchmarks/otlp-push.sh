@@ -28,7 +28,8 @@ WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < $SESSIO
 INSERT INTO session SELECT (1 << 32) | (2000000000 + i), 1 << 32, 0, 0, 'agent-' || i FROM s;
 WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < $REQUESTS - 1)
 INSERT INTO request (request_id, run_id, session_id, ts, dur, ttft, profile, provider, model, input_tokens,
-    cached_input_tokens, output_tokens, prompt_bytes, transcript_entries, reused_prefix_entries, finish_reason)
+    cached_input_tokens, output_tokens, prompt_bytes, transcript_entries, reused_prefix_entries,
+    finish_reason)
 SELECT (1 << 32) | (i + 1), 1 << 32, (1 << 32) | (2000000000 + i % $SESSIONS), i * 1000000000, 400000000,
     50000000, 'default', 'llama.cpp', 'smollm2-135m', 500 + i % 300, 400, 1 + i % 60, 2000, 2 + i / $SESSIONS,
     i / $SESSIONS, CASE WHEN i % 4 = 0 THEN 'tool_calls' ELSE 'stop' END
@@ -45,12 +46,15 @@ port=$(scripts/phoenix.sh start "$WORK/phoenix")
 best() { # the best wall time in seconds of RUNS runs of "$@"
     for _ in $(seq "$RUNS"); do
         local start end
-        start=$(date +%s.%N); "$@" >/dev/null 2>"$WORK/err"; end=$(date +%s.%N)
+        start=$(date +%s.%N)
+        "$@" >/dev/null 2>"$WORK/err" || { cat "$WORK/err" >&2; exit 1; }
+        end=$(date +%s.%N)
         echo "$end - $start" | bc
     done | sort -g | head -1
 }
 file=$(best "$BIN" export --format otlp --out "$WORK/x.json" "$STORE")
 push=$(best "$BIN" export --format otlp --endpoint "http://127.0.0.1:$port" "$STORE")
-echo "store: $REQUESTS requests, $(sqlite3 "$STORE" 'SELECT count(*) FROM tool_call') tool calls, $SESSIONS sessions"
+calls=$(sqlite3 "$STORE" 'SELECT count(*) FROM tool_call')
+echo "store: $REQUESTS requests, $calls tool calls, $SESSIONS sessions"
 echo "push: $(head -1 "$WORK/err")"
 printf 'file %.2f s, push %.2f s, push/file %.2fx\n' "$file" "$push" "$(echo "$push / $file" | bc -l)"

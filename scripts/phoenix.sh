@@ -22,17 +22,23 @@ install)
     ;;
 start)
     dir=${2:?usage: phoenix.sh start DIR}
-    [ -x "$venv/bin/phoenix" ] || { echo "phoenix: not installed; run scripts/phoenix.sh install" >&2; exit 1; }
+    [ -x "$venv/bin/phoenix" ] || { echo "phoenix: not installed; run phoenix.sh install" >&2; exit 1; }
     mkdir -p "$dir"
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
     grpc=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    # Phoenix starts with no signal blocked: a caller may hand its children SIGTERM blocked
+    # (a Swift test process does), and stop needs SIGTERM to end Phoenix cleanly.
+    clean_start='import os, signal, sys
+signal.pthread_sigmask(signal.SIG_SETMASK, [])
+os.execv(sys.argv[1], sys.argv[1:])'
     (
         # Close what the caller handed down beyond stdin, stdout and stderr: a caller that waits
         # for its child through a descriptor (Foundation's Process does) would wait for Phoenix.
         for fd in $(ls "/proc/$BASHPID/fd"); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done 2>/dev/null
         PHOENIX_WORKING_DIR="$dir" PHOENIX_HOST=127.0.0.1 PHOENIX_PORT=$port PHOENIX_GRPC_PORT=$grpc \
             PHOENIX_TELEMETRY_ENABLED=false DO_NOT_TRACK=1 \
-            exec setsid "$venv/bin/phoenix" serve </dev/null >"$dir/phoenix.log" 2>&1
+            exec setsid "$venv/bin/python" -c "$clean_start" "$venv/bin/phoenix" serve \
+            </dev/null >"$dir/phoenix.log" 2>&1
     ) &
     echo $! >"$dir/phoenix.pid"
     for _ in $(seq 1 240); do

@@ -9,8 +9,9 @@ import CCurl
 ///
 /// Spans go in batches of at most ``spansPerBatch``, each a whole `ExportTraceServiceRequest`
 /// with the resource of its spans. A batch answered 429, 502, 503 or 504 (OTLP's retryable
-/// answers) or not answered at all is sent again after `Retry-After` or an exponential back-off,
-/// up to ``attempts`` times; any other answer but 2xx stops the push with one sentence.
+/// answers) or not answered at all is sent again after `Retry-After` or an exponential back-off
+/// (Phoenix answers 503 while its ingestion queue is full), up to ``attempts`` times; any other
+/// answer but 2xx stops the push with one sentence.
 struct OTLPPush {
     /// What a push sent.
     struct Summary: Sendable, Equatable {
@@ -25,9 +26,10 @@ struct OTLPPush {
     /// `name: value` lines sent with every batch, after the content type.
     let headers: [String]
     var spansPerBatch = 512
-    var attempts = 6
-    /// The first back-off; each retry doubles it.
+    var attempts = 10
+    /// The first back-off; each retry doubles it, up to ``longestBackoff``.
     var backoff: Duration = .milliseconds(250)
+    var longestBackoff: Duration = .seconds(5)
 
     init(endpoint: String, headers: [(String, String)]) {
         url = Self.tracesURL(endpoint)
@@ -81,7 +83,7 @@ struct OTLPPush {
                     throw .message(describe(answer, attempts: attempt))
                 }
                 let wait = answer.retryAfter.map { Duration.seconds(min($0, 30)) }
-                    ?? backoff * (1 << (attempt - 1))
+                    ?? min(backoff * (1 << min(attempt - 1, 16)), longestBackoff)
                 sleep(wait)
                 attempt += 1
                 summary.retries += 1
