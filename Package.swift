@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "LTTngRecording"),
         .target(
             name: "TraceAnalysis",
-            dependencies: ["TraceStore", "SessionTrace", "Redaction", "CBabeltrace", "LTTngRecording"]),
+            dependencies: ["TraceStore", "SessionTrace", "Redaction", "CBabeltrace", "LTTngRecording", "CCurl"]),
 
         .executableTarget(name: "trace-report", dependencies: ["TraceAnalysis"]),
         .executableTarget(

@@ -9,9 +9,10 @@ set -euo pipefail
 # libcurl4-openssl-dev: the model backends' HTTP transport; curl: its reference in
 # benchmarks/client-cpu.sh; openssl and python3: the TLS tests make a self-signed certificate
 # and serve HTTPS with it. libxml2-utils (xmllint), jq, zsh and fish: the tests read the gate's
-# JUnit, the --json output and the shell completions with the programs users read them with.
+# JUnit, the --json output and the shell completions with the programs users read them with;
+# python3-venv: the virtualenv Phoenix is installed in.
 packages=(liblttng-ust-dev lttng-tools babeltrace2 libbabeltrace2-dev libsqlite3-dev sqlite3 cmake chromium
-    libcurl4-openssl-dev curl openssl python3 libxml2-utils jq zsh fish)
+    libcurl4-openssl-dev curl openssl python3 python3-venv libxml2-utils jq zsh fish)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -23,3 +24,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 echo "install-deps: Debian packages present"
+
+# Arize Phoenix from PyPI, in a virtualenv of its own: the OTLP back end the push tests send to
+# (Tests/TraceAnalysisTests/PhoenixPushTests). It brings the official OTLP protobuf definitions
+# (opentelemetry-proto) that OTLPProtobufTests decode with.
+"$(dirname "$0")/phoenix.sh" install

@@ -28,6 +28,10 @@ CURLcode ccurl_easy_set_connect_timeout(CURL *easy, long milliseconds) {
     return curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds);
 }
 
+CURLcode ccurl_easy_set_timeout(CURL *easy, long milliseconds) {
+    return curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, milliseconds);
+}
+
 CURLcode ccurl_easy_set_ca_file(CURL *easy, const char *path) {
     return curl_easy_setopt(easy, CURLOPT_CAINFO, path);
 }

@@ -195,33 +195,42 @@ struct ExportTests {
         let scope = try #require(scopes[0]["scope"] as? [String: Any])
         #expect(scope["name"] as? String == "SessionTrace")
         let spans = try #require(scopes[0]["spans"] as? [[String: Any]])
-        let ids = Set(spans.compactMap { $0["spanId"] as? String })
-        #expect(ids.count == spans.count, "span ids are unique")
-        let traceIDs = Set(spans.compactMap { $0["traceId"] as? String })
-        #expect(traceIDs.count == 1)
-        var roots = 0
+        let byID = Dictionary(spans.map { ($0["spanId"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(byID.count == spans.count, "span ids are unique")
+        var rootsByTrace: [String: Int] = [:]
+        var conversationsByTrace: [String: Set<String>] = [:]
+        var children: [String: Int] = [:]
         for span in spans {
             let required: Set<String> = [
                 "traceId", "spanId", "name", "kind", "startTimeUnixNano", "endTimeUnixNano",
                 "attributes", "status",
             ]
             #expect(required.isSubset(of: Set(span.keys)), "\(span.keys)")
-            #expect(Set(span.keys).isSubset(of: required.union(["parentSpanId", "events"])))
-            #expect(isHex(span["traceId"] as? String, length: 32))
+            #expect(Set(span.keys).isSubset(of: required.union(["parentSpanId", "events", "links"])))
+            let trace = try #require(span["traceId"] as? String)
+            #expect(isHex(trace, length: 32))
             #expect(isHex(span["spanId"] as? String, length: 16))
-            if let parent = span["parentSpanId"] as? String {
-                #expect(ids.contains(parent), "parent \(parent) resolves")
-            } else {
-                roots += 1
-            }
             #expect([1, 2, 3, 4, 5].contains(span["kind"] as? Int ?? 0))
-            let startText = try #require(span["startTimeUnixNano"] as? String)
-            let endText = try #require(span["endTimeUnixNano"] as? String)
-            let start = try #require(UInt64(startText), "nanoseconds as a decimal string")
-            let end = try #require(UInt64(endText), "nanoseconds as a decimal string")
+            let start = try #require(UInt64(span["startTimeUnixNano"] as? String ?? ""), "decimal nanoseconds")
+            let end = try #require(UInt64(span["endTimeUnixNano"] as? String ?? ""), "decimal nanoseconds")
             #expect(start <= end)
-            for attribute in try #require(span["attributes"] as? [[String: Any]]) {
-                try checkAttribute(attribute)
+            if let parentID = span["parentSpanId"] as? String {
+                let parent = try #require(byID[parentID], "parent \(parentID) resolves")
+                #expect(parent["traceId"] as? String == trace, "a parent lies in its child's trace")
+                let parentStart = UInt64(parent["startTimeUnixNano"] as? String ?? "") ?? .max
+                let parentEnd = UInt64(parent["endTimeUnixNano"] as? String ?? "") ?? 0
+                #expect(parentStart <= start && end <= parentEnd, "\(span["name"]!) lies within \(parent["name"]!)")
+                children[parentID, default: 0] += 1
+            } else {
+                rootsByTrace[trace, default: 0] += 1
+            }
+            let attributes = try #require(span["attributes"] as? [[String: Any]])
+            for attribute in attributes { try checkAttribute(attribute) }
+            let kinds = attributes.filter { $0["key"] as? String == "openinference.span.kind" }
+            #expect(kinds.count == 1, "\(span["name"]!) has its OpenInference kind")
+            if let conversation = attributes.first(where: { $0["key"] as? String == "gen_ai.conversation.id" }) {
+                let value = (conversation["value"] as? [String: Any])?["stringValue"] as? String
+                conversationsByTrace[trace, default: []].insert(value ?? "")
             }
             let status = try #require(span["status"] as? [String: Any])
             #expect([0, 1, 2].contains(status["code"] as? Int ?? -1))
@@ -232,37 +241,38 @@ struct ExportTests {
                     try checkAttribute(attribute)
                 }
             }
+            for link in span["links"] as? [[String: Any]] ?? [] {
+                #expect(byID[link["spanId"] as? String ?? ""] != nil, "a link names a span of the export")
+            }
         }
-        #expect(roots == 1, "one root span per run")
+        #expect(rootsByTrace.values.allSatisfy { $0 == 1 }, "one root span per trace")
+        #expect(conversationsByTrace.values.allSatisfy { $0.count == 1 }, "one conversation per trace")
+        for span in spans where (span["name"] as? String ?? "").hasPrefix("invoke_agent") {
+            #expect(children[span["spanId"] as? String ?? ""] ?? 0 > 0, "an agent span holds its turn")
+        }
     }
 
     @Test func otlpCarriesTheGenAIAttributes() throws {
         let directory = try TemporaryDirectory()
         let known = try KnownStore(path: directory.path("known.sqlite"), secrets: false)
-        let object = try parseJSON(try export(.otlp, known.path))
-        let resource = try #require((object["resourceSpans"] as? [[String: Any]])?.first)
-        let spans = try #require(
-            (resource["scopeSpans"] as? [[String: Any]])?.first?["spans"] as? [[String: Any]])
-        func attributes(_ span: [String: Any]) -> [String: [String: Any]] {
-            var out: [String: [String: Any]] = [:]
-            for attribute in span["attributes"] as? [[String: Any]] ?? [] {
-                out[attribute["key"] as! String] = attribute["value"] as? [String: Any]
-            }
-            return out
-        }
+        let spans = try otlpSpans(known.path)
         func span(_ name: String) throws -> [String: Any] {
             try #require(spans.first { $0["name"] as? String == name }, "no span \(name)")
         }
         let chat = try span("chat gpt-test")
-        let a = attributes(chat)
+        let a = otlpAttributes(chat)
+        #expect(a["openinference.span.kind"]?["stringValue"] as? String == "LLM")
         #expect(a["gen_ai.operation.name"]?["stringValue"] as? String == "chat")
         #expect(a["gen_ai.provider.name"]?["stringValue"] as? String == "openai")
         #expect(a["gen_ai.request.model"]?["stringValue"] as? String == "gpt-test")
         #expect(a["gen_ai.usage.input_tokens"]?["intValue"] as? String == "500")
         #expect(a["gen_ai.usage.output_tokens"]?["intValue"] as? String == "41")
         #expect(a["gen_ai.usage.cache_read.input_tokens"]?["intValue"] as? String == "300")
+        #expect(a["llm.token_count.total"]?["intValue"] as? String == "541")
         #expect(a["gen_ai.response.time_to_first_chunk"]?["doubleValue"] as? Double == 0.25)
         #expect(a["gen_ai.conversation.id"]?["stringValue"] as? String == String(known.session.sessionID))
+        #expect(a["session.id"]?["stringValue"] as? String == String(known.session.sessionID))
+        #expect(a["session_trace.request_id"]?["stringValue"] as? String == String(known.first.requestID))
         let reasons = (a["gen_ai.response.finish_reasons"]?["arrayValue"] as? [String: Any])?["values"]
         #expect((reasons as? [[String: String]]) == [["stringValue": "tool_calls"]])
         #expect(chat["kind"] as? Int == 3)
@@ -271,33 +281,105 @@ struct ExportTests {
         #expect((chat["status"] as? [String: Any])?["code"] as? Int == 0)
 
         let tool = try span("execute_tool searchNotes")
-        let t = attributes(tool)
+        let t = otlpAttributes(tool)
+        #expect(t["openinference.span.kind"]?["stringValue"] as? String == "TOOL")
         #expect(t["gen_ai.operation.name"]?["stringValue"] as? String == "execute_tool")
         #expect(t["gen_ai.tool.name"]?["stringValue"] as? String == "searchNotes")
         #expect(t["gen_ai.tool.call.id"]?["stringValue"] as? String == "call_7")
         #expect(t["gen_ai.tool.call.arguments"]?["stringValue"] as? String == #"{"query":"launch"}"#)
         #expect(t["session_trace.output_fingerprint"]?["stringValue"] as? String == "0123456789abcdef")
         #expect(t["session_trace.output_sketch"]?["stringValue"] as? String == "00000001deadbeef")
-        #expect(tool["parentSpanId"] as? String == chat["spanId"] as? String)
 
         let failed = try span("chat gpt-test-mini")
         let status = try #require(failed["status"] as? [String: Any])
         #expect(status["code"] as? Int == 2)
         #expect(status["message"] as? String == "timed out")
-        #expect(attributes(failed)["error.type"]?["stringValue"] as? String == "_OTHER")
+        #expect(otlpAttributes(failed)["error.type"]?["stringValue"] as? String == "_OTHER")
 
+        // The turn (a request that asked for a tool, the tool, the next request) is one
+        // invoke_agent span with its chat and execute_tool spans side by side, inside the app's
+        // PlanDay interval, inside the session's span.
         let agent = try span("invoke_agent planner")
-        #expect(attributes(agent)["gen_ai.operation.name"]?["stringValue"] as? String == "invoke_agent")
+        let g = otlpAttributes(agent)
+        #expect(g["openinference.span.kind"]?["stringValue"] as? String == "AGENT")
+        #expect(g["gen_ai.operation.name"]?["stringValue"] as? String == "invoke_agent")
+        #expect(g["gen_ai.provider.name"]?["stringValue"] as? String == "openai")
+        for child in [chat, tool, failed] { #expect(child["parentSpanId"] as? String == agent["spanId"] as? String) }
         let planDay = try span("PlanDay")
-        #expect(planDay["parentSpanId"] as? String == agent["spanId"] as? String)
-        #expect(chat["parentSpanId"] as? String == planDay["spanId"] as? String)
-        #expect(attributes(planDay)["requestLength"]?["intValue"] as? String == "42")
-        let handoff = (agent["events"] as? [[String: Any]])?.first {
+        #expect(agent["parentSpanId"] as? String == planDay["spanId"] as? String)
+        #expect(otlpAttributes(planDay)["session_trace.interval.requestLength"]?["intValue"] as? String == "42")
+        #expect(otlpAttributes(planDay)["requestLength"] == nil, "interval metadata is namespaced")
+        let session = try span("session planner")
+        #expect(planDay["parentSpanId"] as? String == session["spanId"] as? String)
+        #expect(otlpAttributes(session)["openinference.span.kind"]?["stringValue"] as? String == "CHAIN")
+        let handoff = (session["events"] as? [[String: Any]])?.first {
             $0["name"] as? String == "session_trace.handoff"
         }
         #expect(handoff?["timeUnixNano"] as? String == String(KnownStore.wallClockStart + 1_550_000_000))
         let instant = (planDay["events"] as? [[String: Any]])?.first
         #expect(instant?["name"] as? String == "cacheMiss")
+    }
+
+    @Test func otlpCarriesWhatTheServerReported() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("reported.sqlite")
+        try makeStore(path) { tracer, _ in
+            let session = tracer.makeID()
+            tracer.record(.session(SessionRecord(sessionID: session, ts: 0, dur: 0, label: "s")), kind: .session)
+            let record = RequestRecord(
+                requestID: tracer.makeID(), sessionID: session, ts: 5_000_000_000, dur: 1_000_000,
+                provider: "llama.cpp", model: "m", responseID: "chatcmpl-9", responseModel: "m-q4",
+                serverAddress: "127.0.0.1", serverPort: 8080, streamed: true, maxTokens: 64, temperature: 0.5)
+            tracer.record(.request(record), kind: .request)
+        }
+        let chat = try #require(try otlpSpans(path).first { $0["name"] as? String == "chat m" })
+        let a = otlpAttributes(chat)
+        #expect(a["gen_ai.response.id"]?["stringValue"] as? String == "chatcmpl-9")
+        #expect(a["gen_ai.response.model"]?["stringValue"] as? String == "m-q4")
+        #expect(a["server.address"]?["stringValue"] as? String == "127.0.0.1")
+        #expect(a["server.port"]?["intValue"] as? String == "8080")
+        #expect(a["gen_ai.request.stream"]?["boolValue"] as? Bool == true)
+        #expect(a["gen_ai.request.max_tokens"]?["intValue"] as? String == "64")
+        #expect(a["gen_ai.request.temperature"]?["doubleValue"] as? Double == 0.5)
+    }
+
+    @Test func otlpGivesEachConversationItsTraceAndLinksSharedIntervals() throws {
+        // A real planner run: PlanDay holds both sessions' work, so it stays in the run's trace,
+        // and each session's GatherContext and PlanTurn intervals link to it.
+        let store = packageRoot.appendingPathComponent("tracefiles/planner/run-1.sqlite").path
+        let object = try parseJSON(try export(.otlp, store))
+        let resources = try #require(object["resourceSpans"] as? [[String: Any]])
+        for resource in resources { try checkResourceSpans(resource) }
+        let spans = try otlpSpans(store)
+        let traces = Dictionary(grouping: spans, by: { $0["traceId"] as? String ?? "" })
+        #expect(traces.count == 3, "the run's trace and one per session")
+        let planDay = try #require(spans.first { $0["name"] as? String == "PlanDay" })
+        let root = try #require(spans.first { ($0["name"] as? String ?? "").hasPrefix("run ") })
+        #expect(planDay["parentSpanId"] as? String == root["spanId"] as? String)
+        let linked = spans.filter { span in
+            (span["links"] as? [[String: Any]])?.contains { $0["spanId"] as? String == planDay["spanId"] as? String }
+                ?? false
+        }
+        #expect(linked.map { $0["name"] as? String } == Array(repeating: "GatherContext", count: 3)
+            + Array(repeating: "PlanTurn", count: 5))
+        #expect(spans.filter { ($0["name"] as? String ?? "").hasPrefix("invoke_agent") }.count == 8)
+        #expect(spans.filter { ($0["name"] as? String ?? "").hasPrefix("chat ") }.count == 11)
+    }
+
+    private func otlpSpans(_ store: String) throws -> [[String: Any]] {
+        let object = try parseJSON(try export(.otlp, store))
+        let resources = try #require(object["resourceSpans"] as? [[String: Any]])
+        return resources.flatMap { resource in
+            ((resource["scopeSpans"] as? [[String: Any]]) ?? []).flatMap { $0["spans"] as? [[String: Any]] ?? [] }
+        }
+    }
+
+    private func otlpAttributes(_ span: [String: Any]) -> [String: [String: Any]] {
+        var out: [String: [String: Any]] = [:]
+        for attribute in span["attributes"] as? [[String: Any]] ?? [] {
+            out[attribute["key"] as! String] = attribute["value"] as? [String: Any]
+        }
+        return out
     }
 
     // MARK: JSON Lines
@@ -318,8 +400,11 @@ struct ExportTests {
             let objects = try lines.map { try parseJSON(String($0)) }
             for object in objects.dropLast() {
                 #expect(types.contains(object["type"] as? String ?? ""), "\(object)")
-                #expect(object["run_id"] is Int)
+                #expect(Int64(object["run_id"] as? String ?? "") != nil, "ids are decimal strings")
                 for key in object.keys { #expect(key == key.lowercased() && !key.contains("-")) }
+                for (key, value) in object where key.hasSuffix("_id") && !(value is NSNull) {
+                    #expect(value is String, "\(key) is a string, which JavaScript and jq read exactly")
+                }
             }
             let last = try #require(objects.last)
             #expect(last["type"] as? String == "redaction_report")
@@ -327,7 +412,7 @@ struct ExportTests {
         }
         let objects = try export(.jsonl, known.path).split(separator: "\n").map { try parseJSON(String($0)) }
         let request = try #require(objects.first { $0["type"] as? String == "request" })
-        #expect(request["request_id"] as? Int64 == known.first.requestID)
+        #expect(request["request_id"] as? String == String(known.first.requestID))
         #expect(request["ttft"] as? Int == 250_000_000)
         #expect(request["cached_input_tokens"] as? Int == 300)
         #expect(request["server_prompt_dur"] as? Int == 80_000_000)

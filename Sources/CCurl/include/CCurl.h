@@ -35,6 +35,9 @@ CURLcode ccurl_easy_set_receivers(CURL *easy, curl_write_callback on_header,
 /* Gives up connecting after `milliseconds`. */
 CURLcode ccurl_easy_set_connect_timeout(CURL *easy, long milliseconds);
 
+/* Gives up the whole transfer after `milliseconds`. */
+CURLcode ccurl_easy_set_timeout(CURL *easy, long milliseconds);
+
 /* Trusts the certificate authorities in the PEM file at `path` instead of the system's. */
 CURLcode ccurl_easy_set_ca_file(CURL *easy, const char *path);
 

@@ -25,10 +25,10 @@ extension CacheFindings {
         for finding in findings {
             out +=
                 "\nsession \(TerminalText.fitted(finding.sessionLabel, width: 40)), request "
-                + ToolFindings.shortID(finding.request.requestID)
+                + ShortID.record(finding.request.requestID)
                 + " at \(Format.duration(finding.request.ts &- finding.runStart))\n"
             out += "  \(finding.explanation)\n"
-            var cost = "  cost vs request \(ToolFindings.shortID(finding.previous.requestID)): "
+            var cost = "  cost vs request \(ShortID.record(finding.previous.requestID)): "
             if let lost = finding.cachedTokensLost, let reusable = finding.reusableTokens {
                 cost += "\(Format.count(lost)) of \(Format.count(reusable)) reusable tokens not cached"
             } else {
@@ -130,11 +130,11 @@ extension CacheFindings.ChronicBreak {
 extension CacheFindings.Finding {
     public var json: JSONValue {
         .object([
-            ("run_id", .int(runID)),
-            ("session_id", .int(sessionID)),
+            ("run_id", .id(runID)),
+            ("session_id", .id(sessionID)),
             ("session", .string(sessionLabel)),
-            ("request_id", .int(request.requestID)),
-            ("previous_request_id", .int(previous.requestID)),
+            ("request_id", .id(request.requestID)),
+            ("previous_request_id", .id(previous.requestID)),
             ("ts", .int(request.ts)),
             ("causes", .array(causes.map { .string($0.rawValue) })),
             (

@@ -91,7 +91,7 @@ extension CappedAnswers {
                 + "\(Format.count(finding.outputTokens)) output tokens in the cut answers\n"
             for request in finding.capped {
                 out +=
-                    "    request \(ToolFindings.shortID(request.requestID)) at "
+                    "    request \(ShortID.record(request.requestID)) at "
                     + Format.duration(request.ts &- finding.runStart)
                     + ": \(Format.count(request.outputTokens)) output tokens, finish reason "
                     + TerminalText.fitted(request.finishReason ?? "", width: 20) + "\n"
@@ -124,13 +124,13 @@ extension CappedAnswers.Finding {
 
     public var json: JSONValue {
         .object([
-            ("run_id", .int(runID)),
-            ("session_id", .int(sessionID)),
+            ("run_id", .id(runID)),
+            ("session_id", .id(sessionID)),
             ("session", .string(sessionLabel)),
             ("cap", .int(cap)),
             ("hits", .int(Int64(capped.count))),
             ("requests_under_cap", .int(Int64(requestsUnderCap))),
-            ("request_ids", .array(capped.map { .int($0.requestID) })),
+            ("request_ids", .array(capped.map { .id($0.requestID) })),
             ("finish_reasons", .array(capped.map { .string($0.finishReason) })),
             ("output_tokens", .array(capped.map { .int($0.outputTokens) })),
             ("generation_time_ns", .int(generationTime)),

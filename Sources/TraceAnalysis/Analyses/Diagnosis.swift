@@ -203,7 +203,7 @@ extension Diagnosis {
         for finding in findings {
             var place = TerminalText.fitted(finding.sessionLabel, width: 24)
             if let turn = finding.turnIndex { place += " turn \(turn + 1)" }
-            place += " " + finding.requestIDs.map(ToolFindings.shortID).joined(separator: ",")
+            place += " " + finding.requestIDs.map(ShortID.record).joined(separator: ",")
             var cells = [
                 finding.cost.time > 0 ? Format.duration(finding.cost.time) : "-",
                 finding.cost.tokens > 0 ? Format.count(finding.cost.tokens) : "-",

@@ -85,13 +85,13 @@ public struct Finding: Sendable, Hashable {
         .object([
             ("kind", .string(kind.rawValue)),
             ("store", .string(store)),
-            ("run_id", .int(runID)),
-            ("session_id", .int(sessionID)),
+            ("run_id", .id(runID)),
+            ("session_id", .id(sessionID)),
             ("session", .string(sessionLabel)),
             ("turn_index", .int(turnIndex.map(Int64.init))),
-            ("turn_id", .int(turnID)),
-            ("request_ids", .array(requestIDs.map { .int($0) })),
-            ("tool_call_ids", .array(toolCallIDs.map { .int($0) })),
+            ("turn_id", .id(turnID)),
+            ("request_ids", .array(requestIDs.map { .id($0) })),
+            ("tool_call_ids", .array(toolCallIDs.map { .id($0) })),
             ("ts", .int(ts)),
             ("summary", .string(summary)),
             (

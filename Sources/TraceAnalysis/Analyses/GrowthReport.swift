@@ -137,7 +137,7 @@ extension GrowthReport {
         ])
         for prompt in largest {
             largestTable.add([
-                TerminalText.fitted(prompt.sessionLabel, width: 28), ToolFindings.shortID(prompt.request.requestID),
+                TerminalText.fitted(prompt.sessionLabel, width: 28), ShortID.record(prompt.request.requestID),
                 Format.count(prompt.request.transcriptEntries), Format.count(prompt.request.promptBytes),
                 Format.count(prompt.request.inputTokens), Format.percent(prompt.share),
             ])
@@ -152,7 +152,7 @@ extension GrowthReport {
             let request = session.firstOverWarning!
             out += "near the context window: session \(TerminalText.fitted(session.label, width: 40)) reached "
                 + "\(Format.percent(session.peakShare)) of \(window) tokens; first over "
-                + "\(Format.percent(options.warnShare)) at request \(ToolFindings.shortID(request.requestID)) "
+                + "\(Format.percent(options.warnShare)) at request \(ShortID.record(request.requestID)) "
                 + "(\(Format.count(request.inputTokens)) tokens, \(request.transcriptEntries) entries)\n"
         }
         return out
@@ -161,7 +161,7 @@ extension GrowthReport {
     public var json: JSONValue {
         func promptJSON(_ request: RequestRecord) -> JSONValue {
             .object([
-                ("request_id", .int(request.requestID)),
+                ("request_id", .id(request.requestID)),
                 ("ts", .int(request.ts)),
                 ("transcript_entries", .int(request.transcriptEntries)),
                 ("prompt_bytes", .int(request.promptBytes)),
@@ -178,7 +178,7 @@ extension GrowthReport {
                 return .object(members + [("requests", .array(session.requests.map(promptJSON)))])
             })),
             ("largest", .array(largest.map { prompt in
-                .object([("run_id", .int(prompt.runID)), ("session", .string(prompt.sessionLabel)),
+                .object([("run_id", .id(prompt.runID)), ("session", .string(prompt.sessionLabel)),
                          ("prompt", promptJSON(prompt.request))])
             })),
             ("findings", .array(findings.map(sessionJSON))),
@@ -188,11 +188,11 @@ extension GrowthReport {
     /// A session's growth without its requests, as `--json` lists a finding.
     func sessionJSON(_ session: SessionGrowth) -> JSONValue {
         .object([
-            ("run_id", .int(session.runID)),
-            ("session_id", .int(session.sessionID)),
+            ("run_id", .id(session.runID)),
+            ("session_id", .id(session.sessionID)),
             ("session", .string(session.label)),
             ("peak_share", .double(session.peakShare)),
-            ("first_over_warning_request_id", .int(session.firstOverWarning?.requestID)),
+            ("first_over_warning_request_id", .id(session.firstOverWarning?.requestID)),
         ])
     }
 }

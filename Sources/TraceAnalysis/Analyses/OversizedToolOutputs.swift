@@ -77,7 +77,7 @@ extension OversizedToolOutputs {
             out +=
                 "  session \(TerminalText.fitted(finding.sessionLabel, width: 40)), call at "
                 + Format.duration(finding.call.ts &- finding.runStart) + ", inflated request "
-                + ToolFindings.shortID(finding.inflated.requestID)
+                + ShortID.record(finding.inflated.requestID)
                 + " (\(Format.count(finding.inflated.promptBytes)) prompt bytes, "
                 + "\(Format.count(finding.inflated.inputTokens)) input tokens)\n"
         }
@@ -101,14 +101,14 @@ extension OversizedToolOutputs.Finding {
 
     public var json: JSONValue {
         .object([
-            ("run_id", .int(runID)),
-            ("session_id", .int(sessionID)),
+            ("run_id", .id(runID)),
+            ("session_id", .id(sessionID)),
             ("session", .string(sessionLabel)),
             ("tool", .string(call.name)),
-            ("tool_call_id", .int(call.toolCallID)),
-            ("request_id", .int(call.requestID)),
+            ("tool_call_id", .id(call.toolCallID)),
+            ("request_id", .id(call.requestID)),
             ("output_bytes", .int(call.outputBytes)),
-            ("inflated_request_id", .int(inflated.requestID)),
+            ("inflated_request_id", .id(inflated.requestID)),
             ("inflated_prompt_bytes", .int(inflated.promptBytes)),
             ("share", .double(share)),
             ("estimated_tokens", .int(estimatedTokens)),

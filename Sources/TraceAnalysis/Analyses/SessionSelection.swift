@@ -1,13 +1,13 @@
 import SessionTrace
 
 extension RecordedTrace {
-    /// The trace with only the sessions whose label or id is `wanted`, and what they recorded;
-    /// nil when no session matches.
+    /// The trace with only the sessions whose label, id or short id (``ShortID``) is `wanted`,
+    /// and what they recorded; nil when no session matches.
     public func selectingSession(_ wanted: String) -> RecordedTrace? {
         var selected: [RecordedRun] = []
         for run in runs {
             let ids = Set(
-                run.sessions.filter { $0.label == wanted || String($0.sessionID) == wanted }.map(\.sessionID))
+                run.sessions.filter { $0.label == wanted || ShortID.matchesRecord($0.sessionID, wanted) }.map(\.sessionID))
             guard !ids.isEmpty else { continue }
             func kept(_ id: Int64?) -> Bool { id.map(ids.contains) ?? false }
             let requests = run.requests.filter { kept($0.sessionID) }
@@ -26,5 +26,14 @@ extension RecordedTrace {
         }
         return selected.isEmpty
             ? nil : RecordedTrace(path: path, schemaVersion: schemaVersion, runs: selected)
+    }
+
+    /// The trace with only the runs whose id or short id (``ShortID``) is `wanted`; nil when
+    /// none matches.
+    public func selectingRun(_ wanted: String) -> RecordedTrace? {
+        let selected = runs.filter { ShortID.matchesRun($0.run.runID, wanted) }
+        return selected.isEmpty
+            ? nil
+            : RecordedTrace(path: path, schemaVersion: schemaVersion, runs: selected, anomalies: anomalies)
     }
 }

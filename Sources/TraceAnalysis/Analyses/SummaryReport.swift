@@ -311,12 +311,13 @@ extension SummaryReport {
             out += "warning: the trace is incomplete; \(Format.count(droppedCount)) events could not be recorded\n"
         }
         out += "\nBy run\n" + table(runs, first: ("run", { group in
-            let id = Self.shortRunID(group.runID ?? 0)
+            let id = "run " + ShortID.run(group.runID ?? 0)
             return group.label.map { "\(id) \(TerminalText.fitted($0, width: 24))" } ?? id
         }), dropped: true)
         let shown = sessions.prefix(sessionLimit)
         out += "\nBy session\n" + table(Array(shown), first: ("session", { group in
-            TerminalText.fitted(group.label ?? "", width: 28)
+            let label = TerminalText.fitted(group.label ?? "", width: 28)
+            return group.sessionID.map { ShortID.record($0) + " " + label } ?? label
         }), dropped: false)
         if sessions.count > shown.count {
             out += "  … \(sessions.count - shown.count) more sessions; --limit N shows more, --json shows all\n"
@@ -371,12 +372,6 @@ extension SummaryReport {
         return table.rendered()
     }
 
-    /// A run id as people see it: the upper 32 bits `Tracer` puts there, in hex.
-    static func shortRunID(_ runID: Int64) -> String {
-        let hex = String(UInt64(bitPattern: runID) >> 32, radix: 16)
-        return "run " + String(repeating: "0", count: max(0, 8 - hex.count)) + hex
-    }
-
     /// The report as JSON; keys are documented in `docs/trace-report.md`.
     public var json: JSONValue {
         .object([
@@ -398,9 +393,9 @@ extension SummaryReport.Group {
         var members: [(String, JSONValue)] = []
         switch kind {
         case .run:
-            members += [("run_id", .int(runID)), ("label", .string(label))]
+            members += [("run_id", .id(runID)), ("label", .string(label))]
         case .session:
-            members += [("run_id", .int(runID)), ("session_id", .int(sessionID)), ("label", .string(label))]
+            members += [("run_id", .id(runID)), ("session_id", .id(sessionID)), ("label", .string(label))]
         case .profile:
             members += [("profile", .string(profile)), ("model", .string(model))]
         }

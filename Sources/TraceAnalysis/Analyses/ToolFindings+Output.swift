@@ -28,7 +28,7 @@ extension ToolFindings {
             if let turn = finding.turnIndex { out += ", turn \(turn + 1)" }
             out +=
                 ", request" + (finding.requestIDs.count == 1 ? " " : "s ")
-                + finding.requestIDs.map(Self.shortID).joined(separator: ", ") + "\n"
+                + finding.requestIDs.map(ShortID.record).joined(separator: ", ") + "\n"
             out += "  cost: " + finding.costText + "\n"
             let repeats = Set(finding.repeatIDs)
             for (index, call) in finding.calls.enumerated() {
@@ -47,9 +47,6 @@ extension ToolFindings {
         }
         return out
     }
-
-    /// An id as people read it: the sequence number `Tracer` puts in the lower 32 bits.
-    static func shortID(_ id: Int64) -> String { "#" + String(id & 0xFFFF_FFFF) }
 
     public var json: JSONValue { .object(jsonMembers) }
 
@@ -126,17 +123,17 @@ extension ToolFindings.Finding {
     public var json: JSONValue {
         .object([
             ("kind", .string(kind.rawValue)),
-            ("run_id", .int(runID)),
-            ("session_id", .int(sessionID)),
+            ("run_id", .id(runID)),
+            ("session_id", .id(sessionID)),
             ("session", .string(sessionLabel)),
             ("tool", .string(tool)),
             ("pattern", .array(pattern.map { .string($0) })),
             ("turn_index", .int(turnIndex.map(Int64.init))),
-            ("turn_id", .int(turnID)),
+            ("turn_id", .id(turnID)),
             ("turns", .int(Int64(turnCount))),
-            ("request_ids", .array(requestIDs.map { .int($0) })),
-            ("repeat_tool_call_ids", .array(repeatIDs.map { .int($0) })),
-            ("extra_round_request_ids", .array(extraRounds.map { .int($0.requestID) })),
+            ("request_ids", .array(requestIDs.map { .id($0) })),
+            ("repeat_tool_call_ids", .array(repeatIDs.map { .id($0) })),
+            ("extra_round_request_ids", .array(extraRounds.map { .id($0.requestID) })),
             ("cost_ns", .int(cost)),
             ("tool_time_ns", .int(toolTime)),
             ("extra_rounds", .int(Int64(extraRounds.count))),
@@ -156,8 +153,8 @@ extension ToolFindings.Finding {
                 .array(
                     calls.map { call in
                         .object([
-                            ("tool_call_id", .int(call.record.toolCallID)),
-                            ("request_id", .int(call.record.requestID)),
+                            ("tool_call_id", .id(call.record.toolCallID)),
+                            ("request_id", .id(call.record.requestID)),
                             ("ts", .int(call.record.ts)),
                             ("dur_ns", .int(call.record.dur)),
                             ("outcome", .string(call.record.outcome)),

@@ -34,7 +34,9 @@ extension Redactor {
 extension JSONValue {
     /// The value with every key and string passed through `redactor`, a string judged by the key
     /// it is under (`"password": "..."` goes whole). Numbers, booleans and the structure are kept,
-    /// so the result is valid JSON with the same ids and figures.
+    /// so the result is valid JSON with the same ids and figures. A store id (``JSONValue/id(_:)``)
+    /// is a string only so that readers keep it exact: under a key ending in `_id` or `_ids`, the
+    /// decimal form of a 64-bit integer is kept as a number would be, never taken for a card number.
     public func redacted(by redactor: Redactor) -> JSONValue {
         var memo: [String: String] = [:]
         return redacted(by: redactor, field: "", memo: &memo)
@@ -54,7 +56,11 @@ extension JSONValue {
         }
         switch self {
         case .null, .bool, .int, .double: return self
-        case .string(let value): return .string(text(value, field: field))
+        case .string(let value):
+            if field.hasSuffix("_id") || field.hasSuffix("_ids"), let id = Int64(value), String(id) == value {
+                return self
+            }
+            return .string(text(value, field: field))
         case .array(let values):
             return .array(values.map { $0.redacted(by: redactor, field: field, memo: &memo) })
         case .object(let members):

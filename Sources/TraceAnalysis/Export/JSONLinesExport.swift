@@ -23,8 +23,9 @@ public enum JSONLinesExport {
                 line(
                     "run",
                     [
-                        ("run_id", .int(runID)), ("ts", .int(record.ts)),
-                        ("wall_clock_start", .int(record.wallClockStart)),
+                        ("run_id", .id(runID)), ("ts", .int(record.ts)),
+                        // Nanoseconds since 1970, above 2^53: a decimal string, as ids, to stay exact.
+                        ("wall_clock_start", .string(String(record.wallClockStart))),
                         ("host", .string(record.host)), ("command_line", .string(record.commandLine)),
                         ("git_revision", .string(record.gitRevision)), ("label", .string(record.label)),
                         ("tool_version", .string(record.toolVersion)),
@@ -34,7 +35,7 @@ public enum JSONLinesExport {
                 line(
                     "session",
                     [
-                        ("session_id", .int(session.sessionID)), ("run_id", .int(runID)),
+                        ("session_id", .id(session.sessionID)), ("run_id", .id(runID)),
                         ("ts", .int(session.ts)),
                         ("dur", .int(session.dur)), ("label", .string(session.label)),
                     ])
@@ -44,8 +45,8 @@ public enum JSONLinesExport {
                 line(
                     "request",
                     [
-                        ("request_id", .int(request.requestID)), ("run_id", .int(runID)),
-                        ("session_id", .int(request.sessionID)), ("parent_id", .int(request.parentID)),
+                        ("request_id", .id(request.requestID)), ("run_id", .id(runID)),
+                        ("session_id", .id(request.sessionID)), ("parent_id", .id(request.parentID)),
                         ("ts", .int(request.ts)), ("dur", .int(request.dur)),
                         ("ttft", .int(request.timeToFirstToken)),
                         ("profile", .string(request.profile)), ("provider", .string(request.provider)),
@@ -61,7 +62,7 @@ public enum JSONLinesExport {
                         ("server_prompt_dur", .int(timings?.promptDuration)),
                         ("server_predicted_tokens", .int(timings?.predictedTokens)),
                         ("server_predicted_dur", .int(timings?.predictedDuration)),
-                        ("turn_id", .int(request.turnID)),
+                        ("turn_id", .id(request.turnID)),
                         ("instructions_fingerprint", .string(request.instructionsFingerprint)),
                         ("tools_fingerprint", .string(request.toolsFingerprint)),
                         ("cache_write_tokens", .int(request.cacheWriteTokens)),
@@ -78,8 +79,8 @@ public enum JSONLinesExport {
                 line(
                     "tool_call",
                     [
-                        ("tool_call_id", .int(call.toolCallID)), ("run_id", .int(runID)),
-                        ("request_id", .int(call.requestID)), ("session_id", .int(call.sessionID)),
+                        ("tool_call_id", .id(call.toolCallID)), ("run_id", .id(runID)),
+                        ("request_id", .id(call.requestID)), ("session_id", .id(call.sessionID)),
                         ("ts", .int(call.ts)), ("dur", .int(call.dur)), ("name", .string(call.name)),
                         ("call_id", .string(call.callID)),
                         ("arguments_fingerprint", .string(call.argumentsFingerprint)),
@@ -94,8 +95,8 @@ public enum JSONLinesExport {
                 line(
                     "handoff",
                     [
-                        ("handoff_id", .int(handoff.handoffID)), ("run_id", .int(runID)),
-                        ("session_id", .int(handoff.sessionID)), ("ts", .int(handoff.ts)),
+                        ("handoff_id", .id(handoff.handoffID)), ("run_id", .id(runID)),
+                        ("session_id", .id(handoff.sessionID)), ("ts", .int(handoff.ts)),
                         ("kind", .string(handoff.kind)),
                         ("from_value", .string(handoff.from)), ("to_value", .string(handoff.to)),
                     ])
@@ -104,8 +105,8 @@ public enum JSONLinesExport {
                 line(
                     "interval",
                     [
-                        ("interval_id", .int(interval.intervalID)), ("run_id", .int(runID)),
-                        ("parent_id", .int(interval.parentID)), ("session_id", .int(interval.sessionID)),
+                        ("interval_id", .id(interval.intervalID)), ("run_id", .id(runID)),
+                        ("parent_id", .id(interval.parentID)), ("session_id", .id(interval.sessionID)),
                         ("ts", .int(interval.ts)), ("dur", .int(interval.dur)),
                         ("name", .string(interval.name)),
                         ("metadata", interval.metadata.jsonValue), ("error", .string(interval.error)),
@@ -115,8 +116,8 @@ public enum JSONLinesExport {
                 line(
                     "instant",
                     [
-                        ("instant_id", .int(instant.instantID)), ("run_id", .int(runID)),
-                        ("parent_id", .int(instant.parentID)), ("ts", .int(instant.ts)),
+                        ("instant_id", .id(instant.instantID)), ("run_id", .id(runID)),
+                        ("parent_id", .id(instant.parentID)), ("ts", .int(instant.ts)),
                         ("name", .string(instant.name)),
                         ("metadata", instant.metadata.jsonValue),
                     ])
@@ -125,7 +126,7 @@ public enum JSONLinesExport {
                 line(
                     "chunk",
                     [
-                        ("run_id", .int(runID)), ("request_id", .int(chunk.requestID)),
+                        ("run_id", .id(runID)), ("request_id", .id(chunk.requestID)),
                         ("ts", .int(chunk.ts)),
                         ("tokens", .int(chunk.tokens)),
                     ])
@@ -134,8 +135,8 @@ public enum JSONLinesExport {
                 line(
                     "payload",
                     [
-                        ("payload_id", .int(payload.payloadID)), ("run_id", .int(runID)),
-                        ("parent_id", .int(payload.parentID)), ("ts", .int(payload.ts)),
+                        ("payload_id", .id(payload.payloadID)), ("run_id", .id(runID)),
+                        ("parent_id", .id(payload.parentID)), ("ts", .int(payload.ts)),
                         ("kind", .string(payload.kind.rawValue)), ("text", .string(payload.text)),
                     ])
             }
@@ -143,7 +144,7 @@ public enum JSONLinesExport {
                 line(
                     "dropped",
                     [
-                        ("run_id", .int(runID)), ("ts", .int(dropped.ts)), ("sink", .string(dropped.sink)),
+                        ("run_id", .id(runID)), ("ts", .int(dropped.ts)), ("sink", .string(dropped.sink)),
                         ("reason", .string(dropped.reason)), ("count", .int(dropped.count)),
                     ])
             }

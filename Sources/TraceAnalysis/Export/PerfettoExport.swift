@@ -120,12 +120,12 @@ private struct RunBuilder {
                 args: [
                     ("kind", .string(handoff.kind)), ("from", .string(handoff.from)),
                     ("to", .string(handoff.to)),
-                    ("session_id", idString(handoff.sessionID)),
+                    ("session_id", .id(handoff.sessionID)),
                 ])
         }
         for instant in run.instants {
             let tid = instant.parentID.flatMap { intervalThread[$0] ?? sessionThread[$0] } ?? thread("events")
-            var args: [(String, JSONValue)] = [("instant_id", idString(instant.instantID))]
+            var args: [(String, JSONValue)] = [("instant_id", .id(instant.instantID))]
             args += metadataArgs(instant.metadata)
             self.instant(instant.name, cat: "instant", ts: instant.ts, tid: tid, scope: "t", args: args)
         }
@@ -182,12 +182,12 @@ private struct RunBuilder {
                 slice(
                     session.label, cat: "session", ts: first, dur: last - first, tid: tid,
                     args: [
-                        ("session_id", idString(session.sessionID)),
+                        ("session_id", .id(session.sessionID)),
                         ("recorded_dur_ms", .double(Double(session.dur) / 1e6)),
                     ])
             case .interval(let interval):
                 intervalThread[interval.intervalID] = tid
-                var args: [(String, JSONValue)] = [("interval_id", idString(interval.intervalID))]
+                var args: [(String, JSONValue)] = [("interval_id", .id(interval.intervalID))]
                 if let error = interval.error { args.append(("error", .string(error))) }
                 args += metadataArgs(interval.metadata)
                 slice(
@@ -203,7 +203,7 @@ private struct RunBuilder {
     private mutating func requestSlices(_ request: RequestRecord, tid: Int64, counter: String) {
         let dur = max(0, request.dur)
         var args: [(String, JSONValue)] = [
-            ("request_id", idString(request.requestID)),
+            ("request_id", .id(request.requestID)),
             ("profile", .string(request.profile)),
             ("provider", .string(request.provider)),
             ("model", .string(request.model)),
@@ -218,7 +218,7 @@ private struct RunBuilder {
             ("reused_prefix_entries", .int(request.reusedPrefixEntries)),
             ("finish_reason", .string(request.finishReason)),
             ("error", .string(request.error)),
-            ("turn_id", idString(request.turnID)),
+            ("turn_id", .id(request.turnID)),
             ("instructions_fingerprint", .string(request.instructionsFingerprint)),
             ("tools_fingerprint", .string(request.toolsFingerprint)),
             ("cache_write_tokens", .int(request.cacheWriteTokens)),
@@ -285,8 +285,8 @@ private struct RunBuilder {
             let lane = lanes.place(start: call.ts, end: call.ts + dur, acceptsChildren: false)
             let tid = thread(lane == 0 ? name : "\(name) (\(lane + 1))")
             var args: [(String, JSONValue)] = [
-                ("tool_call_id", idString(call.toolCallID)),
-                ("request_id", idString(call.requestID)),
+                ("tool_call_id", .id(call.toolCallID)),
+                ("request_id", .id(call.requestID)),
                 ("call_id", .string(call.callID)),
                 ("arguments_fingerprint", .string(call.argumentsFingerprint)),
                 ("arguments_bytes", .int(call.argumentsBytes)),
@@ -358,8 +358,6 @@ private struct RunBuilder {
     }
 
     private func micros(_ ts: Int64) -> JSONValue { .double(Double(ts - start) / 1e3) }
-
-    private func idString(_ id: Int64?) -> JSONValue { id.map { .string(String($0)) } ?? .null }
 
     private func cacheHitRatio(_ request: RequestRecord) -> JSONValue {
         guard let cached = request.cachedInputTokens, let input = request.inputTokens, input > 0 else {

@@ -24,6 +24,9 @@ public indirect enum JSONValue: Sendable, Hashable {
         guard let value, value.isFinite else { return .null }
         return .double(value)
     }
+    /// A 64-bit store id as a decimal string, which JavaScript and jq read exactly (a JSON number
+    /// above 2^53 they round), or `null` when absent.
+    public static func id(_ value: Int64?) -> JSONValue { value.map { .string(String($0)) } ?? .null }
     /// A string, or `null` when absent.
     public static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
 

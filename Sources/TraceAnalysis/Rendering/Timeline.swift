@@ -75,7 +75,7 @@ public struct Timeline: Sendable {
     }
 
     static func matches(_ session: SessionRecord, _ wanted: String) -> Bool {
-        session.label == wanted || String(session.sessionID) == wanted
+        session.label == wanted || ShortID.matchesRecord(session.sessionID, wanted)
     }
 
     // MARK: - Layout
@@ -186,7 +186,7 @@ public struct Timeline: Sendable {
         let paint = Painter(color: options.color)
 
         var out = ""
-        let runName = SummaryReport.shortRunID(run.run.runID)
+        let runName = "run " + ShortID.run(run.run.runID)
             + (run.run.label.map { " " + TerminalText.fitted($0, width: 30) } ?? "")
         let shownRequests = lanes.reduce(0) { total, lane in
             total + lane.requests.filter { $0.ts < end && $0.ts + max($0.dur, 1) > start }.count

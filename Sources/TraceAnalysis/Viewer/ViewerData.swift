@@ -86,8 +86,6 @@ private struct Builder {
         value.map(JSONValue.string) ?? .null
     }
 
-    static func id(_ value: Int64) -> JSONValue { .string(String(value)) }
-    static func id(_ value: Int64?) -> JSONValue { value.map { .string(String($0)) } ?? .null }
 
     func run(_ recorded: RecordedRun, store: String, storeIndex: Int) -> JSONValue {
         let start = recorded.startTime
@@ -95,14 +93,14 @@ private struct Builder {
         let storeName = store.split(separator: "/").last.map(String.init) ?? store
         let sessions: [JSONValue] = recorded.sessions.map { session in
             .object([
-                ("id", Self.id(session.sessionID)), ("label", text(session.label)),
+                ("id", .id(session.sessionID)), ("label", text(session.label)),
                 ("ts", .int(session.ts - start)), ("dur", .int(session.dur)),
             ])
         }
         let requests: [JSONValue] = recorded.requests.map { request in
             var members: [(String, JSONValue)] = [
-                ("id", Self.id(request.requestID)), ("sessionID", Self.id(request.sessionID)),
-                ("parentID", Self.id(request.parentID)), ("ts", .int(request.ts - start)),
+                ("id", .id(request.requestID)), ("sessionID", .id(request.sessionID)),
+                ("parentID", .id(request.parentID)), ("ts", .int(request.ts - start)),
                 ("dur", .int(request.dur)),
                 ("ttft", .int(request.timeToFirstToken)), ("profile", text(request.profile)),
                 ("provider", text(request.provider)), ("model", text(request.model)),
@@ -127,8 +125,8 @@ private struct Builder {
         }
         let toolCalls: [JSONValue] = recorded.toolCalls.map { call in
             .object([
-                ("id", Self.id(call.toolCallID)), ("requestID", Self.id(call.requestID)),
-                ("sessionID", Self.id(call.sessionID)), ("ts", .int(call.ts - start)),
+                ("id", .id(call.toolCallID)), ("requestID", .id(call.requestID)),
+                ("sessionID", .id(call.sessionID)), ("ts", .int(call.ts - start)),
                 ("dur", .int(call.dur)),
                 ("name", text(call.name)), ("callID", text(call.callID)),
                 ("fingerprint", text(call.argumentsFingerprint)),
@@ -138,7 +136,7 @@ private struct Builder {
         }
         let handoffs: [JSONValue] = recorded.handoffs.map { handoff in
             .object([
-                ("id", Self.id(handoff.handoffID)), ("sessionID", Self.id(handoff.sessionID)),
+                ("id", .id(handoff.handoffID)), ("sessionID", .id(handoff.sessionID)),
                 ("ts", .int(handoff.ts - start)), ("kind", text(handoff.kind)), ("from", text(handoff.from)),
                 ("to", text(handoff.to)),
             ])
@@ -155,15 +153,15 @@ private struct Builder {
                 return (key, value)
             }
             return .object([
-                ("id", Self.id(interval.intervalID)), ("parentID", Self.id(interval.parentID)),
-                ("sessionID", Self.id(interval.sessionID)), ("ts", .int(interval.ts - start)),
+                ("id", .id(interval.intervalID)), ("parentID", .id(interval.parentID)),
+                ("sessionID", .id(interval.sessionID)), ("ts", .int(interval.ts - start)),
                 ("dur", .int(interval.dur)), ("name", text(interval.name)), ("metadata", .object(metadata)),
                 ("error", text(interval.error)),
             ])
         }
         let payloads: [JSONValue] = recorded.payloads.map { payload in
             .object([
-                ("id", Self.id(payload.payloadID)), ("parentID", Self.id(payload.parentID)),
+                ("id", .id(payload.payloadID)), ("parentID", .id(payload.parentID)),
                 ("ts", .int(payload.ts - start)), ("kind", .string(payload.kind.rawValue)),
                 ("text", .string(payload.text)),
             ])
@@ -175,7 +173,7 @@ private struct Builder {
             ])
         }
         return .object([
-            ("runID", Self.id(record.runID)), ("label", text(record.label)), ("host", text(record.host)),
+            ("runID", .id(record.runID)), ("label", text(record.label)), ("host", text(record.host)),
             ("commandLine", text(record.commandLine)), ("gitRevision", text(record.gitRevision)),
             ("toolVersion", text(record.toolVersion)), ("store", text(storeName)),
             ("storeIndex", .int(Int64(storeIndex))),
@@ -189,10 +187,10 @@ private struct Builder {
     /// The header's figures for one run, from ``SummaryReport``.
     func summary(_ group: SummaryReport.Group?, run: RecordedRun) -> JSONValue {
         guard let group else {
-            return .object([("runID", Self.id(run.run.runID)), ("requests", .int(0))])
+            return .object([("runID", .id(run.run.runID)), ("requests", .int(0))])
         }
         return .object([
-            ("runID", Self.id(run.run.runID)), ("requests", .int(group.requests)),
+            ("runID", .id(run.run.runID)), ("requests", .int(group.requests)),
             ("ttftP50", .int(group.ttftP50)), ("ttftP95", .int(group.ttftP95)),
             ("ttftMax", .int(group.ttftMax)),
             ("tokensPerSecondP50", .double(group.tokensPerSecondP50)), ("latencyP50", .int(group.latencyP50)),
@@ -214,13 +212,13 @@ private struct Builder {
             for id in events where !unique.contains(id) { unique.append(id) }
             return .object([
                 ("kind", .string(kind)), ("run", .int(runIndex[run].map(Int64.init))), ("title", text(title)),
-                ("detail", text(detail)), ("eventIDs", .array(unique.map(Self.id))),
+                ("detail", text(detail)), ("eventIDs", .array(unique.map { .id($0) })),
             ])
         }
         let tools = ToolFindings.analyze(trace)
         for item in tools.findings {
             let detail = "session \(item.sessionLabel); requests "
-                + item.requestIDs.map(ToolFindings.shortID).joined(separator: ", ")
+                + item.requestIDs.map(ShortID.record).joined(separator: ", ")
                 + "; the repeats cost \(Format.duration(item.cost))"
             out.append(finding(
                 item.kind.rawValue, run: item.runID,

@@ -15,7 +15,7 @@ public struct CacheCommand: ReportCommand {
         cache writes cost over plain input.
         """
     public static let options: [OptionSpec] = [
-        SessionOption.spec, CommonOptions.failOnFindings, CommonOptions.json, CommonOptions.prices,
+        SessionOption.runSpec, SessionOption.spec, CommonOptions.failOnFindings, CommonOptions.json, CommonOptions.prices,
     ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)

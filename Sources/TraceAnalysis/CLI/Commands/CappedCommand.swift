@@ -9,7 +9,7 @@ public struct CappedCommand: ReportCommand {
         requests under it hit it, and the generation time and output tokens of the cut answers.
         """
     public static let options: [OptionSpec] = [
-        SessionOption.spec, CommonOptions.failOnFindings, CommonOptions.json,
+        SessionOption.runSpec, SessionOption.spec, CommonOptions.failOnFindings, CommonOptions.json,
     ]
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)

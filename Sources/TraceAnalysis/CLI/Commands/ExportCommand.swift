@@ -2,7 +2,8 @@ import Redaction
 import TraceStore
 
 /// `trace-report export --format perfetto|otlp|jsonl|html [--out FILE] [--rules FILE] STORE [STORE2]`:
-/// the store in a format other tools open, or as the web viewer, always redacted.
+/// the store in a format other tools open, or as the web viewer, always redacted;
+/// `--format otlp --endpoint URL` pushes it to an OTLP/HTTP back end instead.
 public struct ExportCommand: ReportCommand {
     public static let name = "export"
     public static let abstract =
@@ -11,8 +12,11 @@ public struct ExportCommand: ReportCommand {
     public static let discussion = """
         perfetto  Chrome trace-event JSON for ui.perfetto.dev: a process per run, a thread per session,
                   requests with their time to first token, tool calls, generation rate, handoffs.
-        otlp      an OTLP/JSON ExportTraceServiceRequest with OpenTelemetry gen_ai.* attributes,
-                  for an OpenTelemetry collector (POST it to /v1/traces).
+        otlp      an OTLP/JSON ExportTraceServiceRequest with OpenTelemetry gen_ai.* and OpenInference
+                  attributes: a trace per session, an invoke_agent span per turn holding its chat and
+                  execute_tool spans. With --endpoint URL, sent to that OTLP/HTTP back end as
+                  protobuf (URL/v1/traces when URL has no path), in batches of 512 spans, retried
+                  on 429, 502, 503 and 504; --header K=V[,K=V] adds headers (OTLP's header format).
         jsonl     one JSON object per record, with a "type" and the schema's column names.
         html      the web viewer as one file that works offline: lanes per session, requests (the wait
                   before the first token and the generating part, coloured by cache hits), tool calls,
@@ -26,7 +30,9 @@ public struct ExportCommand: ReportCommand {
         """
     public static let options: [OptionSpec] = [
         .required("--format", formatList("|"), "the format to write"),
-        .value("--out", "FILE", "where to write (mode 0600); standard output if absent"),
+        .value("--out", "FILE", "where to write (mode 0600); standard output if absent, nothing with --endpoint"),
+        .value("--endpoint", "URL", "push OTLP/HTTP protobuf to this back end (--format otlp only)"),
+        .value("--header", "K=V[,K=V]", "headers sent with --endpoint, such as authorization=Bearer%20…"),
     ]
 
     static func formatList(_ separator: String) -> String {
@@ -57,10 +63,76 @@ public struct ExportCommand: ReportCommand {
         if let out, let store = paths.first(where: { ExportFile.sameFile(out, $0) }) {
             throw .message("--out \(out) is the store \(store) itself; name another file")
         }
+        if let endpoint = arguments.value("--endpoint") {
+            guard format == .otlp else { throw .usage(UsageError("--endpoint pushes OTLP only; add --format otlp")) }
+            return try push(paths[0], to: endpoint, headers: arguments.value("--header"), out: out, context: context)
+        }
+        if arguments.value("--header") != nil { throw .usage(UsageError("--header goes with --endpoint")) }
         let (text, report, anomalies) = try render(format, paths: paths, redactor: context.redactor)
         try context.writeExport(text, to: out)
         context.writeNote(report.summary + "\n" + AnomalyNotes.text(anomalies))
         return .success
+    }
+
+    /// Pushes the store's spans to `endpoint`, and writes them to `out` as OTLP/JSON when given.
+    static func push(
+        _ path: String, to endpoint: String, headers: String?, out: String?, context: CommandContext
+    ) throws(CommandFailure) -> ExitCode {
+        guard endpoint.hasPrefix("http://") || endpoint.hasPrefix("https://") else {
+            throw .usage(UsageError("--endpoint needs an http:// or https:// URL"))
+        }
+        let pairs = try headerPairs(headers)
+        let trace: RedactedTrace
+        do { trace = try RedactedTrace.load(path: path, redactor: context.redactor) } catch { throw .input(error) }
+        let push = OTLPPush(endpoint: endpoint, headers: pairs)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let summary = try push.send(OTLPExport.resourceSpans(trace))
+        let elapsed = Int64((clock.now - start) / .nanoseconds(1))
+        if let out { try context.writeExport(OTLPExport.render(trace), to: out) }
+        let retries = summary.retries == 0 ? "" : ", \(summary.retries) retried"
+        context.writeNote(
+            "pushed \(summary.spans) spans in \(summary.batches) batches to \(push.url) in "
+                + "\(Format.duration(elapsed))\(retries)\n" + trace.report.summary + "\n"
+                + AnomalyNotes.text(trace.trace.anomalies))
+        return .success
+    }
+
+    /// `K=V[,K=V]` as OTLP's `OTEL_EXPORTER_OTLP_HEADERS` writes headers (values may be
+    /// percent-encoded), as name and value pairs.
+    static func headerPairs(_ text: String?) throws(CommandFailure) -> [(String, String)] {
+        guard let text else { return [] }
+        var pairs: [(String, String)] = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let equals = item.firstIndex(of: "=") else {
+                throw .usage(UsageError("--header needs K=V, not '\(TerminalText.sanitized(String(item)))'"))
+            }
+            let name = item[..<equals].filter { !$0.isWhitespace }
+            let value = percentDecoded(item[item.index(after: equals)...])
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) }),
+                !value.contains(where: { $0.isNewline || $0 == "\0" })
+            else {
+                throw .usage(UsageError("--header needs a name of letters, digits and dashes and a value on one line"))
+            }
+            pairs.append((name, value))
+        }
+        return pairs
+    }
+
+    /// `%XX` escapes decoded; text with a malformed escape or that decodes to invalid UTF-8 as is.
+    private static func percentDecoded(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        var utf8 = text.utf8[...]
+        while let byte = utf8.first {
+            utf8 = utf8.dropFirst()
+            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) else {
+                return String(text)
+            }
+            bytes.append(value)
+            utf8 = utf8.dropFirst(2)
+        }
+        return String(validating: bytes, as: UTF8.self) ?? String(text)
     }
 
     /// The export's text, what was redacted from it, and the implausible values it read.

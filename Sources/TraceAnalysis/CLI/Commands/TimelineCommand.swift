@@ -12,7 +12,8 @@ public struct TimelineCommand: ReportCommand {
         """
     public static let options: [OptionSpec] = [
         .value("--width", "N", "columns, labels included (default: $COLUMNS, else 100)"),
-        .value("--session", "LABEL|ID", "only the sessions with this label or id"),
+        SessionOption.runSpec,
+        SessionOption.spec,
         .value("--from", "T", "start of the window, after the run's start"),
         .value("--to", "T", "end of the window, after the run's start"),
         .value("--max-lanes", "N", "lanes at most; later sessions share the last (default 24)"),
@@ -40,6 +41,7 @@ public struct TimelineCommand: ReportCommand {
         options.color = !noColor && (arguments.flag("--color") || context.outputIsTerminal)
         let json = arguments.flag("--json")
         func render(_ trace: RecordedTrace) throws(CommandFailure) -> String {
+            let trace = try SessionOption.narrowed(trace, arguments, session: false)
             if json { return TimelineData.json(trace, options: options).serialized() + "\n" }
             do {
                 return try Timeline.render(trace, options: options)
@@ -53,7 +55,8 @@ public struct TimelineCommand: ReportCommand {
         if arguments.flag("--follow") { return try Follow.run(arguments, context: context, render: render) }
         let trace = try loadTrace(arguments, context: context)
         if json {
-            context.write(json: AnomalyNotes.adding(trace.anomalies, to: TimelineData.json(trace, options: options)))
+            let narrowed = try SessionOption.narrowed(trace, arguments, session: false)
+            context.write(json: AnomalyNotes.adding(trace.anomalies, to: TimelineData.json(narrowed, options: options)))
         } else {
             context.write(try render(trace) + AnomalyNotes.text(trace.anomalies))
         }
@@ -81,25 +84,25 @@ enum TimelineData {
                     ($0.sessionID.map(ids.contains) ?? (options.session == nil)) && inWindow($0.ts, $0.dur)
                 }
                 return .object([
-                    ("run_id", .int(run.run.runID)),
+                    ("run_id", .id(run.run.runID)),
                     ("start_ts", .int(origin)),
                     ("sessions", .array(sessions.map { session in
-                        .object([("session_id", .int(session.sessionID)), ("label", .string(session.label)),
+                        .object([("session_id", .id(session.sessionID)), ("label", .string(session.label)),
                                  ("start_ns", .int(session.ts - origin)), ("dur_ns", .int(session.dur))])
                     })),
                     ("requests", .array(requests.map { request in
                         .object([
-                            ("request_id", .int(request.requestID)), ("session_id", .int(request.sessionID)),
+                            ("request_id", .id(request.requestID)), ("session_id", .id(request.sessionID)),
                             ("start_ns", .int(request.ts - origin)), ("dur_ns", .int(request.dur)),
                             ("ttft_ns", .int(request.timeToFirstToken)), ("error", .string(request.error)),
                             ("tool_calls", .array((run.toolCallsByRequest[request.requestID] ?? []).map { call in
-                                .object([("tool_call_id", .int(call.toolCallID)), ("name", .string(call.name)),
+                                .object([("tool_call_id", .id(call.toolCallID)), ("name", .string(call.name)),
                                          ("start_ns", .int(call.ts - origin)), ("dur_ns", .int(call.dur))])
                             })),
                         ])
                     })),
                     ("handoffs", .array(run.handoffs.filter { $0.sessionID.map(ids.contains) ?? false }.map { handoff in
-                        .object([("session_id", .int(handoff.sessionID)), ("at_ns", .int(handoff.ts - origin)),
+                        .object([("session_id", .id(handoff.sessionID)), ("at_ns", .int(handoff.ts - origin)),
                                  ("kind", .string(handoff.kind)), ("from", .string(handoff.from)),
                                  ("to", .string(handoff.to))])
                     })),

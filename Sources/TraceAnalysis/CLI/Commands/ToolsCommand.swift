@@ -22,7 +22,7 @@ public struct ToolsCommand: ReportCommand {
         their time and tokens.
         """
     public static let options: [OptionSpec] = [
-        SessionOption.spec,
+        SessionOption.runSpec, SessionOption.spec,
         .value("--loop", "N", "asks of one kind in one turn that make a loop (default 3)"),
         .value("--similarity", "X", "near-identical threshold, 0 < X ≤ 1 (default 0.8)"),
         CommonOptions.failOnFindings,
