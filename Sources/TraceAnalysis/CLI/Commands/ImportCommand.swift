@@ -48,7 +48,8 @@ public struct ImportCommand: ReportCommand {
         context.write(
             "\(output): \(Format.count(Int64(outcome.records))) records in \(outcome.runs) "
                 + "run\(outcome.runs == 1 ? "" : "s") from \(trace), in "
-                + "\(Format.duration(Int64((clock.now - start).seconds * 1e9)))\n")
+                + "\(Format.duration(Int64((clock.now - start).seconds * 1e9)))\n"
+                + AnomalyNotes.text(outcome.anomalies))
         return .success
     }
 }
