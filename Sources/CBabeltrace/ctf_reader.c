@@ -15,6 +15,8 @@ struct class_entry {
     const bt_event_class *event_class; /* a reference we hold */
     struct st_ctf_class public_class;
     const char **field_names;
+    /* The class type of each payload member, fixed by the class: looked up once, not per event. */
+    bt_field_class_type *field_types;
     int64_t vpid_index; /* member of the common context, -1 if none */
 };
 
@@ -290,10 +292,18 @@ static struct class_entry *class_entry(struct st_ctf_reader *reader, const bt_ev
     const bt_field_class *payload = bt_event_class_borrow_payload_field_class_const(event_class);
     uint64_t fields = payload ? bt_field_class_structure_get_member_count(payload) : 0;
     entry->field_names = calloc(fields ? fields : 1, sizeof *entry->field_names);
-    if (!entry->field_names) return NULL;
+    entry->field_types = calloc(fields ? fields : 1, sizeof *entry->field_types);
+    if (!entry->field_names || !entry->field_types) {
+        free(entry->field_names);
+        free(entry->field_types);
+        return NULL;
+    }
     for (uint64_t i = 0; i < fields; i++) {
-        entry->field_names[i] = bt_field_class_structure_member_get_name(
-            bt_field_class_structure_borrow_member_by_index_const(payload, i));
+        const bt_field_class_structure_member *member =
+            bt_field_class_structure_borrow_member_by_index_const(payload, i);
+        entry->field_names[i] = bt_field_class_structure_member_get_name(member);
+        entry->field_types[i] =
+            bt_field_class_get_type(bt_field_class_structure_member_borrow_field_class_const(member));
     }
     entry->vpid_index = -1;
     const bt_field_class *common =
@@ -359,12 +369,14 @@ static int64_t integer_value(const bt_field *field) {
 }
 
 /* Decodes the payload into reader->values; returns -1 when out of memory. */
-static int decode_payload(struct st_ctf_reader *reader, const bt_field *payload, uint64_t count) {
+static int decode_payload(struct st_ctf_reader *reader, const struct class_entry *entry,
+                          const bt_field *payload) {
+    uint64_t count = entry->public_class.field_count;
     uint64_t array_used = 0;
     for (uint64_t i = 0; i < count; i++) {
         const bt_field *field = bt_field_structure_borrow_member_field_by_index_const(payload, i);
         struct st_ctf_value *value = &reader->values[i];
-        bt_field_class_type type = bt_field_get_class_type(field);
+        bt_field_class_type type = entry->field_types[i];
         value->string = NULL;
         value->array = NULL;
         value->length = 0;
@@ -425,7 +437,7 @@ static int fill_event(struct st_ctf_reader *reader, const bt_message *message, s
     struct trace_entry *trace = trace_entry(reader, bt_stream_borrow_trace_const(stream));
     if (!entry || !trace) return -1;
     const bt_field *payload = bt_event_borrow_payload_field_const(event);
-    if (payload && decode_payload(reader, payload, entry->public_class.field_count) != 0) return -1;
+    if (payload && decode_payload(reader, entry, payload) != 0) return -1;
     out->event_class = &entry->public_class;
     out->fields = reader->values;
     out->vpid = -1;
@@ -515,6 +527,7 @@ void st_ctf_close(st_ctf_reader *reader) {
     for (uint64_t i = 0; i < reader->class_count; i++) {
         bt_event_class_put_ref(reader->classes[i].event_class);
         free(reader->classes[i].field_names);
+        free(reader->classes[i].field_types);
     }
     for (uint64_t i = 0; i < reader->trace_count; i++) bt_trace_put_ref(reader->traces[i].trace);
     bt_graph_put_ref(reader->graph);

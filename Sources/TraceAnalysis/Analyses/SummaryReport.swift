@@ -134,7 +134,56 @@ public struct SummaryReport: Sendable {
         return builder.finish(path: trace.path)
     }
 
+    /// Aggregates the records of an LTTng trace as they are read: the figures of ``compute(trace:)``
+    /// of the same trace, without gathering it, so a million requests cost one pass and the memory
+    /// of their figures, as ``compute(reader:)`` costs for a store.
+    static func compute(
+        stream: LTTngRecordStream, prices: PriceTable? = nil
+    ) throws(LTTngTraceError) -> SummaryReport {
+        var builder = Builder(prices: prices)
+        // A tool call's profile and model are its request's, which may be read after it: tool calls
+        // are added once every request is known, looked up among the requests they name only.
+        var requestProfiles: [(request: RunRequest, profile: Int)] = []
+        var toolCalls: [(runID: Int64, call: ToolCallRecord)] = []
+        while case .record(let event, let runID, _) = try stream.next() {
+            switch event {
+            case .run(let run): builder.runLabels[runID] = run.label
+            case .session(let session): builder.sessionLabels[session.sessionID] = session.label
+            case .request(let request):
+                let profile = builder.addRequest(
+                    runID: runID, sessionID: request.sessionID, profile: request.profile, model: request.model,
+                    ts: request.ts, dur: request.dur, ttft: request.timeToFirstToken,
+                    outputTokens: request.outputTokens, inputTokens: request.inputTokens,
+                    cachedInputTokens: request.cachedInputTokens, failed: request.error != nil,
+                    cost: prices?.cost(of: request))
+                requestProfiles.append((RunRequest(runID: runID, requestID: request.requestID), profile))
+            case .toolCall(let call): toolCalls.append((runID, call))
+            case .dropped(let dropped):
+                builder.dropped[runID] = builder.dropped[runID, default: 0].saturatingAdd(dropped.count)
+            case .handoff, .interval, .instant, .chunk, .payload: break
+            }
+        }
+        let named = Set(toolCalls.compactMap { runID, call in
+            call.requestID.map { RunRequest(runID: runID, requestID: $0) }
+        })
+        var profileOfRequest: [RunRequest: Int] = [:]
+        for (request, profile) in named.isEmpty ? [] : requestProfiles
+        where named.contains(request) && profileOfRequest[request] == nil {
+            profileOfRequest[request] = profile
+        }
+        for (runID, call) in toolCalls {
+            let profile = call.requestID.flatMap { profileOfRequest[RunRequest(runID: runID, requestID: $0)] }
+            builder.addToolCall(runID: runID, sessionID: call.sessionID, profileSlot: profile, dur: call.dur)
+        }
+        return builder.finish(path: stream.path)
+    }
+
     // MARK: - Accumulation
+
+    private struct RunRequest: Hashable {
+        var runID: Int64
+        var requestID: Int64
+    }
 
     private struct SessionKey: Hashable {
         var runID: Int64
@@ -213,57 +262,90 @@ public struct SummaryReport: Sendable {
         private var profileIndex: [ProfileKey: Int] = [:]
 
         init(prices: PriceTable?) { self.prices = prices }
+        /// The group each of the last request's keys found: consecutive requests mostly share them.
+        private var lastRun: (key: Int64, slot: Int)?
+        private var lastSession: (key: SessionKey, slot: Int)?
+        private var lastProfile: (key: ProfileKey, slot: Int)?
 
         private mutating func runSlot(_ runID: Int64) -> Int {
-            if let index = runIndex[runID] { return index }
-            runs.append(Accumulator(group: Group(kind: .run, runID: runID, firstTimestamp: .max)))
-            runIndex[runID] = runs.count - 1
-            return runs.count - 1
+            if let last = lastRun, last.key == runID { return last.slot }
+            let slot: Int
+            if let index = runIndex[runID] {
+                slot = index
+            } else {
+                runs.append(Accumulator(group: Group(kind: .run, runID: runID, firstTimestamp: .max)))
+                slot = runs.count - 1
+                runIndex[runID] = slot
+            }
+            lastRun = (runID, slot)
+            return slot
         }
 
         private mutating func sessionSlot(_ key: SessionKey) -> Int {
-            if let index = sessionIndex[key] { return index }
-            sessions.append(
-                Accumulator(group: Group(kind: .session, runID: key.runID, sessionID: key.sessionID, firstTimestamp: .max)))
-            sessionIndex[key] = sessions.count - 1
-            return sessions.count - 1
+            if let last = lastSession, last.key == key { return last.slot }
+            let slot: Int
+            if let index = sessionIndex[key] {
+                slot = index
+            } else {
+                sessions.append(Accumulator(
+                    group: Group(kind: .session, runID: key.runID, sessionID: key.sessionID, firstTimestamp: .max)))
+                slot = sessions.count - 1
+                sessionIndex[key] = slot
+            }
+            lastSession = (key, slot)
+            return slot
         }
 
         private mutating func profileSlot(_ key: ProfileKey) -> Int {
-            if let index = profileIndex[key] { return index }
-            profiles.append(
-                Accumulator(group: Group(kind: .profile, profile: key.profile, model: key.model, firstTimestamp: .max)))
-            profileIndex[key] = profiles.count - 1
-            return profiles.count - 1
+            if let last = lastProfile, last.key == key { return last.slot }
+            let slot: Int
+            if let index = profileIndex[key] {
+                slot = index
+            } else {
+                profiles.append(
+                    Accumulator(group: Group(kind: .profile, profile: key.profile, model: key.model, firstTimestamp: .max)))
+                slot = profiles.count - 1
+                profileIndex[key] = slot
+            }
+            lastProfile = (key, slot)
+            return slot
         }
 
+        /// Adds a request to its groups; returns its profile/model group, for its tool calls.
+        @discardableResult
         mutating func addRequest(
             runID: Int64, sessionID: Int64?, profile: String, model: String, ts: Int64, dur: Int64, ttft: Int64?,
             outputTokens: Int64?, inputTokens: Int64?, cachedInputTokens: Int64?, failed: Bool, cost: Double?
-        ) {
-            let slots = [
-                (\Builder.runs, runSlot(runID)),
-                (\Builder.sessions, sessionSlot(SessionKey(runID: runID, sessionID: sessionID))),
-                (\Builder.profiles, profileSlot(ProfileKey(profile: profile, model: model))),
-            ]
-            for (accumulators, index) in slots {
-                self[keyPath: accumulators][index].add(
-                    ts: ts, dur: dur, ttft: ttft, outputTokens: outputTokens, inputTokens: inputTokens,
-                    cachedInputTokens: cachedInputTokens, failed: failed, cost: cost, priced: prices != nil)
-            }
+        ) -> Int {
+            let priced = prices != nil
+            let run = runSlot(runID)
+            runs[run].add(ts: ts, dur: dur, ttft: ttft, outputTokens: outputTokens, inputTokens: inputTokens,
+                          cachedInputTokens: cachedInputTokens, failed: failed, cost: cost, priced: priced)
+            let session = sessionSlot(SessionKey(runID: runID, sessionID: sessionID))
+            sessions[session].add(ts: ts, dur: dur, ttft: ttft, outputTokens: outputTokens, inputTokens: inputTokens,
+                                  cachedInputTokens: cachedInputTokens, failed: failed, cost: cost, priced: priced)
+            let pair = profileSlot(ProfileKey(profile: profile, model: model))
+            profiles[pair].add(ts: ts, dur: dur, ttft: ttft, outputTokens: outputTokens, inputTokens: inputTokens,
+                               cachedInputTokens: cachedInputTokens, failed: failed, cost: cost, priced: priced)
+            return pair
         }
 
         /// Adds a tool call's time to the groups of its request; calls of groups without requests
         /// (a run that recorded tools only) are counted in their run and session all the same.
         mutating func addToolCall(runID: Int64, sessionID: Int64?, profile: String?, model: String?, dur: Int64) {
+            let pair = profile.flatMap { profile in model.map { profileSlot(ProfileKey(profile: profile, model: $0)) } }
+            addToolCall(runID: runID, sessionID: sessionID, profileSlot: pair, dur: dur)
+        }
+
+        /// Adds a tool call's time to its run, its session and the profile/model group `profileSlot`.
+        mutating func addToolCall(runID: Int64, sessionID: Int64?, profileSlot pair: Int?, dur: Int64) {
             let run = runSlot(runID)
             runs[run].group.toolTime = runs[run].group.toolTime.saturatingAdd(dur)
             runs[run].group.toolCalls += 1
             let session = sessionSlot(SessionKey(runID: runID, sessionID: sessionID))
             sessions[session].group.toolTime = sessions[session].group.toolTime.saturatingAdd(dur)
             sessions[session].group.toolCalls += 1
-            if let profile, let model {
-                let pair = profileSlot(ProfileKey(profile: profile, model: model))
+            if let pair {
                 profiles[pair].group.toolTime = profiles[pair].group.toolTime.saturatingAdd(dur)
                 profiles[pair].group.toolCalls += 1
             }

@@ -21,6 +21,8 @@ enum LTTngImporter {
     struct Outcome {
         var records: Int
         var runs: Int
+        /// Fields that held numbers no recording writes: the store holds the nearest plausible value.
+        var anomalies: [StoreAnomaly] = []
     }
 
     /// Events handed to the store's writer between two waits for it: the writer's queue holds
@@ -96,6 +98,7 @@ enum LTTngImporter {
             }
         }
         outcome.runs = written.count
+        outcome.anomalies = stream.anomalies
     }
 
     /// A hidden file beside `output`, so the rename stays within one file system.

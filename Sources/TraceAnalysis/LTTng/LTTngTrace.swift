@@ -1,6 +1,7 @@
 import CBabeltrace
 import Foundation
 import SessionTrace
+import TraceStore
 
 /// Reads LTTng traces of the `session_trace` provider as SessionTrace records, so every analysis
 /// reads them as it reads a store.
@@ -36,7 +37,9 @@ public enum LTTngTrace {
         while case .record(let event, let runID, let host) = try stream.next() {
             builder.add(event, runID: runID, host: host)
         }
-        return builder.trace(path: path)
+        var trace = builder.trace(path: path)
+        trace.anomalies = stream.anomalies
+        return trace
     }
 
     /// The folders at or below `path` that hold a CTF trace (a `metadata` file), sorted.
@@ -172,6 +175,9 @@ final class LTTngRecordStream {
 
     /// Fields this version writes that the trace's event classes lack, as `event.field`.
     var absentFields: Set<String> { decoder.absentFields }
+
+    /// The fields that held numbers no recording writes, read as the nearest plausible value.
+    var anomalies: [StoreAnomaly] { decoder.implausibleFields.anomalies(path: path) }
 
     private func host(_ traceIndex: UInt64, _ name: UnsafePointer<CChar>?) -> String {
         let index = Int(traceIndex)

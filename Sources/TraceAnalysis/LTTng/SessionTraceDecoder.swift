@@ -29,10 +29,13 @@ struct SessionTraceDecoder {
         case missingField(event: String, field: String)
     }
 
-    /// Where each field of one event class sits in its payload; -1 where the class lacks it.
-    private struct Layout {
+    /// Where each field of one event class sits in its payload (-1 where the class lacks it), and
+    /// the values each integer field may plausibly hold, as the store's column of that name.
+    fileprivate struct Layout {
         var kind: TraceEventKind?
         var positions: [Int]
+        var names: [String] = []
+        var ranges: [ClosedRange<Int64>] = []
     }
 
     /// Layouts by ``st_ctf_class/index``.
@@ -41,6 +44,8 @@ struct SessionTraceDecoder {
     private(set) var foreignRecords = 0
     /// Fields this version writes that some event class of the trace lacks, as `event.field`.
     private(set) var absentFields: Set<String> = []
+    /// Numbers no recording writes, each read as the nearest plausible value.
+    let implausibleFields = ImplausibleFields()
 
     /// Decodes the reader's current record; nil for a record of another provider.
     mutating func decode(_ reader: CTFReader) throws(Failure) -> Decoded? {
@@ -58,7 +63,8 @@ struct SessionTraceDecoder {
             foreignRecords += 1
             return nil
         }
-        let f = Fields(reader: reader, positions: layout.positions)
+        let f = Fields(
+            reader: reader, layout: layout, table: kind.name, implausible: implausibleFields)
         switch kind {
         case .run:
             let run = RunRecord(
@@ -176,40 +182,56 @@ struct SessionTraceDecoder {
         if let ts = fields.names.firstIndex(of: "ts"), positions[ts] < 0 {
             throw .missingField(event: name, field: "ts")
         }
-        return Layout(kind: kind, positions: positions)
+        return Layout(
+            kind: kind, positions: positions, names: fields.names,
+            ranges: fields.names.map(PlausibleRange.of(column:)))
     }
 }
 
-/// One record's fields by their place in a kind's list, with LTTng's unknown values undone.
+/// One record's fields by their place in a kind's list, with LTTng's unknown values undone and
+/// implausible numbers read as the store reads them (see ``ImplausibleFields``).
 private struct Fields {
     let reader: CTFReader
-    let positions: [Int]
+    let layout: SessionTraceDecoder.Layout
+    let table: String
+    let implausible: ImplausibleFields
 
     /// A field that is always written; 0 if the class lacks it.
     @inline(__always)
     func int(_ field: Int) -> Int64 {
-        let position = positions[field]
-        return position < 0 ? 0 : reader.integer(position) ?? 0
+        let position = layout.positions[field]
+        guard position >= 0, let value = reader.integer(position) else { return 0 }
+        return plausible(value, field)
     }
 
     /// -1 (the LTTng convention for unknown) and a field the class lacks read as nil.
     @inline(__always)
     func optionalInt(_ field: Int) -> Int64? {
-        let position = positions[field]
+        let position = layout.positions[field]
         guard position >= 0, let value = reader.integer(position), value != -1 else { return nil }
-        return value
+        return plausible(value, field)
     }
 
     @inline(__always)
+    private func plausible(_ value: Int64, _ field: Int) -> Int64 {
+        let range = layout.ranges[field]
+        if range.contains(value) { return value }
+        return implausible.outOfRange(value, range, table: table, column: layout.names[field])
+    }
+
+    /// Like ``optionalInt(_:)``; an infinity reads as nil too, and is counted.
+    @inline(__always)
     func optionalReal(_ field: Int) -> Double? {
-        let position = positions[field]
+        let position = layout.positions[field]
         guard position >= 0, let value = reader.real(position), value != -1 else { return nil }
-        return value
+        if value.isFinite { return value }
+        implausible.notFinite(value, table: table, column: layout.names[field])
+        return nil
     }
 
     @inline(__always)
     func text(_ field: Int) -> String {
-        let position = positions[field]
+        let position = layout.positions[field]
         return position < 0 ? "" : reader.string(position) ?? ""
     }
 
@@ -226,7 +248,7 @@ private struct Fields {
 
     /// An empty sketch is how LTTng writes "none made".
     func sketch(_ field: Int) -> [UInt32]? {
-        let position = positions[field]
+        let position = layout.positions[field]
         guard position >= 0, let values = reader.integers(position), !values.isEmpty else { return nil }
         return values.map { UInt32(truncatingIfNeeded: $0) }
     }

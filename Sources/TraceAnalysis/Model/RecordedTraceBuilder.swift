@@ -105,23 +105,36 @@ struct RecordedTraceBuilder {
             recorded.append(
                 RecordedRun(
                     run: record, hasRunRecord: run.record != nil,
-                    sessions: run.sessions.sorted { ($0.ts, $0.sessionID) < ($1.ts, $1.sessionID) },
-                    requests: run.requests.sorted { ($0.ts, $0.requestID) < ($1.ts, $1.requestID) },
-                    toolCalls: run.toolCalls.sorted { ($0.ts, $0.toolCallID) < ($1.ts, $1.toolCallID) },
-                    handoffs: run.handoffs.sorted { ($0.ts, $0.handoffID) < ($1.ts, $1.handoffID) },
-                    intervals: run.intervals.sorted { ($0.ts, $0.intervalID) < ($1.ts, $1.intervalID) },
-                    instants: run.instants.sorted { ($0.ts, $0.instantID) < ($1.ts, $1.instantID) },
+                    sessions: Self.ordered(run.sessions) { ($0.ts, $0.sessionID) },
+                    requests: Self.ordered(run.requests) { ($0.ts, $0.requestID) },
+                    toolCalls: Self.ordered(run.toolCalls) { ($0.ts, $0.toolCallID) },
+                    handoffs: Self.ordered(run.handoffs) { ($0.ts, $0.handoffID) },
+                    intervals: Self.ordered(run.intervals) { ($0.ts, $0.intervalID) },
+                    instants: Self.ordered(run.instants) { ($0.ts, $0.instantID) },
                     chunks: Self.byTime(run.chunks, \.ts),
-                    payloads: run.payloads.sorted { ($0.ts, $0.payloadID) < ($1.ts, $1.payloadID) },
+                    payloads: Self.ordered(run.payloads) { ($0.ts, $0.payloadID) },
                     dropped: Self.byTime(run.dropped, \.ts)))
         }
         recorded.sort { ($0.run.ts, $0.run.runID) < ($1.run.ts, $1.run.runID) }
         return RecordedTrace(path: path, runs: recorded)
     }
 
+    /// `records` by `key`, `ts` then id; as they are when they came in that order, which a trace's
+    /// records mostly do (a record is written when its interval ends), so most runs need no sort.
+    private static func ordered<Record>(_ records: [Record], by key: (Record) -> (Int64, Int64)) -> [Record] {
+        let isBefore = { (first: Record, second: Record) in key(first) < key(second) }
+        return isOrdered(records, by: isBefore) ? records : records.sorted(by: isBefore)
+    }
+
+    private static func isOrdered<Record>(_ records: [Record], by isBefore: (Record, Record) -> Bool) -> Bool {
+        for index in records.indices.dropFirst() where isBefore(records[index], records[index - 1]) { return false }
+        return true
+    }
+
     /// Records without an id, by time and then in the order they came, as a store's rowid orders them.
     private static func byTime<Record>(_ records: [Record], _ ts: KeyPath<Record, Int64>) -> [Record] {
-        records.enumerated().sorted { ($0.element[keyPath: ts], $0.offset) < ($1.element[keyPath: ts], $1.offset) }
+        if isOrdered(records, by: { $0[keyPath: ts] < $1[keyPath: ts] }) { return records }
+        return records.enumerated().sorted { ($0.element[keyPath: ts], $0.offset) < ($1.element[keyPath: ts], $1.offset) }
             .map(\.element)
     }
 }

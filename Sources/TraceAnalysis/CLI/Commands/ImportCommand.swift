@@ -48,17 +48,18 @@ public struct ImportCommand: ReportCommand {
         if showsProgress { context.writeNote("\n") }
         let nanoseconds = Int64((clock.now - start).seconds * 1e9)
         if arguments.flag("--json") {
-            context.write(json: .object([
+            context.write(json: AnomalyNotes.adding(outcome.anomalies, to: .object([
                 ("store", .string(output)), ("trace", .string(trace)),
                 ("records", .int(Int64(outcome.records))), ("runs", .int(Int64(outcome.runs))),
                 ("dur_ns", .int(nanoseconds)),
-            ]))
+            ])))
             return .success
         }
         context.write(
             "\(output): \(Format.count(Int64(outcome.records))) records in \(outcome.runs) "
                 + "run\(outcome.runs == 1 ? "" : "s") from \(trace), in "
-                + "\(Format.duration(nanoseconds))\n")
+                + "\(Format.duration(nanoseconds))\n"
+                + AnomalyNotes.text(outcome.anomalies))
         return .success
     }
 }

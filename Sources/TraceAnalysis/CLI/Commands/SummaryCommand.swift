@@ -38,9 +38,16 @@ public struct SummaryCommand: ReportCommand {
         let report: SummaryReport
         let anomalies: [StoreAnomaly]
         if LTTngTrace.isTraceInput(arguments.positionals.first ?? "") {
-            let trace = try loadTrace(arguments, context: context)
-            report = SummaryReport.compute(trace: trace, prices: prices)
-            anomalies = trace.anomalies
+            // Aggregated as it is read, and the report redacted, as a store's is below.
+            let path: String
+            do { path = try arguments.storePath() } catch { throw .usage(error) }
+            do {
+                let stream = try LTTngRecordStream(path: path)
+                report = try SummaryReport.compute(stream: stream, prices: prices).redacted(by: context.redactor)
+                anomalies = stream.anomalies
+            } catch {
+                throw .input(.lttng(error))
+            }
         } else {
             let reader = try openStore(arguments)
             do {
