@@ -216,10 +216,11 @@ struct StoreRoundTripTests {
 
 @Suite("Store schema versions")
 struct StoreSchemaVersionTests {
-    /// A version-1 store, as the first landing wrote it: no turn, fingerprint or response columns.
+    /// A version-1 store, a real planner run as the first landing wrote it: no turn, fingerprint or
+    /// response columns.
     static let versionOnePlannerRun = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("tracefiles/planner/run-1.sqlite").path
+        .appendingPathComponent("tracefiles/schema-1/planner-run.sqlite").path
 
     @Test func aVersionOneStoreReadsWithTheNewFieldsAbsent() throws {
         let reader = try StoreReader(path: Self.versionOnePlannerRun)
