@@ -8,10 +8,13 @@ import SessionTrace
 /// model directly: `TracedModel(model, tracer: tracer)`. Results and errors pass through
 /// unchanged; recording never throws into the caller.
 public struct TracedModel: LanguageModel {
+    /// The wrapped model, which every request goes to unchanged.
     public let base: any LanguageModel
     let recorder: SessionRecorder
     let options: TracingOptions
 
+    /// Wraps `base`; every request through this value and its copies is recorded in one session
+    /// labelled `sessionLabel`.
     public init(_ base: any LanguageModel, tracer: Tracer, sessionLabel: String = "session",
                 options: TracingOptions = .init()) {
         self.init(base, recorder: SessionRecorder(tracer: tracer, label: sessionLabel), options: options)
@@ -23,9 +26,13 @@ public struct TracedModel: LanguageModel {
         self.options = options
     }
 
+    /// The wrapped model's `provider`, passed through.
     public var provider: String { base.provider }
+    /// The wrapped model's `modelName`, passed through.
     public var modelName: String { base.modelName }
 
+    /// Streams `base`'s events unchanged and records a ``RequestRecord`` when the stream ends, normally
+    /// or with an error; with `.request` disabled it returns `base.stream(request)` as is.
     public func stream(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
         let tracer = recorder.tracer
         guard tracer.isEnabled(.request) else { return base.stream(request) }
@@ -103,6 +110,7 @@ public struct TracingOptions: Sendable {
     /// is recorded as a new one. Thirty minutes by default.
     public var recorderIdleTimeout: Duration?
 
+    /// Options with payload capture and chunks off and a thirty-minute idle timeout, unless given.
     public init(
         capturePayloads: Bool = false, recordChunks: Bool = false, recorderIdleTimeout: Duration? = .seconds(1800)
     ) {

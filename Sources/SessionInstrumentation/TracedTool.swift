@@ -9,13 +9,16 @@ import SessionTrace
 /// Sessions get one through ``TracingMiddleware``; code with its own session type wraps a tool
 /// directly: `TracedTool(searchTool, tracer: tracer)`.
 public struct TracedTool<Base: Tool>: Tool {
+    /// The wrapped tool's arguments, so the session decodes the model's JSON as it would for `base`.
     public typealias Arguments = Base.Arguments
 
+    /// The wrapped tool, which every call goes to unchanged.
     public let base: Base
     let tracer: Tracer
     let recorder: SessionRecorder?
     let options: TracingOptions
 
+    /// Wraps `base`; its calls nest under the request and session in the task's `TraceContext`, if any.
     public init(_ base: Base, tracer: Tracer, options: TracingOptions = .init()) {
         self.init(base, tracer: tracer, recorder: nil, options: options)
     }
@@ -27,10 +30,15 @@ public struct TracedTool<Base: Tool>: Tool {
         self.options = options
     }
 
+    /// The wrapped tool's name, unchanged: the session finds tools by the name the model calls.
     public var name: String { base.name }
+    /// The wrapped tool's description, unchanged.
     public var description: String { base.description }
+    /// The wrapped tool's parameter schema, unchanged.
     public var parameters: JSONSchema { base.parameters }
 
+    /// Calls `base` and records a ``ToolCallRecord`` when it returns or throws; its output or error
+    /// passes through unchanged. With `.toolCall` disabled it only calls `base`.
     public func call(arguments: Arguments) async throws -> String {
         guard tracer.isEnabled(.toolCall) else { return try await base.call(arguments: arguments) }
         let context = TraceContext.current

@@ -10,7 +10,9 @@ import Synchronization
 ///                                    middleware: [TracingMiddleware(tracer: tracer)])
 /// ```
 public final class TracingMiddleware: SessionMiddleware {
+    /// The tracer every session's requests and tool calls are recorded with.
     public let tracer: Tracer
+    /// What is recorded beyond requests and tool calls, and how long an idle session is remembered.
     public let options: TracingOptions
     private let state = Mutex(State())
 
@@ -27,15 +29,18 @@ public final class TracingMiddleware: SessionMiddleware {
         var lastUsed: Int64
     }
 
+    /// A middleware recording to `tracer`; one instance may serve many sessions at once.
     public init(tracer: Tracer, options: TracingOptions = .init()) {
         self.tracer = tracer
         self.options = options
     }
 
+    /// Wraps the session's model in a ``TracedModel`` that records into that session.
     public func model(_ model: any LanguageModel, session: SessionInfo) -> any LanguageModel {
         TracedModel(model, recorder: recorder(for: session), options: options)
     }
 
+    /// Wraps `tool` in a ``TracedTool`` whose calls nest under the session's latest request.
     public func tool<T: Tool>(_ tool: T, session: SessionInfo) -> any Tool {
         TracedTool(tool, tracer: tracer, recorder: recorder(for: session), options: options)
     }

@@ -3,15 +3,25 @@
 /// The same vocabulary is encoded three ways: LTTng-UST tracepoints (provider `session_trace`),
 /// rows in the SQLite store, and objects in exports. See `docs/schema.md`.
 public enum TraceEvent: Sendable, Hashable {
+    /// A run began: the ``Tracer`` was created.
     case run(RunRecord)
+    /// A session ended, or grew by a request (a later record of the same id replaces it).
     case session(SessionRecord)
+    /// A model request ended.
     case request(RequestRecord)
+    /// A tool call returned or threw.
     case toolCall(ToolCallRecord)
+    /// A session's profile, model, instructions or tool set changed.
     case handoff(HandoffRecord)
+    /// An app-defined interval ended.
     case interval(IntervalRecord)
+    /// An app-defined point in time.
     case instant(InstantRecord)
+    /// A piece of streamed output arrived.
     case chunk(ChunkRecord)
+    /// Redacted text was captured.
     case payload(PayloadRecord)
+    /// A sink counted events it could not record.
     case dropped(DroppedRecord)
 
     /// The kind of the record this event carries, which sinks enable or disable.
@@ -34,6 +44,7 @@ public enum TraceEvent: Sendable, Hashable {
 /// The kinds of ``TraceEvent``; sinks answer per kind whether they want it, so that a disabled
 /// kind costs a check and nothing else.
 public enum TraceEventKind: Int, Sendable, CaseIterable {
+    /// One kind per case of ``TraceEvent``, in the same order.
     case run, session, request, toolCall, handoff, interval, instant, chunk, payload, dropped
 
     /// The name used for the tracepoint, the table and the export object.

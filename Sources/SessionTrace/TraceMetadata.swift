@@ -3,9 +3,13 @@ public typealias TraceMetadata = [String: TraceMetadataValue]
 
 /// One metadata value. Literals work directly: `["mode": "economy", "turn": 3, "hit": true]`.
 public enum TraceMetadataValue: Sendable, Hashable {
+    /// Text, stored as a JSON string.
     case string(String)
+    /// A whole number, stored as a JSON number.
     case int(Int64)
+    /// A floating-point number, stored as a JSON number; `null` when it is not finite.
     case double(Double)
+    /// A flag, stored as JSON `true` or `false`.
     case bool(Bool)
 }
 

@@ -3,17 +3,24 @@
 
 /// One recording: what ran, where and when.
 public struct RunRecord: Sendable, Hashable {
+    /// The run's id: the upper 32 bits of every id its ``Tracer`` makes, with the lower 32 zero.
     public var runID: Int64
     /// Monotonic time at the start of the run; every other `ts` of the run is on this clock.
     public var ts: Int64
     /// Wall-clock time at `ts`, in nanoseconds since the Unix epoch.
     public var wallClockStart: Int64
+    /// Name of the host the run recorded on, from `gethostname`; `unknown` when it failed.
     public var host: String
+    /// The traced program's command line, its arguments joined by spaces.
     public var commandLine: String
+    /// The source revision of the traced program, if given; nil otherwise.
     public var gitRevision: String?
+    /// A label for the run, for example `nightly`; nil when none was given.
     public var label: String?
+    /// The SessionTrace version that recorded the run (``sessionTraceVersion`` by default).
     public var toolVersion: String
 
+    /// A run record with the given fields; a ``Tracer`` records its own when it is created.
     public init(
         runID: Int64, ts: Int64, wallClockStart: Int64, host: String, commandLine: String,
         gitRevision: String? = nil, label: String? = nil, toolVersion: String = sessionTraceVersion
@@ -31,11 +38,16 @@ public struct RunRecord: Sendable, Hashable {
 
 /// One model-session instance, recorded when it ends.
 public struct SessionRecord: Sendable, Hashable {
+    /// Unique id of this session, made by `Tracer.makeID`; requests, tool calls and handoffs point at it.
     public var sessionID: Int64
+    /// When the session began, in monotonic nanoseconds on the tracer's clock.
     public var ts: Int64
+    /// Nanoseconds from `ts` to the session's end, or to its latest request while it is still open.
     public var dur: Int64
+    /// The session's label: the one given to `Tracer.withSession`, or the session's `SessionInfo.label`.
     public var label: String
 
+    /// A session record; `Tracer.withSession` and the tracing middleware make them.
     public init(sessionID: Int64, ts: Int64, dur: Int64, label: String) {
         self.sessionID = sessionID
         self.ts = ts
@@ -57,6 +69,7 @@ public struct ServerTimings: Sendable, Hashable {
     /// Time the server spent generating (`predicted_ms`), in nanoseconds.
     public var predictedDuration: Int64
 
+    /// Server timings, with both durations already converted from milliseconds to nanoseconds.
     public init(
         promptTokens: Int64, cachedTokens: Int64, promptDuration: Int64,
         predictedTokens: Int64, predictedDuration: Int64
@@ -71,30 +84,42 @@ public struct ServerTimings: Sendable, Hashable {
 
 /// One `respond` or `streamResponse` call, recorded when it ends.
 public struct RequestRecord: Sendable, Hashable {
+    /// Unique id of this request, made by `Tracer.makeID`; tool calls, chunks and payloads point at it.
     public var requestID: Int64
+    /// The session the request was made in; nil outside a session.
     public var sessionID: Int64?
     /// The innermost enclosing interval, if any.
     public var parentID: Int64?
+    /// When the request began at the client, in monotonic nanoseconds on the tracer's clock.
     public var ts: Int64
+    /// Nanoseconds from `ts` until the response stream ended, normally or with an error.
     public var dur: Int64
     /// From `ts` to the arrival of the first content delta, measured at the client.
     public var timeToFirstToken: Int64?
+    /// The name of the session profile in use; empty when unknown.
     public var profile: String
     /// `gen_ai.provider.name`, for example `openai` or `anthropic`.
     public var provider: String
     /// `gen_ai.request.model`.
     public var model: String
+    /// Prompt tokens, as the server reported them; nil when it reported none.
     public var inputTokens: Int64?
     /// Server-reported input tokens served from its prompt cache.
     public var cachedInputTokens: Int64?
+    /// Generated tokens, as the server reported them; nil when it reported none.
     public var outputTokens: Int64?
     /// Bytes of the prompt as sent (instructions, transcript and tool definitions).
     public var promptBytes: Int64
+    /// Entries in the transcript sent: prompts, responses, tool calls and tool outputs.
     public var transcriptEntries: Int64
     /// Leading transcript entries byte-identical to the previous request's of the session.
     public var reusedPrefixEntries: Int64
+    /// Why generation stopped, as the server said (`stop`, `length`, `tool_calls`, ...); nil when the
+    /// stream ended without one, as on an error.
     public var finishReason: String?
+    /// The error that ended the request, as `String(describing:)` gives it; nil when it succeeded.
     public var error: String?
+    /// The server's own prompt and generation timings; nil when it did not report them.
     public var serverTimings: ServerTimings?
     /// The user turn the request belongs to: one `respond` or `streamResponse` call and the tool
     /// rounds it drives share it. Nil where the recorder did not know (schema version 1 stores).
@@ -114,6 +139,7 @@ public struct RequestRecord: Sendable, Hashable {
     public var responseModel: String?
     /// `server.address` and `server.port` of the endpoint the request went to.
     public var serverAddress: String?
+    /// `server.port` of the endpoint the request went to; nil when unknown.
     public var serverPort: Int64?
     /// `gen_ai.request.stream`: whether the response was streamed from the server.
     public var streamed: Bool?
@@ -122,6 +148,7 @@ public struct RequestRecord: Sendable, Hashable {
     /// `gen_ai.request.temperature`, when the request set one.
     public var temperature: Double?
 
+    /// A request record; what is not known stays nil, and the counts and names zero or empty.
     public init(
         requestID: Int64, sessionID: Int64? = nil, parentID: Int64? = nil, ts: Int64, dur: Int64,
         timeToFirstToken: Int64? = nil, profile: String = "", provider: String = "",
@@ -173,10 +200,15 @@ public struct RequestRecord: Sendable, Hashable {
 
 /// One tool call, nested under the request that asked for it.
 public struct ToolCallRecord: Sendable, Hashable {
+    /// Unique id of this call, made by `Tracer.makeID`; its payloads and the intervals inside it point at it.
     public var toolCallID: Int64
+    /// The request that asked for the call; nil when it ran outside any traced request.
     public var requestID: Int64?
+    /// The session the call ran in; nil outside a session.
     public var sessionID: Int64?
+    /// When the call began, in monotonic nanoseconds on the tracer's clock.
     public var ts: Int64
+    /// Nanoseconds from `ts` until the tool returned or threw.
     public var dur: Int64
     /// `gen_ai.tool.name`.
     public var name: String
@@ -184,10 +216,13 @@ public struct ToolCallRecord: Sendable, Hashable {
     public var callID: String?
     /// A hash of the normalized arguments, so repeated calls are found without the text.
     public var argumentsFingerprint: String
+    /// Bytes of the arguments, encoded as JSON with sorted keys.
     public var argumentsBytes: Int64
+    /// UTF-8 bytes of the output the tool returned; 0 when the call failed.
     public var outputBytes: Int64
     /// `ok` or `error`.
     public var outcome: String
+    /// The error the tool threw, as `String(describing:)` gives it; nil when the call succeeded.
     public var error: String?
     /// A hash of the output, so repeated results are found without the text; nil on failure.
     public var outputFingerprint: String?
@@ -195,6 +230,7 @@ public struct ToolCallRecord: Sendable, Hashable {
     /// the text; nil when not computed.
     public var outputSketch: [UInt32]?
 
+    /// A tool-call record; `outcome` is `ok` unless given, and the error and output hashes nil.
     public init(
         toolCallID: Int64, requestID: Int64? = nil, sessionID: Int64? = nil, ts: Int64, dur: Int64,
         name: String, callID: String? = nil, argumentsFingerprint: String, argumentsBytes: Int64,
@@ -220,14 +256,21 @@ public struct ToolCallRecord: Sendable, Hashable {
 
 /// A session's profile, model, instructions or tool set changed between two requests.
 public struct HandoffRecord: Sendable, Hashable {
+    /// Unique id of this handoff, made by `Tracer.makeID`.
     public var handoffID: Int64
+    /// The session whose requests differed; nil outside a session.
     public var sessionID: Int64?
+    /// Start of the request that brought the change, in monotonic nanoseconds on the tracer's clock.
     public var ts: Int64
     /// What changed: `profile`, `model`, `instructions` or `tools`.
     public var kind: String
+    /// The value before: the profile, or `provider/model`; instructions and tools by short fingerprint
+    /// (`instructions#1a2b3c4d`, `search,fetch#1a2b3c4d`, or `none`), never by their text.
     public var from: String
+    /// The value after the change, named as `from` is.
     public var to: String
 
+    /// A handoff record; the tracing middleware makes one for each change it sees.
     public init(handoffID: Int64, sessionID: Int64?, ts: Int64, kind: String, from: String, to: String) {
         self.handoffID = handoffID
         self.sessionID = sessionID
@@ -240,15 +283,24 @@ public struct HandoffRecord: Sendable, Hashable {
 
 /// An app-defined signpost interval, like `PlanDay`.
 public struct IntervalRecord: Sendable, Hashable {
+    /// Unique id of this interval, made by `Tracer.makeID`; what is recorded inside it points at it.
     public var intervalID: Int64
+    /// The innermost interval, session, request or tool call open when it began; nil at the top.
     public var parentID: Int64?
+    /// The session it began in; nil outside a session.
     public var sessionID: Int64?
+    /// When the interval began, in monotonic nanoseconds on the tracer's clock.
     public var ts: Int64
+    /// Nanoseconds from `ts` until the interval ended.
     public var dur: Int64
+    /// The name given to `withInterval` or `beginInterval`, like `PlanDay`.
     public var name: String
+    /// App-defined fields given when the interval began; stored as a JSON object with sorted keys.
     public var metadata: TraceMetadata
+    /// The error that ended the interval, as `String(describing:)` gives it; nil when it ended normally.
     public var error: String?
 
+    /// An interval record; a ``Tracer`` makes one when an interval ends.
     public init(
         intervalID: Int64, parentID: Int64? = nil, sessionID: Int64? = nil, ts: Int64, dur: Int64,
         name: String, metadata: TraceMetadata = [:], error: String? = nil
@@ -266,12 +318,18 @@ public struct IntervalRecord: Sendable, Hashable {
 
 /// An app-defined point in time.
 public struct InstantRecord: Sendable, Hashable {
+    /// Unique id of this instant, made by `Tracer.makeID`.
     public var instantID: Int64
+    /// The innermost interval, session, request or tool call open at the time; nil at the top.
     public var parentID: Int64?
+    /// When the instant happened, in monotonic nanoseconds on the tracer's clock.
     public var ts: Int64
+    /// The name given to `Tracer.instant`.
     public var name: String
+    /// App-defined fields of the instant; stored as a JSON object with sorted keys.
     public var metadata: TraceMetadata
 
+    /// An instant record; `Tracer.instant` makes one.
     public init(instantID: Int64, parentID: Int64? = nil, ts: Int64, name: String, metadata: TraceMetadata = [:]) {
         self.instantID = instantID
         self.parentID = parentID
@@ -283,10 +341,14 @@ public struct InstantRecord: Sendable, Hashable {
 
 /// The arrival of one piece of streamed output, for rate timelines.
 public struct ChunkRecord: Sendable, Hashable {
+    /// The request whose response stream the chunk arrived on.
     public var requestID: Int64
+    /// When the chunk arrived at the client, in monotonic nanoseconds on the tracer's clock.
     public var ts: Int64
+    /// Tokens in the chunk; the tracing middleware counts each content delta as one.
     public var tokens: Int64
 
+    /// A chunk record; the tracing middleware makes one per content delta when `recordChunks` is on.
     public init(requestID: Int64, ts: Int64, tokens: Int64) {
         self.requestID = requestID
         self.ts = ts
@@ -296,7 +358,9 @@ public struct ChunkRecord: Sendable, Hashable {
 
 /// Captured text, off by default; always redacted before it is recorded.
 public struct PayloadRecord: Sendable, Hashable {
+    /// What the captured text is; the raw value is the store's `kind` column.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// The last prompt sent, the response text, a tool call's arguments as JSON, or a tool's output.
         case prompt, response, toolArguments = "tool_arguments", toolOutput = "tool_output"
         /// The instructions sent, captured when they differ from the previous request's.
         case instructions
@@ -305,13 +369,18 @@ public struct PayloadRecord: Sendable, Hashable {
         case toolDefinitions = "tool_definitions"
     }
 
+    /// Unique id of this payload, made by `Tracer.makeID`.
     public var payloadID: Int64
     /// The request or tool call the text belongs to.
     public var parentID: Int64?
+    /// When the text was captured, in monotonic nanoseconds on the tracer's clock.
     public var ts: Int64
+    /// What the text is: a prompt, a response, tool arguments or output, instructions or tool definitions.
     public var kind: Kind
+    /// The captured text, already redacted by the tracer's `payloadRedaction`.
     public var text: String
 
+    /// A payload record; `Tracer.capturePayload` makes one when payload capture is on.
     public init(payloadID: Int64, parentID: Int64?, ts: Int64, kind: Kind, text: String) {
         self.payloadID = payloadID
         self.parentID = parentID
@@ -323,11 +392,16 @@ public struct PayloadRecord: Sendable, Hashable {
 
 /// Events a sink could not record, counted by sink and reason.
 public struct DroppedRecord: Sendable, Hashable {
+    /// When the count was written, in monotonic nanoseconds.
     public var ts: Int64
+    /// The sink that lost the events: `store`, `lttng`, ...
     public var sink: String
+    /// Why they were lost: `queue_full`, `sqlite_error`, `busy`, `closed`, or another sink's reason.
     public var reason: String
+    /// Events lost since the previous record of the same sink and reason; sum them for the total.
     public var count: Int64
 
+    /// A count of lost events; sinks make these themselves, never the caller's recording.
     public init(ts: Int64, sink: String, reason: String, count: Int64) {
         self.ts = ts
         self.sink = sink
