@@ -202,6 +202,33 @@ struct GateEvaluationTests {
         #expect(Set(titles.map { $0.prefix { $0 != " " } }).count > 1, "\(titles)")
     }
 
+    /// Cost is priced from tokens, both sides with the one table `--prices` gives: twice the
+    /// output of the plan requests at the same prices regresses `cost.mean` there and nowhere
+    /// else; without prices the metric has no data, never a zero.
+    @Test func costBudgetPricesBothSidesWithOneTable() throws {
+        let prices = try PriceTable.load(path: packageRoot.appendingPathComponent("examples/prices.json").path)
+        let runs = (1...4).map { packageRoot.appendingPathComponent("tracefiles/planner/run-\($0).sqlite").path }
+        let before = try LatencyBaseline.make(paths: Array(runs[0..<2]), grouping: .label)
+        var after = try LatencyBaseline.make(paths: Array(runs[2..<4]), grouping: .label)
+        for index in after.groups.indices where after.groups[index].key.profile == "plan" {
+            for run in after.groups[index].runs.indices {
+                after.groups[index].runs[run].requests = after.groups[index].runs[run].requests.map { request in
+                    var longer = request
+                    longer.outputTokens = request.outputTokens.map { $0 * 2 }
+                    return longer
+                }
+            }
+        }
+        let configuration = GateConfiguration(budgets: [try #require(try GateBudget.parse("cost.mean: +10%"))], minSamples: 2)
+        let unpriced = try GateEvaluation.evaluate(baseline: before, current: after, configuration: configuration)
+        #expect(!unpriced.rows.isEmpty && unpriced.rows.allSatisfy { $0.verdict == .noData })
+        let priced = try GateEvaluation.evaluate(
+            baseline: before.priced(by: prices), current: after.priced(by: prices), configuration: configuration)
+        let verdicts = Dictionary(priced.rows.map { ($0.group.profile, $0.verdict) }, uniquingKeysWith: { $1 })
+        #expect(verdicts["plan"] == .regression, "\(priced.text)")
+        #expect(verdicts["default"] == .pass, "\(priced.text)")
+    }
+
     @Test func sameDistributionPasses() throws {
         let before = baseline(group([samples(centre: 1e9, spread: 0.5, count: 20, seed: 12)]))
         let after = baseline(group([samples(centre: 1e9, spread: 0.5, count: 20, seed: 13)]))
@@ -289,6 +316,22 @@ struct BaselineFileTests {
         #expect(checkedIn.grouping == .label)
         #expect(checkedIn.groups.map(\.key.profile) == ["default", "plan", "plan-economy"])
         #expect(checkedIn.groups.allSatisfy { $0.runs.count >= 5 })
+        // What pricing needs is kept: every request's output tokens and provider.
+        #expect(checkedIn.groups.allSatisfy { $0.requests.allSatisfy { $0.outputTokens != nil && $0.provider != nil } })
+    }
+
+    /// `gate --prices` prices the checked-in baseline and the runs alike, for a cost budget.
+    @Test func gateWithPricesReportsCost() throws {
+        let runs = (1...2).map { packageRoot.appendingPathComponent("tracefiles/planner/run-\($0).sqlite").path }
+        let prices = packageRoot.appendingPathComponent("examples/prices.json").path
+        let arguments = ["gate", "--baseline", checkedInBaseline, "--budget", "cost.mean: +10%"]
+        let priced = try runProgram(try builtProgram("trace-report"), arguments + ["--prices", prices] + runs)
+        #expect(priced.status == 0, "\(priced.out)\(priced.err)")
+        let costRows = priced.out.split(separator: "\n").filter { $0.contains("cost.mean") }
+        #expect(costRows.count == 3 && costRows.allSatisfy { $0.contains("$0.0") && $0.contains("pass") }, "\(priced.out)")
+        let unpriced = try runProgram(try builtProgram("trace-report"), arguments + runs)
+        #expect(unpriced.out.split(separator: "\n").filter { $0.contains("cost.mean") }
+            .allSatisfy { $0.contains("no data") }, "\(unpriced.out)")
     }
 
     @Test func notABaselineIsExitTwoWithOneSentence() throws {

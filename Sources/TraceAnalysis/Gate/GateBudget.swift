@@ -126,7 +126,8 @@ public struct GateBudget: Sendable, Hashable, CustomStringConvertible {
             }
             body = body.dropFirst()
         }
-        let bodyText = String(body).replacingSpaces
+        var bodyText = String(body).replacingSpaces
+        if metric == .cost, bodyText.hasPrefix("$") { bodyText.removeFirst() }
         if bodyText.hasSuffix("%") {
             guard relative == nil, let value = Double(bodyText.dropLast()), value.isFinite, value >= 0 else {
                 throw UsageError("budget \(key) has a bad or second ratio '\(TerminalText.sanitized(text))'")
@@ -141,6 +142,7 @@ public struct GateBudget: Sendable, Hashable, CustomStringConvertible {
         case .inputTokens: units = [("tokens", 1), ("tok", 1), ("", 1)]
         case .cacheHitRate: units = [("pt", 0.01)]
         case .toolCalls, .repeatedToolCalls: units = [("", 1)]
+        case .cost: units = [("", 1)]
         }
         for (suffix, scale) in units where bodyText.hasSuffix(suffix) {
             let number = String(bodyText.dropLast(suffix.count))

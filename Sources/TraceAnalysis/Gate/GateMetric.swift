@@ -12,6 +12,8 @@ public enum GateMetric: String, Sendable, CaseIterable, Hashable {
     case inputTokens = "input_tokens"
     case cacheHitRate = "cache_hit_rate"
     case repeatedToolCalls = "repeated_tool_calls"
+    /// Dollars per request, from `--prices`; a count of tokens times prices, not timed.
+    case cost
 
     /// True when a larger value is a regression (latency), false when a smaller one is (rate).
     public var higherIsWorse: Bool {
@@ -39,6 +41,7 @@ public enum GateMetric: String, Sendable, CaseIterable, Hashable {
         case .inputTokens: "Input tokens"
         case .cacheHitRate: "Cache hit rate"
         case .repeatedToolCalls: "Repeated tool calls"
+        case .cost: "Cost"
         }
     }
 
@@ -58,6 +61,7 @@ public enum GateMetric: String, Sendable, CaseIterable, Hashable {
         case .inputTokens: "tokens such as 64"
         case .cacheHitRate: "percentage points such as 5pt"
         case .repeatedToolCalls: "a count such as 0"
+        case .cost: "dollars such as $0.001"
         }
     }
 
@@ -71,6 +75,7 @@ public enum GateMetric: String, Sendable, CaseIterable, Hashable {
         case .inputTokens: return Format.fixed(value, value.rounded() == value ? 0 : 1)
         case .cacheHitRate: return Format.fixed(value * 100, 1) + "%"
         case .repeatedToolCalls: return Format.fixed(value, 0)
+        case .cost: return "$" + Format.fixed(value, 6)
         }
     }
 

@@ -11,10 +11,19 @@ public struct RequestSample: Sendable, Hashable {
     public var toolCalls: Int64
     public var inputTokens: Int64?
     public var cachedInputTokens: Int64?
+    /// Output tokens and server-reported cache writes, for pricing; nil where not reported (and in
+    /// baselines written before they were kept).
+    public var outputTokens: Int64?
+    public var cacheWriteTokens: Int64?
+    /// The provider the request went to (`gen_ai.provider.name`), for pricing.
+    public var provider: String?
+    /// The request's cost in dollars, set by ``LatencyBaseline/priced(by:)``; nil unpriced.
+    public var cost: Double?
 
     public init(
         ttft: Int64?, latency: Int64, tokensPerSecond: Double?, toolCalls: Int64, inputTokens: Int64?,
-        cachedInputTokens: Int64?
+        cachedInputTokens: Int64?, outputTokens: Int64? = nil, cacheWriteTokens: Int64? = nil,
+        provider: String? = nil, cost: Double? = nil
     ) {
         self.ttft = ttft
         self.latency = latency
@@ -22,6 +31,10 @@ public struct RequestSample: Sendable, Hashable {
         self.toolCalls = toolCalls
         self.inputTokens = inputTokens
         self.cachedInputTokens = cachedInputTokens
+        self.outputTokens = outputTokens
+        self.cacheWriteTokens = cacheWriteTokens
+        self.provider = provider
+        self.cost = cost
     }
 
     /// The request's value of `metric`; cache hit rate is its own cached/input ratio.
@@ -38,6 +51,7 @@ public struct RequestSample: Sendable, Hashable {
             } else {
                 nil
             }
+        case .cost: cost
         case .repeatedToolCalls: nil
         }
     }
@@ -226,7 +240,9 @@ public struct LatencyBaseline: Sendable {
                     perKey[key, default: []].append(RequestSample(
                         ttft: request.timeToFirstToken, latency: request.dur, tokensPerSecond: request.tokensPerSecond,
                         toolCalls: Int64(run.toolCallsByRequest[request.requestID]?.count ?? 0),
-                        inputTokens: request.inputTokens, cachedInputTokens: request.cachedInputTokens))
+                        inputTokens: request.inputTokens, cachedInputTokens: request.cachedInputTokens,
+                        outputTokens: request.outputTokens, cacheWriteTokens: request.cacheWriteTokens,
+                        provider: request.provider))
                 }
                 let perToken = run.requests.compactMap { request -> Double? in
                     guard let timings = request.serverTimings, timings.predictedTokens > 0,
@@ -252,6 +268,27 @@ public struct LatencyBaseline: Sendable {
         var baseline = LatencyBaseline(grouping: grouping, sources: traces.map(\.path), groups: groups)
         baseline.anomalies = traces.flatMap(\.anomalies)
         return baseline
+    }
+
+    /// Every request priced by `prices` (see ``RequestSample/cost``), from its provider, model and
+    /// tokens; a request whose output tokens or provider are unknown stays unpriced.
+    public func priced(by prices: PriceTable) -> LatencyBaseline {
+        var copy = self
+        for index in copy.groups.indices {
+            let model = copy.groups[index].key.model
+            for run in copy.groups[index].runs.indices {
+                for row in copy.groups[index].runs[run].requests.indices {
+                    var request = copy.groups[index].runs[run].requests[row]
+                    guard let provider = request.provider, request.outputTokens != nil else { continue }
+                    request.cost = prices.cost(
+                        provider: provider, model: model, inputTokens: request.inputTokens,
+                        cachedInputTokens: request.cachedInputTokens, cacheWriteTokens: request.cacheWriteTokens,
+                        outputTokens: request.outputTokens)
+                    copy.groups[index].runs[run].requests[row] = request
+                }
+            }
+        }
+        return copy
     }
 
     /// Loads stores (`.sqlite`) and baseline files (`.json`) and pools them into one.
@@ -357,6 +394,9 @@ public struct LatencyBaseline: Sendable {
                     ("tool_calls", .array(run.requests.map { .int($0.toolCalls) })),
                     ("input_tokens", .array(run.requests.map { .int($0.inputTokens) })),
                     ("cached_input_tokens", .array(run.requests.map { .int($0.cachedInputTokens) })),
+                    ("output_tokens", .array(run.requests.map { .int($0.outputTokens) })),
+                    ("cache_write_tokens", .array(run.requests.map { .int($0.cacheWriteTokens) })),
+                    ("provider", .array(run.requests.map { .string($0.provider) })),
                 ])
             })),
         ])
@@ -428,7 +468,10 @@ public struct LatencyBaseline: Sendable {
                 func column<Value>(
                     _ name: String, _ sample: (Any?, String) throws(LoadError) -> Value?
                 ) throws(LoadError) -> [Value?] {
-                    let values = run[name] as? [Any] ?? []
+                    // Columns added after version 1 was first written may be absent: unknown.
+                    guard let values = run[name] as? [Any] else {
+                        return Array(repeating: nil, count: latencies.count)
+                    }
                     guard values.count == latencies.count else {
                         throw .notABaseline(path: path, reason: "\(name) of group \(index + 1) is not aligned")
                     }
@@ -447,6 +490,15 @@ public struct LatencyBaseline: Sendable {
                 let tools = try column("tool_calls", integer(PlausibleRange.count))
                 let input = try column("input_tokens", integer(PlausibleRange.count))
                 let cached = try column("cached_input_tokens", integer(PlausibleRange.count))
+                let output = try column("output_tokens", integer(PlausibleRange.count))
+                let written = try column("cache_write_tokens", integer(PlausibleRange.count))
+                let providers = try column("provider") { value, name throws(LoadError) -> String? in
+                    guard let value, !(value is NSNull) else { return nil }
+                    guard let text = value as? String else {
+                        throw .notABaseline(path: path, reason: "\(name) holds a value that is not a string")
+                    }
+                    return text
+                }
                 var requests: [RequestSample] = []
                 for row in latency.indices {
                     guard let latency = latency[row] else {
@@ -454,7 +506,8 @@ public struct LatencyBaseline: Sendable {
                     }
                     requests.append(RequestSample(
                         ttft: ttft[row], latency: latency, tokensPerSecond: rate[row], toolCalls: tools[row] ?? 0,
-                        inputTokens: input[row], cachedInputTokens: cached[row]))
+                        inputTokens: input[row], cachedInputTokens: cached[row], outputTokens: output[row],
+                        cacheWriteTokens: written[row], provider: providers[row]))
                 }
                 let speed = try Self.sample(
                     run["server_ns_per_token"], "server_ns_per_token of group \(index + 1)",

@@ -15,7 +15,9 @@ public struct GateCommand: ReportCommand {
         a budget. Several budgets go in one --budget separated by ';'; --config FILE holds one a line
         (and 'min-samples: N', '#' comments); --budget applies after --config, over the defaults.
         Metrics: ttft, latency, tokens_per_second (pNN or mean); tool_calls, input_tokens (pNN or mean);
-        cache_hit_rate (overall, mean or pNN); repeated_tool_calls.new (new ToolFindings findings).
+        cache_hit_rate (overall, mean or pNN); repeated_tool_calls.new (new ToolFindings findings);
+        cost (pNN or mean, dollars per request: with --prices, which prices the baseline's and the runs'
+        tokens with the same table; no default budget, so give one: 'cost.mean: +10%').
         Timing is first scaled to the baseline's machine speed: each run's times by the ratio of the
         baseline's median server generation time per token to the run's (--speed raw to compare raw).
         Timing metrics must also be beyond noise: the 95% interval of the change, from a seeded
@@ -33,6 +35,7 @@ public struct GateCommand: ReportCommand {
         .value("--min-samples", "N", "least requests a scenario needs on each side (default 3)"),
         .value("--resamples", "N", "bootstrap resamples (default 2000)"),
         .value("--speed", "raw|normalized", "scale timing to the baseline's server speed first (default normalized)"),
+        CommonOptions.prices,
         .flag("--markdown", "print Markdown (for a PR comment or $GITHUB_STEP_SUMMARY) instead of the table"),
         .value("--junit", "FILE", "also write JUnit XML: a test case per scenario and metric"),
         .flag("--github", "also print GitHub Actions ::error/::warning annotations"),
@@ -76,12 +79,17 @@ public struct GateCommand: ReportCommand {
         } catch {
             throw .message("\(error)")
         }
-        let baseline: LatencyBaseline
+        var baseline: LatencyBaseline
         do { baseline = try LatencyBaseline.read(path: baselinePath).redacted(by: context.redactor) } catch {
             throw .message(error.description)
         }
-        let current = try loadBaseline(
+        var current = try loadBaseline(
             paths: arguments.positionals, grouping: baseline.grouping, context: context)
+        // Both sides priced with the one table given, so a cost budget sees token changes only.
+        if let prices = try CommonOptions.priceTable(arguments) {
+            baseline = baseline.priced(by: prices)
+            current = current.priced(by: prices)
+        }
         let result: GateEvaluation
         do {
             result = try GateEvaluation.evaluate(
