@@ -10,5 +10,7 @@ swift build -c release --product planner-demo
 swift build -c release --product trace-report
 out="${SESSIONTRACE_OUT:-$PWD/build/demo}"
 mkdir -p "$out"
+# A fresh recording each time: the report is of this run, not of every demo run so far.
+rm -rf "$out/planner.sqlite" "$out/planner.sqlite-wal" "$out/planner.sqlite-shm" "$out/lttng"
 .build/release/planner-demo --store "$out/planner.sqlite" --lttng "$out/lttng" "$@"
 .build/release/trace-report summary "$out/planner.sqlite"
