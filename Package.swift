@@ -2,8 +2,10 @@
 import PackageDescription
 
 // Layers (arrows point at what a target uses):
-//   trace-report -> TraceAnalysis -> TraceStore -> SessionTrace
+//   trace-report -> TraceAnalysis -> TraceStore -> SessionTrace -> Reproducible
 //   planner-demo -> SessionInstrumentation -> ModelSession, SessionTrace
+//   ModelSession -> Reproducible
+//   Reproducible (ordered JSON, FNV-1a, SplitMix64) uses nothing of ours.
 //   sinks that need a system library (SessionTraceLTTng, TraceStore's StoreSink) live apart
 //   from the tracer API, which knows nothing of LTTng, SQLite or models.
 // Linux only: the sources call Glibc and link LTTng-UST, SQLite, babeltrace2 and libcurl, so no Apple
@@ -18,6 +20,7 @@ let package = Package(
         .library(name: "SessionInstrumentation", targets: ["SessionInstrumentation"]),
         .library(name: "TraceAnalysis", targets: ["TraceAnalysis"]),
         .library(name: "Redaction", targets: ["Redaction"]),
+        .library(name: "Reproducible", targets: ["Reproducible"]),
         .executable(name: "trace-report", targets: ["trace-report"]),
         .executable(name: "planner-demo", targets: ["planner-demo"]),
         .executable(name: "trace-bench", targets: ["trace-bench"]),
@@ -29,19 +32,24 @@ let package = Package(
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CBabeltrace", linkerSettings: [.linkedLibrary("babeltrace2")]),
 
-        .target(name: "SessionTrace"),
+        // Bytes and numbers that are the same in every process and run: the one JSON writer,
+        // the one fingerprint hash, the one seeded generator.
+        .target(name: "Reproducible"),
+        .target(name: "SessionTrace", dependencies: ["Reproducible"]),
         .target(name: "SessionTraceLTTng", dependencies: ["SessionTrace", "CLTTngUST"]),
         .target(name: "TraceStore", dependencies: ["SessionTrace", "CSQLite"]),
         .target(name: "Redaction"),
-        .target(name: "ModelSession", dependencies: ["CCurl"]),
+        .target(name: "ModelSession", dependencies: ["CCurl", "Reproducible"]),
         // Starts and stops a real llama.cpp server on a loopback port, for tests, demo and bench.
         .target(name: "LlamaServer", dependencies: ["CCurl"]),
-        .target(name: "SessionInstrumentation", dependencies: ["ModelSession", "SessionTrace"]),
+        .target(name: "SessionInstrumentation", dependencies: ["ModelSession", "SessionTrace", "Reproducible"]),
         // Drives lttng, lttng-sessiond and lttng-relayd: for trace-report record, tests and bench.
         .target(name: "LTTngRecording"),
         .target(
             name: "TraceAnalysis",
-            dependencies: ["TraceStore", "SessionTrace", "Redaction", "CBabeltrace", "LTTngRecording", "CCurl"]),
+            dependencies: [
+                "TraceStore", "SessionTrace", "Redaction", "CBabeltrace", "LTTngRecording", "CCurl", "Reproducible",
+            ]),
 
         .executableTarget(name: "trace-report", dependencies: ["TraceAnalysis"]),
         .executableTarget(
@@ -54,10 +62,10 @@ let package = Package(
             name: "trace-bench",
             dependencies: [
                 "SessionTrace", "SessionTraceLTTng", "TraceStore", "CLTTngUST", "CSQLite", "ModelSession",
-                "SessionInstrumentation", "LlamaServer", "Redaction", "LTTngRecording", "TraceAnalysis",
+                "SessionInstrumentation", "LlamaServer", "Redaction", "LTTngRecording", "TraceAnalysis", "Reproducible",
             ]),
 
-        .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace"]),
+        .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace", "Reproducible"]),
         .testTarget(name: "TraceStoreTests", dependencies: ["TraceStore", "SessionTrace"]),
         // Test-only (in no product): a process that records and then exits, is signalled, or
         // writes beside others, for TraceStoreTests to read what reached its store.
@@ -68,7 +76,7 @@ let package = Package(
             dependencies: [
                 "SessionTraceLTTng", "SessionTrace", "LTTngRecording", "TraceAnalysis", "TraceStore", "TestSupport",
             ]),
-        .testTarget(name: "RedactionTests", dependencies: ["Redaction"]),
+        .testTarget(name: "RedactionTests", dependencies: ["Redaction", "Reproducible"]),
         // The real model server around a test suite, shared by the suites that need one.
         .target(name: "TestSupport", dependencies: ["LlamaServer"], path: "Tests/TestSupport"),
         .testTarget(name: "ModelSessionTests", dependencies: ["ModelSession", "LlamaServer", "TestSupport"]),
@@ -83,16 +91,18 @@ let package = Package(
             name: "TraceScenarios",
             dependencies: [
                 "ModelSession", "SessionInstrumentation", "SessionTrace", "TraceStore", "TraceAnalysis", "Redaction",
+                "Reproducible",
             ],
             path: "Tests/ScenarioSupport"),
         .executableTarget(name: "make-scenarios", dependencies: ["TraceScenarios"], path: "Tests/ScenarioGenerator"),
         .testTarget(
             name: "TraceAnalysisTests",
-            dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "TraceScenarios"]),
+            dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "TraceScenarios", "Reproducible"]),
         // Opens trace-report's HTML exports in real headless Chromium (scripts/install-deps.sh installs it).
         .testTarget(
-            name: "ViewerTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "TraceScenarios"]),
-        .testTarget(name: "GateTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
+            name: "ViewerTests",
+            dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "TraceScenarios", "Reproducible"]),
+        .testTarget(name: "GateTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "Reproducible"]),
         // Builds the README's Swift examples as written, in a package that depends on this one by path.
         .testTarget(name: "ReadmeTests"),
     ],

@@ -1,3 +1,5 @@
+import Reproducible
+
 /// A small JSON schema for tool arguments; renders to JSON text with properties in order.
 ///
 /// ```swift
@@ -27,18 +29,18 @@ public indirect enum JSONSchema: Sendable, Hashable {
     }
 
     /// The schema as compact JSON text.
-    public var jsonText: String { jsonValue.rendered }
+    public var jsonText: String { jsonValue.compact() }
 
-    var jsonValue: JSONValue {
-        func typed(_ type: String, _ description: String?, _ extra: [(String, JSONValue)] = []) -> JSONValue {
-            var members: [(String, JSONValue)] = [("type", .string(type))]
+    var jsonValue: OrderedJSON {
+        func typed(_ type: String, _ description: String?, _ extra: [(String, OrderedJSON)] = []) -> OrderedJSON {
+            var members: [(String, OrderedJSON)] = [("type", .string(type))]
             if let description { members.append(("description", .string(description))) }
             return .object(members + extra)
         }
         switch self {
         case .string(let description, let choices, let maxLength):
-            var extra: [(String, JSONValue)] = []
-            if let choices { extra.append(("enum", .array(choices.map(JSONValue.string)))) }
+            var extra: [(String, OrderedJSON)] = []
+            if let choices { extra.append(("enum", .array(choices.map(OrderedJSON.string)))) }
             if let maxLength { extra.append(("maxLength", .int(maxLength))) }
             return typed("string", description, extra)
         case .integer(let description): return typed("integer", description)

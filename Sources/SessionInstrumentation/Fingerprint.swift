@@ -1,5 +1,6 @@
 import Foundation
 import ModelSession
+import Reproducible
 
 /// Stable, non-cryptographic fingerprints for arguments and instructions: 64-bit FNV-1a, hex.
 ///
@@ -7,24 +8,7 @@ import ModelSession
 /// text itself being recorded. It is not a secret-preserving hash: short, guessable inputs can
 /// be recovered by brute force, which is why payload text stays opt-in and redacted.
 enum Fingerprint {
-    static func of(_ text: String) -> String {
-        var text = text
-        var hash = offsetBasis
-        text.withUTF8 { bytes in
-            for byte in bytes { hash = adding(byte, to: hash) }
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
-
-    /// FNV-1a's starting value.
-    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    /// One step of FNV-1a: `hash` with `byte` mixed in.
-    @inline(__always)
-    static func adding(_ byte: UInt8, to hash: UInt64) -> UInt64 {
-        (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-    }
+    static func of(_ text: String) -> String { FNV1a.hex(text) }
 
     /// One fingerprint over tool definitions as sent: each name, description and schema, in
     /// order, separated so that moving text from one field to the next changes it.

@@ -1,8 +1,10 @@
+import Reproducible
+
 /// A MinHash sketch of a text's words: 32 values that estimate how much two texts overlap
 /// without keeping a word of either.
 ///
 /// The words are the maximal runs of ASCII letters and digits and of non-ASCII bytes, ASCII
-/// letters lowercased; each is hashed with the 64-bit FNV-1a of ``Fingerprint``. Value `i` of
+/// letters lowercased; each is hashed with the 64-bit FNV-1a of ``Fingerprint`` (`FNV1a`). Value `i` of
 /// the sketch is the least of `(a[i] * h + b[i]) >> 32` over the words' hashes `h`, for 32 fixed
 /// odd multipliers `a[i]` and offsets `b[i]` (multiply-add-shift hashing). The share of
 /// positions at which two sketches agree estimates the Jaccard similarity of the two word sets
@@ -20,7 +22,7 @@ enum OutputSketch {
             minima.withUnsafeMutableBufferPointer { minima in
                 multipliers.withUnsafeBufferPointer { multipliers in
                     offsets.withUnsafeBufferPointer { offsets in
-                        var hash = Fingerprint.offsetBasis
+                        var hash = FNV1a()
                         var inWord = false
                         // One step past the end, as a space, ends the last word.
                         for index in 0...bytes.count {
@@ -30,14 +32,14 @@ enum OutputSketch {
                                 (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
                                 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte >= 0x80
                             if inWordByte {
-                                hash = Fingerprint.adding(byte, to: hash)
+                                hash.add(byte)
                                 inWord = true
                             } else if inWord {
                                 for slot in 0..<size {
-                                    let value = (multipliers[slot] &* hash &+ offsets[slot]) >> 32
+                                    let value = (multipliers[slot] &* hash.value &+ offsets[slot]) >> 32
                                     if value < minima[slot] { minima[slot] = value }
                                 }
-                                hash = Fingerprint.offsetBasis
+                                hash = FNV1a()
                                 inWord = false
                             }
                         }
@@ -51,15 +53,8 @@ enum OutputSketch {
     /// The multipliers and offsets: a fixed SplitMix64 sequence, so every recorder makes the same
     /// sketch of the same text. Changing them makes old and new sketches incomparable.
     private static let (multipliers, offsets): ([UInt64], [UInt64]) = {
-        var state: UInt64 = 0x5345_5353_494f_4e54  // "SESSIONT"
-        func next() -> UInt64 {
-            state &+= 0x9e37_79b9_7f4a_7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
-        }
-        let pairs = (0..<size).map { _ in (next() | 1, next()) }
+        var generator = SplitMix64(seed: 0x5345_5353_494f_4e54)  // "SESSIONT"
+        let pairs = (0..<size).map { _ in (generator.next() | 1, generator.next()) }
         return (pairs.map(\.0), pairs.map(\.1))
     }()
 }

@@ -1,3 +1,5 @@
+import Reproducible
+
 /// Low-cardinality metadata on intervals and instants: `["requestLength": 42]`.
 public typealias TraceMetadata = [String: TraceMetadataValue]
 
@@ -39,39 +41,19 @@ extension TraceMetadataValue: CustomStringConvertible {
 }
 
 extension Dictionary where Key == String, Value == TraceMetadataValue {
-    /// The metadata as one compact JSON object with sorted keys, as the store and LTTng hold it.
-    public var jsonObject: String {
-        var out = "{"
-        for (index, key) in keys.sorted().enumerated() {
-            if index > 0 { out += "," }
-            out += jsonString(key) + ":"
-            switch self[key]! {
-            case .string(let value): out += jsonString(value)
-            case .int(let value): out += String(value)
-            case .double(let value): out += value.isFinite ? String(value) : "null"
-            case .bool(let value): out += value ? "true" : "false"
-            }
-        }
-        return out + "}"
+    /// The metadata as one JSON object with sorted keys.
+    public var orderedJSON: OrderedJSON {
+        .object(
+            keys.sorted().map { key in
+                switch self[key]! {
+                case .string(let value): (key, .string(value))
+                case .int(let value): (key, .int(value))
+                case .double(let value): (key, .double(value))
+                case .bool(let value): (key, .bool(value))
+                }
+            })
     }
-}
 
-/// A JSON string literal for `value`, with the escapes RFC 8259 requires.
-public func jsonString(_ value: String) -> String {
-    var out = "\""
-    out.reserveCapacity(value.utf8.count + 2)
-    for scalar in value.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-            let hex = String(scalar.value, radix: 16)
-            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
+    /// The metadata as one compact JSON object with sorted keys, as the store and LTTng hold it.
+    public var jsonObject: String { orderedJSON.compact() }
 }

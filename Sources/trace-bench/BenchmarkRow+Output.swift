@@ -1,16 +1,17 @@
+import Reproducible
 import SessionTrace
 
 extension BenchmarkRow {
     /// The rows as a JSON array of `{"metric","value","unit","reference","reference_value"}`.
     static func json(_ rows: [BenchmarkRow]) -> String {
-        let objects = rows.map { row in
-            let reference = row.reference.map(jsonString) ?? "null"
-            let referenceValue = row.referenceValue.map { jsonNumber($0) } ?? "null"
-            return "  {\"metric\": \(jsonString(row.metric)), \"value\": \(jsonNumber(row.value)), "
-                + "\"unit\": \(jsonString(row.unit)), \"reference\": \(reference), "
-                + "\"reference_value\": \(referenceValue)}"
-        }
-        return "[\n" + objects.joined(separator: ",\n") + "\n]"
+        OrderedJSON.array(
+            rows.map { row in
+                .object([
+                    ("metric", .string(row.metric)), ("value", .double(row.value)), ("unit", .string(row.unit)),
+                    ("reference", .string(row.reference)), ("reference_value", .double(row.referenceValue)),
+                ])
+            }
+        ).serialized()
     }
 
     /// The rows as an aligned table, with each value's ratio to its reference.
@@ -41,9 +42,5 @@ extension BenchmarkRow {
         let whole = Int(hundredths / 100)
         let fraction = Int(abs(hundredths).truncatingRemainder(dividingBy: 100))
         return "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
-    }
-
-    private static func jsonNumber(_ value: Double) -> String {
-        value.isFinite ? String(value) : "null"
     }
 }

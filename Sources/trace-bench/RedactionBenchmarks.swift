@@ -1,4 +1,5 @@
 import Redaction
+import Reproducible
 import SessionTrace
 
 #if canImport(Glibc)
@@ -52,17 +53,11 @@ private func threadCPUSeconds() -> Double {
 
 /// Generated, realistic input for the redaction benchmarks.
 enum RedactionCorpus {
-    /// A small deterministic generator (SplitMix64), so the corpus is the same on every run.
+    /// A seeded generator, so the corpus is the same on every run.
     struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+        var random: SplitMix64
+        init(seed: UInt64) { random = SplitMix64(seed: seed) }
+        mutating func below(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
         mutating func pick<T>(_ values: [T]) -> T { values[below(values.count)] }
         mutating func hex(_ count: Int) -> String {
             String((0..<count).map { _ in Array("0123456789abcdef")[below(16)] })
@@ -133,7 +128,7 @@ enum RedactionCorpus {
 
     /// About `bytes` bytes of log text.
     static func logText(bytes: Int) -> String {
-        var g = Generator(state: 0x5EED)
+        var g = Generator(seed: 0x5EED)
         var out = ""
         out.reserveCapacity(bytes + 1_000)
         var index = 0
@@ -146,7 +141,7 @@ enum RedactionCorpus {
 
     /// About `bytes` bytes of JSON Lines shaped like `trace-report export --format jsonl`.
     static func jsonLines(bytes: Int) -> String {
-        var g = Generator(state: 0x15_0A1)
+        var g = Generator(seed: 0x15_0A1)
         var out = ""
         out.reserveCapacity(bytes + 1_000)
         var id = 1

@@ -1,4 +1,5 @@
 import Foundation
+import Reproducible
 import Testing
 import TraceStore
 
@@ -6,7 +7,7 @@ import TraceStore
 
 /// Samples with a given centre and a spread, deterministic: `count` values around `centre`.
 private func samples(centre: Double, spread: Double, count: Int, seed: UInt64) -> [RequestSample] {
-    var generator = SplitMix(seed: seed)
+    var generator = SplitMix64(seed: seed)
     return (0..<count).map { _ in
         let latency = centre * (1 + spread * Double.random(in: -1...1, using: &generator))
         return RequestSample(

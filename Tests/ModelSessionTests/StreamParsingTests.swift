@@ -75,17 +75,6 @@ struct StreamParsingTests {
                 == "bad\u{241B}[0m")
     }
 
-    @Test("Retry-After as seconds or as an HTTP date")
-    func retryAfter() {
-        let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
-        #expect(EventStreamTransfer.delay(retryAfter: "120", now: now) == .seconds(120))
-        #expect(
-            EventStreamTransfer.delay(retryAfter: "Sun, 06 Nov 1994 08:50:07 GMT", now: now) == .seconds(30))
-        #expect(EventStreamTransfer.delay(retryAfter: "Sun, 06 Nov 1994 08:00:00 GMT", now: now) == .zero)
-        #expect(EventStreamTransfer.delay(retryAfter: "soon", now: now) == nil)
-        #expect(EventStreamTransfer.delay(retryAfter: "-5", now: now) == nil)
-    }
-
     func assemble(_ body: String, structured: Bool = false) throws -> [ModelEvent] {
         var assembler = OpenAIStreamAssembler(url: url, expectsStructuredOutput: structured)
         var events: [ModelEvent] = []
@@ -304,20 +293,20 @@ struct StreamParsingTests {
             tools: [WeatherTool().definition],
             options: GenerationOptions(temperature: 0, maximumResponseTokens: 20))
 
-        let native = OpenAICompatibleModel(baseURL: base, modelName: "m").requestBody(for: request).rendered
+        let native = OpenAICompatibleModel(baseURL: base, modelName: "m").requestBody(for: request).compact()
         #expect(native.contains(#""tool_calls":[{"id":"c1","type":"function""#))
         #expect(native.contains(#""role":"tool","tool_call_id":"c1","content":"Sunny""#))
         #expect(native.contains(#""tool_choice":"auto""#))
         #expect(native.contains(#""stream_options":{"include_usage":true}"#))
 
         let structured = OpenAICompatibleModel(baseURL: base, modelName: "m", toolCalling: .structuredOutput)
-            .requestBody(for: request).rendered
+            .requestBody(for: request).compact()
         #expect(!structured.contains(#""tools""#))
         #expect(structured.contains(#""response_format":{"type":"json_schema""#))
         #expect(structured.contains(#"{\"tool\":\"get_weather\",\"arguments\":{\"city\":\"Oslo\"}}"#))
         #expect(structured.contains("Tool get_weather returned: Sunny"))
 
-        let anthropic = AnthropicModel(baseURL: base, modelName: "m").requestBody(for: request).rendered
+        let anthropic = AnthropicModel(baseURL: base, modelName: "m").requestBody(for: request).compact()
         #expect(anthropic.contains(#""system":"Be brief.""#))
         #expect(
             anthropic.contains(#"{"type":"tool_use","id":"c1","name":"get_weather","input":{"city":"Oslo"}}"#)

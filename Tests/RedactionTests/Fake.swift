@@ -1,20 +1,15 @@
 import Foundation
+import Reproducible
 
 /// Made-up credentials in each vendor's documented shape, generated at run time from a fixed
 /// seed (SplitMix64), so that no secret-looking string is written in the sources and a run
 /// reproduces.
 struct Fake: RandomNumberGenerator {
-    private var state: UInt64
+    private var random: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     static let upperLetters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
     static let lowerLetters = Array("abcdefghijklmnopqrstuvwxyz")

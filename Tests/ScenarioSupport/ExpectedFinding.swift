@@ -1,3 +1,4 @@
+import Reproducible
 import SessionTrace
 import TraceAnalysis
 
@@ -97,7 +98,7 @@ public struct ExpectedFinding: Hashable, Comparable, Sendable, CustomStringConve
         }
     }
 
-    private static func strings(_ value: JSONValue?) -> [String] {
+    private static func strings(_ value: OrderedJSON?) -> [String] {
         switch value {
         case .string(let text)?: [text]
         case .array(let values)?: values.flatMap { strings($0) }

@@ -1,3 +1,4 @@
+import Reproducible
 import SessionTrace
 import Testing
 
@@ -206,6 +207,6 @@ struct MetadataTests {
     }
 
     @Test func controlCharactersAreEscaped() {
-        #expect(jsonString("\u{1}x\u{7F}") == #""\u0001x\u007f""#)
+        #expect(OrderedJSON.quoted("\u{1}x\u{7F}") == #""\u0001x\u007f""#)
     }
 }

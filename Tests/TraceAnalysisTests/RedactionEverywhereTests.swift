@@ -1,5 +1,6 @@
 import Foundation
 import Redaction
+import Reproducible
 import SessionTrace
 import Testing
 import TraceStore
@@ -15,7 +16,7 @@ struct PlantedSecrets {
     let line: String
 
     init(seed: UInt64) {
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         let upper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
         let lower = "abcdefghijklmnopqrstuvwxyz"
         let digits = "0123456789"

@@ -184,7 +184,7 @@ struct ViewerBrowserTests {
         let html = directory.file("tool-loop.html")
         _ = try exportHTML([store], to: html)
         let data = ViewerData.build([try TraceLoader.load(path: store)])
-        let json = try JSONSerialization.jsonObject(with: Data(data.json.compactSerialized().utf8)) as? [String: Any]
+        let json = try JSONSerialization.jsonObject(with: Data(data.json.compact().utf8)) as? [String: Any]
         let findings = try #require(json?["findings"] as? [[String: Any]])
         try #require(!findings.isEmpty)
         for (index, finding) in findings.enumerated() {

@@ -1,4 +1,5 @@
 import Foundation
+import Reproducible
 import SessionTrace
 import Synchronization
 import Testing
@@ -88,8 +89,8 @@ struct ViewerExportTests {
 
     @Test("</script> in trace text cannot close the data element")
     func dataIsEscaped() throws {
-        let value = JSONValue.object([("label", .string("</script><script>alert(1)</script> & <!-- x"))])
-        let text = value.compactSerialized(escapingHTML: true)
+        let value = OrderedJSON.object([("label", .string("</script><script>alert(1)</script> & <!-- x"))])
+        let text = value.compact(escapingHTML: true)
         #expect(!text.contains("<") && !text.contains(">") && !text.contains("&"))
         #expect(text == #"{"label":"\u003c/script\u003e\u003cscript\u003ealert(1)\u003c/script\u003e \u0026 \u003c!-- x"}"#)
         let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String]
@@ -103,7 +104,7 @@ struct ViewerExportTests {
         try writeSmallStore(store)
         let trace = try TraceLoader.load(path: store)
         let data = ViewerData.build([trace])
-        let text = data.json.compactSerialized(escapingHTML: true)
+        let text = data.json.compact(escapingHTML: true)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(object["version"] as? Int == 1)
         let runs = try #require(object["runs"] as? [[String: Any]])

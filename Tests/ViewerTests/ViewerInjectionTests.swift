@@ -1,4 +1,5 @@
 import Foundation
+import Reproducible
 import SessionTrace
 import Testing
 import TraceAnalysis
@@ -30,7 +31,7 @@ struct ViewerInjectionTests {
                                          error: index == 0 ? attack : nil, prompt: "prompt " + attack)
             script.toolCall(request: request, session: session, at: at + 420, dur: 100, name: attack,
                             fingerprint: attack, outcome: index == 1 ? attack : "ok",
-                            arguments: "{\"q\":\(jsonString(attack))}")
+                            arguments: "{\"q\":\(OrderedJSON.quoted(attack))}")
             script.handoff(session: session, at: at + 530, kind: "model", from: attack, to: attack)
             script.interval(session: session, name: attack, from: at + 5, to: at + 800, metadata: ["note": .string(attack)])
             at += 1_000

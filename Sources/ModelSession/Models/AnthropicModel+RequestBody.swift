@@ -1,8 +1,10 @@
+import Reproducible
+
 extension AnthropicModel {
     /// The Messages body; consecutive entries of one role merge into one message of content
     /// blocks, since the API wants user and assistant to alternate.
-    func requestBody(for request: ModelRequest) -> JSONValue {
-        var messages: [(role: String, blocks: [JSONValue])] = []
+    func requestBody(for request: ModelRequest) -> OrderedJSON {
+        var messages: [(role: String, blocks: [OrderedJSON])] = []
         for entry in request.entries {
             let (role, block) = Self.block(for: entry)
             if messages.last?.role == role {
@@ -11,7 +13,7 @@ extension AnthropicModel {
                 messages.append((role, block))
             }
         }
-        var body: [(String, JSONValue)] = [
+        var body: [(String, OrderedJSON)] = [
             ("model", .string(modelName)),
             ("max_tokens", .int(request.options.maximumResponseTokens ?? defaultMaximumResponseTokens)),
             ("stream", .bool(true)),
@@ -30,7 +32,7 @@ extension AnthropicModel {
             ))
         if !request.tools.isEmpty {
             let tools = request.tools.map { tool in
-                JSONValue.object([
+                OrderedJSON.object([
                     ("name", .string(tool.name)), ("description", .string(tool.description)),
                     (
                         "input_schema",
@@ -46,8 +48,8 @@ extension AnthropicModel {
         return .object(body)
     }
 
-    static func block(for entry: Transcript.Entry) -> (role: String, blocks: [JSONValue]) {
-        func text(_ text: String) -> JSONValue {
+    static func block(for entry: Transcript.Entry) -> (role: String, blocks: [OrderedJSON]) {
+        func text(_ text: String) -> OrderedJSON {
             .object([("type", .string("text")), ("text", .string(text))])
         }
         switch entry {

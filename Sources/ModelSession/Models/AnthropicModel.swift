@@ -37,7 +37,7 @@ public struct AnthropicModel: LanguageModel {
     }
 
     public func stream(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
-        let body = Data(requestBody(for: request).rendered.utf8)
+        let body = Data(requestBody(for: request).compact().utf8)
         let assembler = AnthropicStreamAssembler(url: endpoint.url(for: "messages"))
         return EventStreamClient(endpoint: endpoint).modelEvents(
             path: "messages", body: body, assembler: assembler)

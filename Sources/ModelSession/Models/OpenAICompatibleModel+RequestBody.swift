@@ -1,9 +1,11 @@
+import Reproducible
+
 extension OpenAICompatibleModel {
     /// The chat completions body: stable member order, so an appended conversation renders to an
     /// appended prompt and the server's prompt cache stays warm.
-    func requestBody(for request: ModelRequest) -> JSONValue {
+    func requestBody(for request: ModelRequest) -> OrderedJSON {
         let structured = toolCalling == .structuredOutput && !request.tools.isEmpty
-        var messages: [JSONValue] = []
+        var messages: [OrderedJSON] = []
         var system = request.instructions ?? ""
         if structured {
             system += (system.isEmpty ? "" : "\n\n") + StructuredToolCalling.instructions(for: request.tools)
@@ -16,7 +18,7 @@ extension OpenAICompatibleModel {
                 structured ? StructuredToolCalling.message(for: entry) : Self.nativeMessage(for: entry))
         }
 
-        var body: [(String, JSONValue)] = [("model", .string(modelName)), ("messages", .array(messages))]
+        var body: [(String, OrderedJSON)] = [("model", .string(modelName)), ("messages", .array(messages))]
         body.append(("stream", .bool(true)))
         body.append(("stream_options", .object([("include_usage", .bool(true))])))
         if let temperature = request.options.temperature {
@@ -36,7 +38,7 @@ extension OpenAICompatibleModel {
         return .object(body)
     }
 
-    static func nativeTool(_ tool: ToolDefinition) -> JSONValue {
+    static func nativeTool(_ tool: ToolDefinition) -> OrderedJSON {
         .object([
             ("type", .string("function")),
             (
@@ -52,7 +54,7 @@ extension OpenAICompatibleModel {
         ])
     }
 
-    static func nativeMessage(for entry: Transcript.Entry) -> JSONValue {
+    static func nativeMessage(for entry: Transcript.Entry) -> OrderedJSON {
         switch entry {
         case .prompt(let text):
             return .object([("role", .string("user")), ("content", .string(text))])
@@ -60,7 +62,7 @@ extension OpenAICompatibleModel {
             return .object([("role", .string("assistant")), ("content", .string(text))])
         case .toolCalls(let calls):
             let toolCalls = calls.map { call in
-                JSONValue.object([
+                OrderedJSON.object([
                     ("id", .string(call.id)), ("type", .string("function")),
                     (
                         "function",

@@ -50,7 +50,7 @@ public struct OpenAICompatibleModel: LanguageModel {
     }
 
     public func stream(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
-        let body = Data(requestBody(for: request).rendered.utf8)
+        let body = Data(requestBody(for: request).compact().utf8)
         let structured = toolCalling == .structuredOutput && request.effectiveToolChoice != .none
         let assembler = OpenAIStreamAssembler(
             url: endpoint.url(for: "chat/completions"), expectsStructuredOutput: structured)

@@ -1,4 +1,5 @@
 import Foundation
+import Reproducible
 
 /// Tool calls carried in schema-constrained JSON, for models whose chat template has no tools.
 ///
@@ -28,14 +29,14 @@ enum StructuredToolCalling {
     }
 
     /// The `response_format` for a round, or nil when the reply is plain text (``ToolChoice/none``).
-    static func responseSchema(for tools: [ToolDefinition], choice: ToolChoice) -> JSONValue? {
-        let answer = JSONValue.object([
+    static func responseSchema(for tools: [ToolDefinition], choice: ToolChoice) -> OrderedJSON? {
+        let answer = OrderedJSON.object([
             ("type", .string("object")),
             ("properties", .object([("answer", .object([("type", .string("string"))]))])),
             ("required", .array([.string("answer")])), ("additionalProperties", .bool(false)),
         ])
         let calls = tools.map { tool in
-            JSONValue.object([
+            OrderedJSON.object([
                 ("type", .string("object")),
                 (
                     "properties",
@@ -51,7 +52,7 @@ enum StructuredToolCalling {
                 ("additionalProperties", .bool(false)),
             ])
         }
-        let variants: [JSONValue]
+        let variants: [OrderedJSON]
         switch choice {
         case .none: return nil
         case .automatic: variants = calls + [answer]
@@ -69,18 +70,16 @@ enum StructuredToolCalling {
         ])
     }
 
-    static func message(for entry: Transcript.Entry) -> JSONValue {
+    static func message(for entry: Transcript.Entry) -> OrderedJSON {
         switch entry {
-        case .prompt(let text):
-            return .object([("role", .string("user")), ("content", .string(text))])
-        case .response(let text):
-            return .object([("role", .string("assistant")), ("content", .string(text))])
+        case .prompt, .response:
+            return OpenAICompatibleModel.nativeMessage(for: entry)
         case .toolCalls(let calls):
             let text = calls.map { call in
-                JSONValue.object([
+                OrderedJSON.object([
                     ("tool", .string(call.name)),
                     ("arguments", .rawIfValid(call.arguments, fallback: .object([]))),
-                ]).rendered
+                ]).compact()
             }.joined(separator: "\n")
             return .object([("role", .string("assistant")), ("content", .string(text))])
         case .toolOutput(let output):

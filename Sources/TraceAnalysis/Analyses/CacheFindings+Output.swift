@@ -1,3 +1,5 @@
+import Reproducible
+
 extension CacheFindings {
     /// The report for people.
     public var text: String {
@@ -60,7 +62,7 @@ extension CacheFindings {
         return out + "\n"
     }
 
-    public var json: JSONValue {
+    public var json: OrderedJSON {
         .object([
             ("store", .string(path)),
             ("follow_up_requests", .int(Int64(followUpRequests))),
@@ -111,7 +113,7 @@ extension CacheFindings.ChronicBreak {
         return text
     }
 
-    public var json: JSONValue {
+    public var json: OrderedJSON {
         .object([
             ("run_id", .int(breaks[0].runID)),
             ("session_id", .int(breaks[0].sessionID)),
@@ -128,7 +130,7 @@ extension CacheFindings.ChronicBreak {
 }
 
 extension CacheFindings.Finding {
-    public var json: JSONValue {
+    public var json: OrderedJSON {
         .object([
             ("run_id", .id(runID)),
             ("session_id", .id(sessionID)),

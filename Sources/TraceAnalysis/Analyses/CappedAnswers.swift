@@ -1,3 +1,4 @@
+import Reproducible
 import SessionTrace
 
 /// Answers cut off by the response-token cap: requests that finished with `length` (OpenAI,
@@ -100,7 +101,7 @@ extension CappedAnswers {
         return out
     }
 
-    public var json: JSONValue {
+    public var json: OrderedJSON {
         .object([
             ("store", .string(path)),
             ("requests", .int(Int64(requestCount))),
@@ -122,7 +123,7 @@ extension CappedAnswers.Finding {
         return line
     }
 
-    public var json: JSONValue {
+    public var json: OrderedJSON {
         .object([
             ("run_id", .id(runID)),
             ("session_id", .id(sessionID)),

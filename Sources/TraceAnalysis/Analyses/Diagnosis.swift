@@ -1,3 +1,4 @@
+import Reproducible
 import SessionTrace
 
 /// What is wrong with a run: every analysis over one or more stores, their findings in one list
@@ -163,7 +164,7 @@ public struct Diagnosis: Sendable {
 
         func finding(
             _ kind: Finding.Kind, run runID: Int64, session: Int64?, requests: [Int64], calls: [Int64],
-            ts: Int64, summary: String, evidence: JSONValue, cost: Finding.Cost, detail command: String,
+            ts: Int64, summary: String, evidence: OrderedJSON, cost: Finding.Cost, detail command: String,
             bySession: Bool = true
         ) -> Finding {
             let run = trace.runs.first { $0.run.runID == runID }
@@ -226,7 +227,7 @@ extension Diagnosis {
             + "dollars per million tokens from \(TerminalText.sanitized(prices.path))\n"
     }
 
-    public var json: JSONValue {
+    public var json: OrderedJSON {
         .object([
             ("stores", .array(stores.map { .string($0) })),
             (

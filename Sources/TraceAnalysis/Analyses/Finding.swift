@@ -1,4 +1,5 @@
 import Foundation
+import Reproducible
 
 /// One problem in a recorded run, in the shape every analysis reports to `trace-report check`:
 /// what kind, where (run, session, turn, requests, tool calls), the evidence, and the cost.
@@ -60,7 +61,7 @@ public struct Finding: Sendable, Hashable {
     /// One line for people, unsanitized.
     public var summary: String
     /// The analysis's own record of the finding (its `--json` object).
-    public var evidence: JSONValue
+    public var evidence: OrderedJSON
     public var cost: Cost
     /// The command that shows the finding in detail, as arguments after `trace-report`.
     public var detail: [String]
@@ -81,7 +82,7 @@ public struct Finding: Sendable, Hashable {
         return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    public var json: JSONValue {
+    public var json: OrderedJSON {
         .object([
             ("kind", .string(kind.rawValue)),
             ("store", .string(store)),
@@ -106,9 +107,9 @@ public struct Finding: Sendable, Hashable {
     }
 }
 
-extension JSONValue {
+extension OrderedJSON {
     /// The member `key` of an object, as evidence is read; nil for anything else.
-    public subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> OrderedJSON? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == key }?.1
     }

@@ -1,3 +1,4 @@
+import Reproducible
 import SessionTrace
 
 /// How prompts grow across each session: transcript entries, prompt bytes and input tokens per
@@ -158,8 +159,8 @@ extension GrowthReport {
         return out
     }
 
-    public var json: JSONValue {
-        func promptJSON(_ request: RequestRecord) -> JSONValue {
+    public var json: OrderedJSON {
+        func promptJSON(_ request: RequestRecord) -> OrderedJSON {
             .object([
                 ("request_id", .id(request.requestID)),
                 ("ts", .int(request.ts)),
@@ -186,7 +187,7 @@ extension GrowthReport {
     }
 
     /// A session's growth without its requests, as `--json` lists a finding.
-    func sessionJSON(_ session: SessionGrowth) -> JSONValue {
+    func sessionJSON(_ session: SessionGrowth) -> OrderedJSON {
         .object([
             ("run_id", .id(session.runID)),
             ("session_id", .id(session.sessionID)),

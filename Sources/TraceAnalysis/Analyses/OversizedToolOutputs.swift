@@ -1,3 +1,4 @@
+import Reproducible
 import SessionTrace
 
 /// Tool results that take a large share of the next prompt.
@@ -84,7 +85,7 @@ extension OversizedToolOutputs {
         return out
     }
 
-    public var json: JSONValue {
+    public var json: OrderedJSON {
         .object([
             ("minimum_bytes", .int(options.minimumBytes)),
             ("share_threshold", .double(options.share)),
@@ -99,7 +100,7 @@ extension OversizedToolOutputs.Finding {
             + "\(Format.count(call.outputBytes)) bytes, \(Format.percent(share)) of the next prompt"
     }
 
-    public var json: JSONValue {
+    public var json: OrderedJSON {
         .object([
             ("run_id", .id(runID)),
             ("session_id", .id(sessionID)),

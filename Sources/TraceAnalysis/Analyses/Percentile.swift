@@ -1,3 +1,5 @@
+import Reproducible
+
 /// Percentiles by the nearest-rank method, the one every report of this package uses.
 ///
 /// For `n` values sorted ascending, the p-th percentile (0 < p ≤ 100) is the value at 1-based
@@ -30,7 +32,7 @@ public enum Percentile {
         let target = rank - 1
         var low = 0
         var high = values.count - 1
-        var generator = SplitMix(seed: UInt64(values.count))
+        var generator = SplitMix64(seed: UInt64(values.count))
         while low < high {
             let pivot = values[Int.random(in: low...high, using: &generator)]
             // Three-way partition: [low, lt) < pivot, [lt, gt] == pivot, (gt, high] > pivot.
@@ -58,18 +60,5 @@ public enum Percentile {
             }
         }
         return values[target]
-    }
-}
-
-/// A small deterministic generator, so percentile selection is repeatable from run to run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import Reproducible
 import SessionTrace
 import TraceStore
 
@@ -455,7 +456,7 @@ extension SummaryReport {
     }
 
     /// The report as JSON; keys are documented in `docs/trace-report.md`.
-    public var json: JSONValue {
+    public var json: OrderedJSON {
         .object([
             ("store", .string(path)),
             ("percentile_method", .string("nearest-rank")),
@@ -471,8 +472,8 @@ extension SummaryReport {
 }
 
 extension SummaryReport.Group {
-    public var json: JSONValue {
-        var members: [(String, JSONValue)] = []
+    public var json: OrderedJSON {
+        var members: [(String, OrderedJSON)] = []
         switch kind {
         case .run:
             members += [("run_id", .id(runID)), ("label", .string(label))]

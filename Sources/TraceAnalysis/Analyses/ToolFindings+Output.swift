@@ -1,3 +1,5 @@
+import Reproducible
+
 extension ToolFindings {
     /// The report for people.
     public var text: String {
@@ -48,10 +50,10 @@ extension ToolFindings {
         return out
     }
 
-    public var json: JSONValue { .object(jsonMembers) }
+    public var json: OrderedJSON { .object(jsonMembers) }
 
     /// The members of ``json``, for a report that adds its own.
-    var jsonMembers: [(String, JSONValue)] {
+    var jsonMembers: [(String, OrderedJSON)] {
         [
             ("store", .string(path)),
             ("tool_calls", .int(Int64(toolCallCount))),
@@ -120,7 +122,7 @@ extension ToolFindings.Finding {
         return text
     }
 
-    public var json: JSONValue {
+    public var json: OrderedJSON {
         .object([
             ("kind", .string(kind.rawValue)),
             ("run_id", .id(runID)),

@@ -1,3 +1,4 @@
+import Reproducible
 import TraceStore
 
 /// The implausible values a command read (see ``StoreAnomaly``), as its report shows them: a
@@ -10,7 +11,7 @@ enum AnomalyNotes {
     }
 
     /// The anomalies as the `anomalies` key of a JSON report.
-    static func json(_ anomalies: [StoreAnomaly]) -> JSONValue {
+    static func json(_ anomalies: [StoreAnomaly]) -> OrderedJSON {
         .array(anomalies.map { anomaly in
             .object([
                 ("store", .string(anomaly.path)),
@@ -27,7 +28,7 @@ enum AnomalyNotes {
     }
 
     /// `report` with an `anomalies` key added last, when `report` is a JSON object.
-    static func adding(_ anomalies: [StoreAnomaly], to report: JSONValue) -> JSONValue {
+    static func adding(_ anomalies: [StoreAnomaly], to report: OrderedJSON) -> OrderedJSON {
         guard case .object(let members) = report else { return report }
         return .object(members + [("anomalies", json(anomalies))])
     }
@@ -36,7 +37,7 @@ enum AnomalyNotes {
 extension CommandContext {
     /// Writes a report as `--json` asks: JSON with an `anomalies` key, or the text with a
     /// `note:` line per anomaly after it; redacted, like everything the context writes.
-    func writeReport(json: Bool, anomalies: [StoreAnomaly], text: () -> String, object: () -> JSONValue) {
+    func writeReport(json: Bool, anomalies: [StoreAnomaly], text: () -> String, object: () -> OrderedJSON) {
         if json {
             write(json: AnomalyNotes.adding(anomalies, to: object()))
         } else {

@@ -2,6 +2,7 @@ import Redaction
 
 #if canImport(Glibc)
 import Glibc
+import Reproducible
 #endif
 
 /// Where a subcommand writes and what it knows of its surroundings; tests pass their own.
@@ -65,7 +66,7 @@ public struct CommandContext: Sendable {
     }
 
     /// Writes `json` to standard output as one document and a newline, every string redacted.
-    public func write(json: JSONValue) {
+    public func write(json: OrderedJSON) {
         standardOutput(json.redacted(by: redactor).serialized() + "\n")
     }
 
@@ -82,7 +83,7 @@ public struct CommandContext: Sendable {
 
     /// Writes `json`, every string redacted, and a newline to the file at `path`, created readable
     /// by its owner only.
-    func writeFile(json: JSONValue, to path: String) throws(CommandFailure) {
+    func writeFile(json: OrderedJSON, to path: String) throws(CommandFailure) {
         try ExportFile.write(json.redacted(by: redactor).serialized() + "\n", to: path)
     }
 

@@ -1,4 +1,5 @@
 import Redaction
+import Reproducible
 
 /// The options that choose the run's redaction policy; every subcommand takes them.
 extension CommonOptions {
@@ -31,20 +32,20 @@ extension Redactor {
     }
 }
 
-extension JSONValue {
+extension OrderedJSON {
     /// The value with every key and string passed through `redactor`, a string judged by the key
     /// it is under (`"password": "..."` goes whole). Numbers, booleans and the structure are kept,
-    /// so the result is valid JSON with the same ids and figures. A store id (``JSONValue/id(_:)``)
+    /// so the result is valid JSON with the same ids and figures. A store id (``OrderedJSON/id(_:)``)
     /// is a string only so that readers keep it exact: under a key ending in `_id` or `_ids`, the
     /// decimal form of a 64-bit integer is kept as a number would be, never taken for a card number.
-    public func redacted(by redactor: Redactor) -> JSONValue {
+    public func redacted(by redactor: Redactor) -> OrderedJSON {
         var memo: [String: String] = [:]
         return redacted(by: redactor, field: "", memo: &memo)
     }
 
     /// Short strings (labels, models, keys) repeat across thousands of objects; their results are
     /// remembered for the one walk.
-    private func redacted(by redactor: Redactor, field: String, memo: inout [String: String]) -> JSONValue {
+    private func redacted(by redactor: Redactor, field: String, memo: inout [String: String]) -> OrderedJSON {
         func text(_ value: String, field: String) -> String {
             guard !value.isEmpty else { return value }
             guard value.utf8.count <= 256 else { return redactor.redact(value, field: field).text }
@@ -61,6 +62,7 @@ extension JSONValue {
                 return self
             }
             return .string(text(value, field: field))
+        case .raw(let json): return .string(text(json, field: field))
         case .array(let values):
             return .array(values.map { $0.redacted(by: redactor, field: field, memo: &memo) })
         case .object(let members):

@@ -1,4 +1,5 @@
 import Redaction
+import Reproducible
 import SessionTrace
 import TraceStore
 
@@ -14,8 +15,8 @@ public enum JSONLinesExport {
         var out = ""
         for run in redacted.trace.runs {
             let runID = run.run.runID
-            func line(_ type: String, _ members: [(String, JSONValue)]) {
-                JSONValue.object([("type", .string(type))] + members).writeCompact(to: &out)
+            func line(_ type: String, _ members: [(String, OrderedJSON)]) {
+                OrderedJSON.object([("type", .string(type))] + members).writeCompact(to: &out)
                 out += "\n"
             }
             if run.hasRunRecord {
@@ -62,15 +63,10 @@ public enum JSONLinesExport {
                         ("server_prompt_dur", .int(timings?.promptDuration)),
                         ("server_predicted_tokens", .int(timings?.predictedTokens)),
                         ("server_predicted_dur", .int(timings?.predictedDuration)),
-                        ("turn_id", .id(request.turnID)),
-                        ("instructions_fingerprint", .string(request.instructionsFingerprint)),
-                        ("tools_fingerprint", .string(request.toolsFingerprint)),
-                        ("cache_write_tokens", .int(request.cacheWriteTokens)),
-                        ("response_id", .string(request.responseID)),
-                        ("response_model", .string(request.responseModel)),
+                    ] + request.identityFields + [
                         ("server_address", .string(request.serverAddress)),
                         ("server_port", .int(request.serverPort)),
-                        ("streamed", request.streamed.map(JSONValue.bool) ?? .null),
+                        ("streamed", request.streamed.map(OrderedJSON.bool) ?? .null),
                         ("max_tokens", .int(request.maxTokens)),
                         ("temperature", .double(request.temperature)),
                     ])
@@ -109,7 +105,7 @@ public enum JSONLinesExport {
                         ("parent_id", .id(interval.parentID)), ("session_id", .id(interval.sessionID)),
                         ("ts", .int(interval.ts)), ("dur", .int(interval.dur)),
                         ("name", .string(interval.name)),
-                        ("metadata", interval.metadata.jsonValue), ("error", .string(interval.error)),
+                        ("metadata", interval.metadata.orderedJSON), ("error", .string(interval.error)),
                     ])
             }
             for instant in run.instants {
@@ -119,7 +115,7 @@ public enum JSONLinesExport {
                         ("instant_id", .id(instant.instantID)), ("run_id", .id(runID)),
                         ("parent_id", .id(instant.parentID)), ("ts", .int(instant.ts)),
                         ("name", .string(instant.name)),
-                        ("metadata", instant.metadata.jsonValue),
+                        ("metadata", instant.metadata.orderedJSON),
                     ])
             }
             for chunk in run.chunks {
@@ -150,7 +146,7 @@ public enum JSONLinesExport {
             }
         }
         let report = redacted.report
-        JSONValue.object([
+        OrderedJSON.object([
             ("type", .string("redaction_report")), ("summary", .string(report.summary)),
             ("total", .int(Int64(report.total))),
             ("counts", .object(report.sortedCounts.map { ($0.kind, .int(Int64($0.count))) })),

@@ -1,4 +1,5 @@
 import Redaction
+import Reproducible
 import SessionTrace
 import TraceStore
 
@@ -18,7 +19,7 @@ public enum OTLPExport {
     /// The whole request as indented OTLP/JSON.
     public static func render(_ redacted: RedactedTrace) -> String {
         let resources = resourceSpans(redacted).map(json)
-        return JSONValue.object([("resourceSpans", .array(resources))]).serialized() + "\n"
+        return OrderedJSON.object([("resourceSpans", .array(resources))]).serialized() + "\n"
     }
 
     /// The spans of every run of `redacted`, one resource per run.
@@ -69,16 +70,16 @@ public enum OTLPExport {
 
     // MARK: OTLP/JSON: ids in hex, 64-bit integers as decimal strings, enums as integers.
 
-    private static func json(_ resource: OTLPResourceSpans) -> JSONValue {
-        let scope = JSONValue.object([("name", .string(scopeName)), ("version", .string(sessionTraceVersion))])
+    private static func json(_ resource: OTLPResourceSpans) -> OrderedJSON {
+        let scope = OrderedJSON.object([("name", .string(scopeName)), ("version", .string(sessionTraceVersion))])
         return .object([
             ("resource", .object([("attributes", .array(resource.attributes.map(json)))])),
             ("scopeSpans", .array([.object([("scope", scope), ("spans", .array(resource.spans.map(json)))])])),
         ])
     }
 
-    private static func json(_ span: OTLPSpan) -> JSONValue {
-        var members: [(String, JSONValue)] = [
+    private static func json(_ span: OTLPSpan) -> OrderedJSON {
+        var members: [(String, OrderedJSON)] = [
             ("traceId", .string(hex(span.traceID))), ("spanId", .string(hex(span.spanID))),
         ]
         if let parent = span.parentSpanID { members.append(("parentSpanId", .string(hex(parent)))) }
@@ -88,7 +89,7 @@ public enum OTLPExport {
             ("attributes", .array(span.attributes.map(json))),
         ]
         // Events and links are left out when there are none, as OTLP/JSON encoders do.
-        func list<Item>(_ key: String, _ items: [Item], _ fields: (Item) -> [(String, JSONValue)]) {
+        func list<Item>(_ key: String, _ items: [Item], _ fields: (Item) -> [(String, OrderedJSON)]) {
             if !items.isEmpty { members.append((key, .array(items.map { .object(fields($0)) }))) }
         }
         list("events", span.events) { event in
@@ -113,11 +114,11 @@ public enum OTLPExport {
 
     private static func hex(_ id: OTLPTraceID) -> String { hex(id.high) + hex(id.low) }
 
-    private static func json(_ attribute: OTLPAttribute) -> JSONValue {
+    private static func json(_ attribute: OTLPAttribute) -> OrderedJSON {
         .object([("key", .string(attribute.key)), ("value", json(attribute.value))])
     }
 
-    private static func json(_ value: OTLPAttribute.Value) -> JSONValue {
+    private static func json(_ value: OTLPAttribute.Value) -> OrderedJSON {
         switch value {
         case .string(let string): .object([("stringValue", .string(string))])
         case .int(let int): .object([("intValue", .string(String(int)))])

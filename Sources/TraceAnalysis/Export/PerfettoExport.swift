@@ -1,4 +1,5 @@
 import Redaction
+import Reproducible
 import SessionTrace
 import TraceStore
 
@@ -20,14 +21,14 @@ public enum PerfettoExport {
 
     /// The whole export, one event per line.
     public static func render(_ redacted: RedactedTrace) -> String {
-        var events: [JSONValue] = []
+        var events: [OrderedJSON] = []
         for (index, run) in redacted.trace.runs.enumerated() {
             var builder = RunBuilder(run: run, pid: Int64(index + 1))
             builder.build()
             events += builder.events
         }
         let report = redacted.report
-        let other: JSONValue = .object([
+        let other: OrderedJSON = .object([
             ("store", .string(redacted.trace.path)),
             (
                 "exporter",
@@ -45,7 +46,7 @@ public enum PerfettoExport {
     }
 
     /// The report as JSON: the summary line, the total and counts by kind. Never a value.
-    static func redactionJSON(_ report: RedactionReport) -> JSONValue {
+    static func redactionJSON(_ report: RedactionReport) -> OrderedJSON {
         .object([
             ("summary", .string(report.summary)),
             ("total", .int(Int64(report.total))),
@@ -59,7 +60,7 @@ private struct RunBuilder {
     let run: RecordedRun
     let pid: Int64
     let start: Int64
-    var events: [JSONValue] = []
+    var events: [OrderedJSON] = []
     private var threadIDs: [String: Int64] = [:]
     private var sessionThread: [Int64: Int64] = [:]
     private var intervalThread: [Int64: Int64] = [:]
@@ -125,7 +126,7 @@ private struct RunBuilder {
         }
         for instant in run.instants {
             let tid = instant.parentID.flatMap { intervalThread[$0] ?? sessionThread[$0] } ?? thread("events")
-            var args: [(String, JSONValue)] = [("instant_id", .id(instant.instantID))]
+            var args: [(String, OrderedJSON)] = [("instant_id", .id(instant.instantID))]
             args += metadataArgs(instant.metadata)
             self.instant(instant.name, cat: "instant", ts: instant.ts, tid: tid, scope: "t", args: args)
         }
@@ -187,7 +188,7 @@ private struct RunBuilder {
                     ])
             case .interval(let interval):
                 intervalThread[interval.intervalID] = tid
-                var args: [(String, JSONValue)] = [("interval_id", .id(interval.intervalID))]
+                var args: [(String, OrderedJSON)] = [("interval_id", .id(interval.intervalID))]
                 if let error = interval.error { args.append(("error", .string(error))) }
                 args += metadataArgs(interval.metadata)
                 slice(
@@ -202,7 +203,7 @@ private struct RunBuilder {
     /// A request, its waiting and generating parts, and its generation rate on the counter track.
     private mutating func requestSlices(_ request: RequestRecord, tid: Int64, counter: String) {
         let dur = max(0, request.dur)
-        var args: [(String, JSONValue)] = [
+        var args: [(String, OrderedJSON)] = [
             ("request_id", .id(request.requestID)),
             ("profile", .string(request.profile)),
             ("provider", .string(request.provider)),
@@ -218,14 +219,7 @@ private struct RunBuilder {
             ("reused_prefix_entries", .int(request.reusedPrefixEntries)),
             ("finish_reason", .string(request.finishReason)),
             ("error", .string(request.error)),
-            ("turn_id", .id(request.turnID)),
-            ("instructions_fingerprint", .string(request.instructionsFingerprint)),
-            ("tools_fingerprint", .string(request.toolsFingerprint)),
-            ("cache_write_tokens", .int(request.cacheWriteTokens)),
-            ("response_id", .string(request.responseID)),
-            ("response_model", .string(request.responseModel)),
-            ("max_tokens", .int(request.maxTokens)),
-        ]
+        ] + request.identityFields + [("max_tokens", .int(request.maxTokens))]
         if let timings = request.serverTimings {
             args += [
                 ("server_prompt_tokens", .int(timings.promptTokens)),
@@ -284,7 +278,7 @@ private struct RunBuilder {
             let dur = max(0, call.dur)
             let lane = lanes.place(start: call.ts, end: call.ts + dur, acceptsChildren: false)
             let tid = thread(lane == 0 ? name : "\(name) (\(lane + 1))")
-            var args: [(String, JSONValue)] = [
+            var args: [(String, OrderedJSON)] = [
                 ("tool_call_id", .id(call.toolCallID)),
                 ("request_id", .id(call.requestID)),
                 ("call_id", .string(call.callID)),
@@ -327,24 +321,24 @@ private struct RunBuilder {
     }
 
     private mutating func slice(
-        _ name: String, cat: String, ts: Int64, dur: Int64, tid: Int64, args: [(String, JSONValue)]
+        _ name: String, cat: String, ts: Int64, dur: Int64, tid: Int64, args: [(String, OrderedJSON)]
     ) {
         events.append(
             .object([
                 ("name", .string(name)), ("cat", .string(cat)), ("ph", .string("X")), ("ts", micros(ts)),
                 ("dur", .double(Double(dur) / 1e3)), ("pid", .int(pid)), ("tid", .int(tid)),
-                ("args", JSONValue.objectDroppingNulls(args)),
+                ("args", OrderedJSON.objectDroppingNulls(args)),
             ]))
     }
 
     private mutating func instant(
-        _ name: String, cat: String, ts: Int64, tid: Int64, scope: String, args: [(String, JSONValue)]
+        _ name: String, cat: String, ts: Int64, tid: Int64, scope: String, args: [(String, OrderedJSON)]
     ) {
         events.append(
             .object([
                 ("name", .string(name)), ("cat", .string(cat)), ("ph", .string("i")), ("s", .string(scope)),
                 ("ts", micros(ts)), ("pid", .int(pid)), ("tid", .int(tid)),
-                ("args", JSONValue.objectDroppingNulls(args)),
+                ("args", OrderedJSON.objectDroppingNulls(args)),
             ]))
     }
 
@@ -357,22 +351,22 @@ private struct RunBuilder {
             ]))
     }
 
-    private func micros(_ ts: Int64) -> JSONValue { .double(Double(ts - start) / 1e3) }
+    private func micros(_ ts: Int64) -> OrderedJSON { .double(Double(ts - start) / 1e3) }
 
-    private func cacheHitRatio(_ request: RequestRecord) -> JSONValue {
+    private func cacheHitRatio(_ request: RequestRecord) -> OrderedJSON {
         guard let cached = request.cachedInputTokens, let input = request.inputTokens, input > 0 else {
             return .null
         }
         return .double(Double(cached) / Double(input))
     }
 
-    private func metadataArgs(_ metadata: TraceMetadata) -> [(String, JSONValue)] {
+    private func metadataArgs(_ metadata: TraceMetadata) -> [(String, OrderedJSON)] {
         guard !metadata.isEmpty else { return [] }
-        return [("metadata", metadata.jsonValue)]
+        return [("metadata", metadata.orderedJSON)]
     }
 
     /// Captured text of a request or tool call, cut at ``PerfettoExport/payloadLimit`` characters.
-    private func payloadArgs(of parentID: Int64) -> [(String, JSONValue)] {
+    private func payloadArgs(of parentID: Int64) -> [(String, OrderedJSON)] {
         guard let payloads = run.payloadsByParent[parentID] else { return [] }
         return payloads.map { payload in
             var text = payload.text

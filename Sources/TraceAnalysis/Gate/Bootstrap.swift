@@ -1,4 +1,5 @@
 import Foundation
+import Reproducible
 
 /// Confidence intervals of a change, by a seeded two-level bootstrap.
 ///
@@ -47,7 +48,7 @@ public struct Bootstrap: Sendable {
         baseline: ScenarioSamples, current: ScenarioSamples, keys: [MetricKey]
     ) -> [MetricKey: Interval] {
         guard !keys.isEmpty, baseline.requestCount > 0, current.requestCount > 0 else { return [:] }
-        var generator = SplitMix(seed: Self.seed("\(baseline.key)"))
+        var generator = SplitMix64(seed: Self.seed("\(baseline.key)"))
         var differences: [MetricKey: [Double]] = [:]
         let leftRuns = baseline.runs.filter { !$0.requests.isEmpty }
         let rightRuns = current.runs.filter { !$0.requests.isEmpty }
@@ -90,7 +91,7 @@ public struct Bootstrap: Sendable {
     }
 
     /// One resample of a side: runs with replacement, then requests with replacement in each.
-    static func draw(_ runs: [ScenarioSamples.Run], using generator: inout SplitMix) -> [RequestSample] {
+    static func draw(_ runs: [ScenarioSamples.Run], using generator: inout SplitMix64) -> [RequestSample] {
         let nonEmpty = runs.filter { !$0.requests.isEmpty }
         guard !nonEmpty.isEmpty else { return [] }
         var out: [RequestSample] = []
@@ -107,12 +108,5 @@ public struct Bootstrap: Sendable {
     }
 
     /// FNV-1a of `text`: a seed that, unlike `Hasher`, is the same in every process.
-    static func seed(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return hash
-    }
+    static func seed(_ text: String) -> UInt64 { FNV1a.hash(text) }
 }

@@ -1,3 +1,5 @@
+import Reproducible
+
 /// What the latency gate and `trace-report diff` measure per request, and which way is worse.
 ///
 /// Timing metrics (`ttft`, `latency`, `tokens_per_second`) vary with machine load, so a change
@@ -47,7 +49,7 @@ public enum GateMetric: String, Sendable, CaseIterable, Hashable {
 
     /// A value of this metric in JSON: durations as whole nanoseconds, other values as numbers,
     /// null when unknown.
-    func json(_ value: Double?) -> JSONValue {
+    func json(_ value: Double?) -> OrderedJSON {
         guard let value, value.isFinite else { return .null }
         return self == .ttft || self == .latency ? .int(Int64(value.rounded())) : .double(value)
     }

@@ -1,3 +1,5 @@
+import Reproducible
+
 /// The gate's outputs: a table for people, Markdown for a PR comment or the job summary, JUnit
 /// XML for test reporters, and GitHub workflow-command annotations.
 extension GateEvaluation {
@@ -72,7 +74,7 @@ extension GateEvaluation {
     }
 
     /// The verdict and every check as JSON, keys as `diff --json` names them; durations in ns.
-    public var json: JSONValue {
+    public var json: OrderedJSON {
         .object([
             ("passed", .bool(passed)),
             ("regressions", .int(Int64(regressions.count))),
@@ -92,7 +94,7 @@ extension GateEvaluation {
                     ("new_findings", .array(row.newFindings.map { .string($0.description) })),
                 ])
             })),
-            ("notes", .array(notes.map(JSONValue.string))),
+            ("notes", .array(notes.map(OrderedJSON.string))),
         ])
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Reproducible
 import SessionTrace
 import TraceStore
 
@@ -349,20 +350,20 @@ public struct LatencyBaseline: Sendable {
 
     /// The baseline as JSON: keys in a fixed order, groups sorted, so a re-recorded baseline
     /// diffs cleanly in review.
-    public var json: JSONValue {
+    public var json: OrderedJSON {
         .object([
             ("kind", .string(Self.formatKind)),
             ("version", .int(Self.formatVersion)),
             ("group_by", .string(grouping.rawValue)),
             ("percentile_method", .string("nearest-rank")),
-            ("sources", .array(sources.map(JSONValue.string))),
+            ("sources", .array(sources.map(OrderedJSON.string))),
             ("groups", .array(groups.map(Self.json(group:)))),
         ])
     }
 
-    private static func json(group: ScenarioSamples) -> JSONValue {
+    private static func json(group: ScenarioSamples) -> OrderedJSON {
         let rows = group.requests
-        func summary(_ metric: GateMetric) -> JSONValue {
+        func summary(_ metric: GateMetric) -> OrderedJSON {
             let p50 = MetricKey(metric, .percentile(50)).value(of: rows)
             let p95 = MetricKey(metric, .percentile(95)).value(of: rows)
             return .object([("p50", rounded(metric, p50)), ("p95", rounded(metric, p95))])
@@ -403,7 +404,7 @@ public struct LatencyBaseline: Sendable {
     }
 
     /// Integers stay integers; rates keep three decimals, ratios four, so files stay readable.
-    private static func rounded(_ metric: GateMetric, _ value: Double?) -> JSONValue {
+    private static func rounded(_ metric: GateMetric, _ value: Double?) -> OrderedJSON {
         guard let value, value.isFinite else { return .null }
         switch metric {
         case .tokensPerSecond, .toolCalls: return .double((value * 1000).rounded() / 1000)

@@ -1,3 +1,5 @@
+import Reproducible
+
 /// `trace-report diff`: two runs (or sets of runs) side by side, per scenario and metric, with
 /// the bootstrap interval of the change and whether it is beyond noise (the interval excludes 0).
 public struct RunComparison: Sendable {
@@ -89,13 +91,13 @@ public struct RunComparison: Sendable {
         return out
     }
 
-    public var json: JSONValue {
-        func scenario(_ key: ScenarioKey) -> [(String, JSONValue)] {
+    public var json: OrderedJSON {
+        func scenario(_ key: ScenarioKey) -> [(String, OrderedJSON)] {
             [("scenario", .string(key.scenario)), ("profile", .string(key.profile)), ("model", .string(key.model))]
         }
         return .object([
-            ("a", .array(a.sources.map(JSONValue.string))),
-            ("b", .array(b.sources.map(JSONValue.string))),
+            ("a", .array(a.sources.map(OrderedJSON.string))),
+            ("b", .array(b.sources.map(OrderedJSON.string))),
             ("group_by", .string(a.grouping.rawValue)),
             ("confidence", .double(confidence)),
             ("scenarios", .array(samples.keys.sorted().map { key in

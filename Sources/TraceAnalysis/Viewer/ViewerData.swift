@@ -1,4 +1,5 @@
 import Redaction
+import Reproducible
 import SessionTrace
 
 /// The data the web viewer reads: every run of one or two stores, their findings and summary,
@@ -7,7 +8,7 @@ import SessionTrace
 /// ```swift
 /// let trace = try TraceLoader.load(path: "run.sqlite")
 /// let data = ViewerData.build([trace])
-/// print(data.json.compactSerialized(), data.redaction.summary)
+/// print(data.json.compact(), data.redaction.summary)
 /// ```
 ///
 /// Ids are strings, since 64-bit ids lose digits as JavaScript numbers; times are nanoseconds
@@ -18,7 +19,7 @@ public struct ViewerData: Sendable {
     public static let version: Int64 = 1
 
     /// The document, ready to serialize.
-    public var json: JSONValue
+    public var json: OrderedJSON
     /// What the redactor replaced while building it, by kind.
     public var redaction: RedactionReport
     /// Runs, requests, tool calls and handoffs in the document, for the CLI's one-line report.
@@ -40,9 +41,9 @@ public struct ViewerData: Sendable {
             return redacted.trace
         }
         let builder = Builder()
-        var runs: [JSONValue] = []
-        var findings: [JSONValue] = []
-        var summaries: [JSONValue] = []
+        var runs: [OrderedJSON] = []
+        var findings: [OrderedJSON] = []
+        var summaries: [OrderedJSON] = []
         var counts = (requests: 0, tools: 0, handoffs: 0)
         for (storeIndex, trace) in traces.enumerated() {
             let firstRun = runs.count
@@ -61,7 +62,7 @@ public struct ViewerData: Sendable {
             }
             findings += builder.findings(trace, runIndex: runIndex)
         }
-        let json = JSONValue.object([
+        let json = OrderedJSON.object([
             ("version", .int(version)),
             ("runs", .array(runs)),
             ("findings", .array(findings)),
@@ -78,27 +79,27 @@ public struct ViewerData: Sendable {
 
 /// Turns redacted records into the viewer's JSON.
 private struct Builder {
-    func text(_ value: String) -> JSONValue {
+    func text(_ value: String) -> OrderedJSON {
         .string(value)
     }
 
-    func text(_ value: String?) -> JSONValue {
-        value.map(JSONValue.string) ?? .null
+    func text(_ value: String?) -> OrderedJSON {
+        value.map(OrderedJSON.string) ?? .null
     }
 
 
-    func run(_ recorded: RecordedRun, store: String, storeIndex: Int) -> JSONValue {
+    func run(_ recorded: RecordedRun, store: String, storeIndex: Int) -> OrderedJSON {
         let start = recorded.startTime
         let record = recorded.run
         let storeName = store.split(separator: "/").last.map(String.init) ?? store
-        let sessions: [JSONValue] = recorded.sessions.map { session in
+        let sessions: [OrderedJSON] = recorded.sessions.map { session in
             .object([
                 ("id", .id(session.sessionID)), ("label", text(session.label)),
                 ("ts", .int(session.ts - start)), ("dur", .int(session.dur)),
             ])
         }
-        let requests: [JSONValue] = recorded.requests.map { request in
-            var members: [(String, JSONValue)] = [
+        let requests: [OrderedJSON] = recorded.requests.map { request in
+            var members: [(String, OrderedJSON)] = [
                 ("id", .id(request.requestID)), ("sessionID", .id(request.sessionID)),
                 ("parentID", .id(request.parentID)), ("ts", .int(request.ts - start)),
                 ("dur", .int(request.dur)),
@@ -123,7 +124,7 @@ private struct Builder {
             }
             return .object(members)
         }
-        let toolCalls: [JSONValue] = recorded.toolCalls.map { call in
+        let toolCalls: [OrderedJSON] = recorded.toolCalls.map { call in
             .object([
                 ("id", .id(call.toolCallID)), ("requestID", .id(call.requestID)),
                 ("sessionID", .id(call.sessionID)), ("ts", .int(call.ts - start)),
@@ -134,16 +135,16 @@ private struct Builder {
                 ("outcome", text(call.outcome)), ("error", text(call.error)),
             ])
         }
-        let handoffs: [JSONValue] = recorded.handoffs.map { handoff in
+        let handoffs: [OrderedJSON] = recorded.handoffs.map { handoff in
             .object([
                 ("id", .id(handoff.handoffID)), ("sessionID", .id(handoff.sessionID)),
                 ("ts", .int(handoff.ts - start)), ("kind", text(handoff.kind)), ("from", text(handoff.from)),
                 ("to", text(handoff.to)),
             ])
         }
-        let intervals: [JSONValue] = recorded.intervals.map { interval in
-            let metadata: [(String, JSONValue)] = interval.metadata.keys.sorted().map { key in
-                let value: JSONValue
+        let intervals: [OrderedJSON] = recorded.intervals.map { interval in
+            let metadata: [(String, OrderedJSON)] = interval.metadata.keys.sorted().map { key in
+                let value: OrderedJSON
                 switch interval.metadata[key]! {
                 case .string(let string): value = text(string)
                 case .int(let number): value = .int(number)
@@ -159,14 +160,14 @@ private struct Builder {
                 ("error", text(interval.error)),
             ])
         }
-        let payloads: [JSONValue] = recorded.payloads.map { payload in
+        let payloads: [OrderedJSON] = recorded.payloads.map { payload in
             .object([
                 ("id", .id(payload.payloadID)), ("parentID", .id(payload.parentID)),
                 ("ts", .int(payload.ts - start)), ("kind", .string(payload.kind.rawValue)),
                 ("text", .string(payload.text)),
             ])
         }
-        let dropped: [JSONValue] = recorded.dropped.map { row in
+        let dropped: [OrderedJSON] = recorded.dropped.map { row in
             .object([
                 ("ts", .int(row.ts - start)), ("sink", text(row.sink)), ("reason", text(row.reason)),
                 ("count", .int(row.count)),
@@ -185,7 +186,7 @@ private struct Builder {
     }
 
     /// The header's figures for one run, from ``SummaryReport``.
-    func summary(_ group: SummaryReport.Group?, run: RecordedRun) -> JSONValue {
+    func summary(_ group: SummaryReport.Group?, run: RecordedRun) -> OrderedJSON {
         guard let group else {
             return .object([("runID", .id(run.run.runID)), ("requests", .int(0))])
         }
@@ -203,11 +204,11 @@ private struct Builder {
     }
 
     /// Tool, cache and growth findings of one store, each naming the events it is about.
-    func findings(_ trace: RecordedTrace, runIndex: [Int64: Int]) -> [JSONValue] {
-        var out: [JSONValue] = []
+    func findings(_ trace: RecordedTrace, runIndex: [Int64: Int]) -> [OrderedJSON] {
+        var out: [OrderedJSON] = []
         func finding(
             _ kind: String, run: Int64, title: String, detail: String, events: [Int64]
-        ) -> JSONValue {
+        ) -> OrderedJSON {
             var unique: [Int64] = []
             for id in events where !unique.contains(id) { unique.append(id) }
             return .object([
@@ -248,56 +249,5 @@ private struct Builder {
                 events: [first.requestID, peak.requestID]))
         }
         return out
-    }
-}
-
-extension JSONValue {
-    /// The value as JSON text without white space, for embedding. With `escapingHTML`, `<`, `>` and
-    /// `&` are written as `\u003c`, `\u003e`, `\u0026` (JSON syntax has them only inside strings), so
-    /// the text can sit in an HTML `<script>` element and no `</script>` in the data can close it.
-    public func compactSerialized(escapingHTML: Bool = false) -> String {
-        var out = ""
-        writeCompact(to: &out, escapingHTML: escapingHTML)
-        return out
-    }
-
-    private func writeCompact(to out: inout String, escapingHTML: Bool) {
-        switch self {
-        case .null, .bool, .int, .double: out += serialized()
-        case .string(let value): Self.appendQuoted(value, to: &out, escapingHTML: escapingHTML)
-        case .array(let values):
-            out += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
-                value.writeCompact(to: &out, escapingHTML: escapingHTML)
-            }
-            out += "]"
-        case .object(let members):
-            out += "{"
-            for (index, (key, value)) in members.enumerated() {
-                if index > 0 { out += "," }
-                Self.appendQuoted(key, to: &out, escapingHTML: escapingHTML)
-                out += ":"
-                value.writeCompact(to: &out, escapingHTML: escapingHTML)
-            }
-            out += "}"
-        }
-    }
-
-    private static func appendQuoted(_ value: String, to out: inout String, escapingHTML: Bool) {
-        let quotedValue = quoted(value)
-        let needsEscape = quotedValue.utf8.contains { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 }
-        guard escapingHTML, needsEscape else {
-            out += quotedValue
-            return
-        }
-        for scalar in quotedValue.unicodeScalars {
-            switch scalar {
-            case "<": out += "\\u003c"
-            case ">": out += "\\u003e"
-            case "&": out += "\\u0026"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
     }
 }

@@ -1,3 +1,5 @@
+import Reproducible
+
 /// The web viewer as one self-contained HTML file: `viewer/index.html` with the stylesheet and
 /// script inlined and the trace data embedded, openable from disk with no network.
 ///
@@ -33,12 +35,12 @@ public enum ViewerDocument {
     /// The export's HTML, from the embedded viewer files and `data`.
     public static func html(data: ViewerData) throws(Failure) -> String {
         try html(
-            dataJSON: data.json.compactSerialized(escapingHTML: true), template: ViewerAssets.indexHTML,
+            dataJSON: data.json.compact(escapingHTML: true), template: ViewerAssets.indexHTML,
             css: ViewerAssets.css, javaScript: ViewerAssets.javaScript)
     }
 
     /// The export's HTML from the given viewer files; `dataJSON` must already be HTML-escaped
-    /// (``JSONValue/compactSerialized(escapingHTML:)``).
+    /// (``OrderedJSON/compact(escapingHTML:)``).
     public static func html(
         dataJSON: String, template: String, css: String, javaScript: String
     ) throws(Failure) -> String {

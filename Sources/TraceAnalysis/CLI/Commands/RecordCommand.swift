@@ -2,6 +2,7 @@ import LTTngRecording
 
 #if canImport(Glibc)
 import Glibc
+import Reproducible
 #endif
 
 /// `trace-report record [--lttng DIR] [--store PATH] -- COMMAND...`: runs a program under an LTTng
@@ -73,7 +74,7 @@ public struct RecordCommand: ReportCommand {
         if json {
             context.write(json: .object([
                 ("trace", .string(directory)), ("status", .int(Int64(status))),
-                ("store", store.map(JSONValue.string) ?? .null), ("store_records", records.map { .int(Int64($0)) } ?? .null),
+                ("store", store.map(OrderedJSON.string) ?? .null), ("store_records", records.map { .int(Int64($0)) } ?? .null),
                 ("summary", summary.json),
             ]))
         }

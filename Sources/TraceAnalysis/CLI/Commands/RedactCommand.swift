@@ -1,5 +1,6 @@
 import Foundation
 import Redaction
+import Reproducible
 
 /// `trace-report redact [--input-format json|jsonl|text] [--report [--json]] [FILE]`: any text, JSON
 /// or JSON Lines file with its secrets replaced, for logs and transcripts that go with a trace; with
@@ -103,7 +104,7 @@ public struct RedactCommand: ReportCommand {
     }
 
     /// The report as JSON: `{"redacted": 3, "kinds": [{"kind": "email", "count": 2, "lines": [3, 17]}]}`.
-    static func reportJSON(_ locations: [RedactionLocation]) -> JSONValue {
+    static func reportJSON(_ locations: [RedactionLocation]) -> OrderedJSON {
         .object([
             ("redacted", .int(Int64(locations.count))),
             ("kinds", .array(tally(locations).kinds.map { kind, count, lines in

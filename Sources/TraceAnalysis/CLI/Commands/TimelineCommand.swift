@@ -1,3 +1,5 @@
+import Reproducible
+
 /// `trace-report timeline STORE`: a Gantt chart of the sessions in the terminal.
 public struct TimelineCommand: ReportCommand {
     public static let name = "timeline"
@@ -66,7 +68,7 @@ public struct TimelineCommand: ReportCommand {
 
 /// The timeline's data as JSON: the spans a chart draws, in nanoseconds after the run's start.
 enum TimelineData {
-    static func json(_ trace: RecordedTrace, options: Timeline.Options) -> JSONValue {
+    static func json(_ trace: RecordedTrace, options: Timeline.Options) -> OrderedJSON {
         .object([
             ("store", .string(trace.path)),
             ("runs", .array(trace.runs.map { run in
