@@ -4,8 +4,8 @@ import PackageDescription
 // Layers (arrows point at what a target uses):
 //   trace-report -> TraceAnalysis -> TraceStore -> SessionTrace -> Reproducible
 //   planner-demo -> SessionInstrumentation -> ModelSession, SessionTrace
-//   ModelSession -> Reproducible
-//   Reproducible (ordered JSON, FNV-1a, SplitMix64) uses nothing of ours.
+//   ModelSession -> Reproducible; LTTngRecording, LlamaServer -> ProcessSpawn
+//   Reproducible (ordered JSON, FNV-1a, SplitMix64) and ProcessSpawn use nothing of ours.
 //   sinks that need a system library (SessionTraceLTTng, TraceStore's StoreSink) live apart
 //   from the tracer API, which knows nothing of LTTng, SQLite or models.
 // Linux only: the sources call Glibc and link LTTng-UST, SQLite, babeltrace2 and libcurl, so no Apple
@@ -35,16 +35,18 @@ let package = Package(
         // Bytes and numbers that are the same in every process and run: the one JSON writer,
         // the one fingerprint hash, the one seeded generator.
         .target(name: "Reproducible"),
+        // The one posix_spawn set-up, for the targets that start daemons and servers.
+        .target(name: "ProcessSpawn"),
         .target(name: "SessionTrace", dependencies: ["Reproducible"]),
         .target(name: "SessionTraceLTTng", dependencies: ["SessionTrace", "CLTTngUST"]),
         .target(name: "TraceStore", dependencies: ["SessionTrace", "CSQLite"]),
         .target(name: "Redaction"),
         .target(name: "ModelSession", dependencies: ["CCurl", "Reproducible"]),
         // Starts and stops a real llama.cpp server on a loopback port, for tests, demo and bench.
-        .target(name: "LlamaServer", dependencies: ["CCurl"]),
+        .target(name: "LlamaServer", dependencies: ["CCurl", "ProcessSpawn"]),
         .target(name: "SessionInstrumentation", dependencies: ["ModelSession", "SessionTrace", "Reproducible"]),
         // Drives lttng, lttng-sessiond and lttng-relayd: for trace-report record, tests and bench.
-        .target(name: "LTTngRecording"),
+        .target(name: "LTTngRecording", dependencies: ["ProcessSpawn"]),
         .target(
             name: "TraceAnalysis",
             dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSpawn
 
 #if canImport(Glibc)
 import Glibc
@@ -298,48 +299,19 @@ public enum LTTngControl {
     /// Starts `tool` (found on `PATH`) and returns its PID without waiting.
     ///
     /// Standard input is `/dev/null` and output goes to the files `output` names, or, without
-    /// them, the child shares this process's standard input, output and error. Spawned with
-    /// `posix_spawnp`, not `Process`: the child gets an empty signal mask and default handlers.
-    /// It would otherwise inherit the mask of the calling thread (a Dispatch or Swift
-    /// concurrency worker blocks nearly every signal), and `lttng-sessiond --daemonize` waits
-    /// forever for the SIGUSR1 its forked daemon sends when it is ready.
+    /// them, the child shares this process's standard input, output and error. The child gets an
+    /// empty signal mask and default handlers (see `ProcessSpawn`): `lttng-sessiond --daemonize`
+    /// waits for the SIGUSR1 its forked daemon sends when it is ready.
     public static func spawn(
         _ tool: String, _ arguments: [String], output: (stdout: String, stderr: String)?
     ) throws -> pid_t {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        var defaultSignals = sigset_t()
-        sigemptyset(&defaultSignals)
-        for signal in [SIGPIPE, SIGUSR1, SIGUSR2, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD, SIGALRM] {
-            sigaddset(&defaultSignals, signal)
-        }
-        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if let output {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, output.stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            posix_spawn_file_actions_addopen(&actions, 2, output.stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        }
-
-        let argv: [UnsafeMutablePointer<CChar>?] = ([tool] + arguments).map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, tool, &actions, &attributes, argv, environ)
-        guard spawned == 0 else {
-            if spawned == ENOENT { throw Error.toolNotFound(tool: tool) }
+        do {
+            return try ProcessSpawn.start(tool, arguments, output: output)
+        } catch {
+            if error.code == ENOENT { throw Error.toolNotFound(tool: tool) }
             throw Error.commandFailed(
-                command: ([tool] + arguments).joined(separator: " "), status: -1,
-                stderr: "cannot spawn: \(String(cString: strerror(spawned)))")
+                command: ([tool] + arguments).joined(separator: " "), status: -1, stderr: "cannot spawn: \(error)")
         }
-        return pid
     }
 
     /// Waits for child `pid` to exit; returns its exit code, or 128 + the signal that ended it,

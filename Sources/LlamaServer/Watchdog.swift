@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSpawn
 
 #if canImport(Glibc)
 import Glibc
@@ -21,32 +22,13 @@ enum Watchdog {
         """
 
     static func spawn(server: String, arguments: [String], logPath: String) throws -> pid_t {
-        let argv =
-            ["/bin/sh", "-c", script, "llama-watchdog", String(getpid()), logPath, server]
-            + arguments
-        var cStrings = argv.map { strdup($0) }
-        defer { cStrings.forEach { free($0) } }
-        cStrings.append(nil)
+        let shellArguments = ["-c", script, "llama-watchdog", String(getpid()), logPath, server] + arguments
         // The spawning thread may block or ignore signals (test runners do); the watchdog and the
         // server must see SIGTERM. Their own process group lets stop() kill both as a last resort.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, "/bin/sh", nil, &attributes, cStrings, environ)
-        guard result == 0 else {
-            throw LlamaServer.Error.launchFailed(path: server, reason: String(cString: strerror(result)))
+        do {
+            return try ProcessSpawn.start("/bin/sh", shellArguments, ownProcessGroup: true)
+        } catch {
+            throw LlamaServer.Error.launchFailed(path: server, reason: error.description)
         }
-        return pid
     }
 }
