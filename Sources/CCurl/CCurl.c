@@ -46,6 +46,11 @@ const char *ccurl_easy_content_type(CURL *easy) {
     return curl_easy_getinfo(easy, CURLINFO_CONTENT_TYPE, &type) == CURLE_OK ? type : NULL;
 }
 
+long long ccurl_easy_retry_after(CURL *easy) {
+    curl_off_t seconds = 0;
+    return curl_easy_getinfo(easy, CURLINFO_RETRY_AFTER, &seconds) == CURLE_OK ? (long long)seconds : 0;
+}
+
 const char *ccurl_easy_primary_ip(CURL *easy) {
     char *address = NULL;
     return curl_easy_getinfo(easy, CURLINFO_PRIMARY_IP, &address) == CURLE_OK ? address : NULL;

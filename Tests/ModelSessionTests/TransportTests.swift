@@ -230,6 +230,22 @@ struct TransportTests {
         ])
         let second = try await failure(from: withoutHeader, api: api)
         #expect(second == .rateLimited(url: second.url, retryAfter: nil, message: ""))
+
+        // An HTTP date (RFC 9110) a minute from now.
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let date = formatter.string(from: Date().addingTimeInterval(60))
+        let withDate = try CannedHTTPServer([
+            .send("HTTP/1.1 429 Too Many Requests\r\nRetry-After: \(date)\r\nContent-Length: 0\r\n\r\n")
+        ])
+        let third = try await failure(from: withDate, api: api)
+        guard case .rateLimited(_, let wait?, _) = third else {
+            Issue.record("no Retry-After read from \(date): \(third)")
+            return
+        }
+        #expect(wait > .seconds(50) && wait <= .seconds(61), "\(wait)")
     }
 
     @Test("a 200 that is not an event stream says what it is", arguments: ["openai", "anthropic"])

@@ -47,6 +47,13 @@ long ccurl_easy_response_code(CURL *easy);
 /* The last response's Content-Type, or NULL; owned by `easy`. */
 const char *ccurl_easy_content_type(CURL *easy);
 
+/*
+ * The last response's Retry-After header in seconds from now, whether it was written as
+ * delay-seconds or as an HTTP date (libcurl parses both); 0 when there was none, it was not
+ * valid, or it said 0.
+ */
+long long ccurl_easy_retry_after(CURL *easy);
+
 /* The address and port of the connection the transfer used; the address is owned by `easy`. */
 const char *ccurl_easy_primary_ip(CURL *easy);
 long ccurl_easy_primary_port(CURL *easy);

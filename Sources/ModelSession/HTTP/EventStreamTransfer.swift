@@ -34,7 +34,6 @@ final class EventStreamTransfer: @unchecked Sendable {
     private var parser: ServerSentEventParser
     private var assembler: any ModelEventAssembler
     private var answer: Answer?
-    private var retryAfter: String?
     /// The beginning of an answer that is not an event stream, for its error message.
     private var captured: [UInt8] = []
     private var capturedAll = true
@@ -162,12 +161,6 @@ final class EventStreamTransfer: @unchecked Sendable {
 
     private func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
         lastActivity = .now
-        let line = String(decoding: bytes, as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
-            retryAfter = nil  // a new response begins (after a 100 Continue, say)
-        } else if line.lowercased().hasPrefix("retry-after:") {
-            retryAfter = line.dropFirst("retry-after:".count).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
     }
 
     /// Takes one chunk of the body; false stops the transfer (`failure` or `captured` says why).
@@ -212,20 +205,9 @@ final class EventStreamTransfer: @unchecked Sendable {
         var message = HTTPEndpoint.Error.message(fromBody: captured)
         if !capturedAll { message += " [body cut at \(HTTPEndpoint.maximumErrorBodySize) bytes]" }
         if status == 429 {
-            return .rateLimited(
-                url: url, retryAfter: retryAfter.flatMap { Self.delay(retryAfter: $0) }, message: message)
+            let seconds = ccurl_easy_retry_after(easy)
+            return .rateLimited(url: url, retryAfter: seconds > 0 ? .seconds(seconds) : nil, message: message)
         }
         return .httpStatus(url: url, status: status, message: message)
-    }
-
-    /// A `Retry-After` value as a delay: delay-seconds, or an HTTP date from now.
-    static func delay(retryAfter value: String, now: Date = Date()) -> Duration? {
-        if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
-        return .seconds(max(0, Int(date.timeIntervalSince(now).rounded(.up))))
     }
 }

@@ -103,9 +103,8 @@ struct OTLPPush {
         var failure: String?
     }
 
-    /// Collects a response's `Retry-After` and the first kilobyte of its body.
+    /// Collects the first kilobyte of a response's body.
     private final class Receiver {
-        var retryAfter: Int?
         var body: [UInt8] = []
     }
 
@@ -125,7 +124,7 @@ struct OTLPPush {
                 }
             }
             guard setUp == CURLE_OK else { return setUp }
-            ccurl_easy_set_receivers(easy, Self.onHeader, Self.onBody, context)
+            ccurl_easy_set_receivers(easy, Self.ignoreHeader, Self.onBody, context)
             ccurl_easy_set_connect_timeout(easy, 5_000)
             ccurl_easy_set_timeout(easy, 60_000)
             return withExtendedLifetime(receiver) { curl_easy_perform(easy) }
@@ -135,20 +134,17 @@ struct OTLPPush {
             return Answer(failure: reason.isEmpty ? String(cString: curl_easy_strerror(code)) : reason)
         }
         return Answer(
-            status: ccurl_easy_response_code(easy), retryAfter: receiver.retryAfter, body: receiver.body)
+            status: ccurl_easy_response_code(easy), retryAfter: Self.retryAfter(easy), body: receiver.body)
     }
 
-    private static let onHeader: curl_write_callback = { data, size, count, context in
-        let length = size * count
-        guard let data, let context else { return length }
-        let receiver = Unmanaged<Receiver>.fromOpaque(context).takeUnretainedValue()
-        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
-        if let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == "retry-after" {
-            let value = line[line.index(after: colon)...].filter { !$0.isWhitespace }
-            receiver.retryAfter = Int(value).map { max(0, $0) }
-        }
-        return length
+    /// The answer's `Retry-After` in seconds (as delay-seconds or an HTTP date), nil without one.
+    private static func retryAfter(_ easy: UnsafeMutableRawPointer) -> Int? {
+        let seconds = ccurl_easy_retry_after(easy)
+        return seconds > 0 ? Int(seconds) : nil
     }
+
+    /// Headers are read after the transfer, through libcurl (`Retry-After`).
+    private static let ignoreHeader: curl_write_callback = { _, size, count, _ in size * count }
 
     private static let onBody: curl_write_callback = { data, size, count, context in
         let length = size * count
