@@ -93,7 +93,6 @@ let package = Package(
             name: "TraceScenarios",
             dependencies: [
                 "ModelSession", "SessionInstrumentation", "SessionTrace", "TraceStore", "TraceAnalysis", "Redaction",
-                "Reproducible",
             ],
             path: "Tests/ScenarioSupport"),
         .executableTarget(name: "make-scenarios", dependencies: ["TraceScenarios"], path: "Tests/ScenarioGenerator"),

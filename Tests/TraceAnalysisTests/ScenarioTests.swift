@@ -5,9 +5,11 @@ import TraceScenarios
 
 @testable import TraceAnalysis
 
-/// Each scenario store yields exactly its expected findings: every expected finding at the right
-/// session, requests and calls, and nothing else; both the copy checked in under
-/// `tracefiles/scenarios` and one recorded afresh through the real session and middleware.
+/// Each scenario store holds what it should and yields exactly its expected findings: every
+/// expected finding at the right session, requests and calls, and nothing else; both the copy
+/// checked in under `tracefiles/scenarios` and one recorded afresh through the real session and
+/// middleware. The expectations are written out in `ScenarioExpectations.swift`, apart from the
+/// generator they check.
 @Suite("Scenario stores")
 struct ScenarioTests {
     static func found(_ path: String) throws -> [ExpectedFinding] {
@@ -15,8 +17,18 @@ struct ScenarioTests {
         return Diagnosis.analyze([trace]).findings.map { ExpectedFinding($0, in: trace) }.sorted()
     }
 
+    static func shape(_ path: String) throws -> Scenario.Shape {
+        let runs = try TraceLoader.load(path: path).runs
+        return Scenario.Shape(
+            sessions: runs.reduce(0) { $0 + $1.sessions.count },
+            requests: runs.reduce(0) { $0 + $1.requests.count },
+            toolCalls: runs.reduce(0) { $0 + $1.toolCalls.count },
+            handoffs: runs.reduce(0) { $0 + $1.handoffs.count })
+    }
+
     @Test(arguments: Scenario.allCases)
     func checkedInStoreYieldsExactlyItsFindings(scenario: Scenario) throws {
+        #expect(try Self.shape(scenarioPath(scenario)) == scenario.expectedShape)
         #expect(try Self.found(scenarioPath(scenario)) == scenario.expectedFindings.sorted())
     }
 
@@ -25,6 +37,7 @@ struct ScenarioTests {
         let directory = try TemporaryDirectory()
         let path = directory.path(scenario.fileName)
         try await scenario.write(to: path)
+        #expect(try Self.shape(path) == scenario.expectedShape)
         #expect(try Self.found(path) == scenario.expectedFindings.sorted())
     }
 

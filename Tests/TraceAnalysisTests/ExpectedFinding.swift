@@ -4,21 +4,21 @@ import TraceAnalysis
 
 /// A finding a scenario store must yield, located as a reader would: the session's label, and
 /// its requests and tool calls by their position in the session (from 0, by start time).
-public struct ExpectedFinding: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public var kind: Finding.Kind
-    public var session: String
-    public var requests: [Int]
-    public var calls: [Int]
+struct ExpectedFinding: Hashable, Comparable, Sendable, CustomStringConvertible {
+    var kind: Finding.Kind
+    var session: String
+    var requests: [Int]
+    var calls: [Int]
     /// What else must match: a loop's cycle or a repeat's tool (`a → b`), a cache break's causes
     /// (`model_switch+profile_switch`), a capped answer's cap (`cap 12`, `cap ?`), an oversized
     /// output's tool; empty for prompt growth.
-    public var detail: String
+    var detail: String
 
-    public var description: String {
+    var description: String {
         "\(kind.rawValue) \(session) requests \(requests) calls \(calls) \(detail)"
     }
 
-    public init(kind: Finding.Kind, session: String, requests: [Int], calls: [Int], detail: String) {
+    init(kind: Finding.Kind, session: String, requests: [Int], calls: [Int], detail: String) {
         self.kind = kind
         self.session = session
         self.requests = requests
@@ -26,51 +26,51 @@ public struct ExpectedFinding: Hashable, Comparable, Sendable, CustomStringConve
         self.detail = detail
     }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.description < rhs.description }
+    static func < (lhs: Self, rhs: Self) -> Bool { lhs.description < rhs.description }
 
-    public static func loop(_ session: String, requests: [Int], calls: [Int], _ pattern: String) -> Self {
+    static func loop(_ session: String, requests: [Int], calls: [Int], _ pattern: String) -> Self {
         Self(kind: .loop, session: session, requests: requests, calls: calls, detail: pattern)
     }
 
-    public static func polling(_ session: String, requests: [Int], calls: [Int], _ tool: String) -> Self {
+    static func polling(_ session: String, requests: [Int], calls: [Int], _ tool: String) -> Self {
         Self(kind: .polling, session: session, requests: requests, calls: calls, detail: tool)
     }
 
-    public static func identical(_ session: String, requests: [Int], calls: [Int], _ tool: String) -> Self {
+    static func identical(_ session: String, requests: [Int], calls: [Int], _ tool: String) -> Self {
         Self(kind: .identicalArguments, session: session, requests: requests, calls: calls, detail: tool)
     }
 
-    public static func nearIdentical(_ session: String, requests: [Int], calls: [Int], _ tool: String) -> Self
+    static func nearIdentical(_ session: String, requests: [Int], calls: [Int], _ tool: String) -> Self
     {
         Self(kind: .nearIdenticalArguments, session: session, requests: requests, calls: calls, detail: tool)
     }
 
-    public static func cacheBreak(_ session: String, request: Int, _ causes: String) -> Self {
+    static func cacheBreak(_ session: String, request: Int, _ causes: String) -> Self {
         Self(kind: .cacheBreak, session: session, requests: [request], calls: [], detail: causes)
     }
 
     /// `detail`: the segment's cause and the shapes of its changes, `instructions_changed timestamp`.
-    public static func chronic(_ session: String, requests: [Int], _ detail: String) -> Self {
+    static func chronic(_ session: String, requests: [Int], _ detail: String) -> Self {
         Self(kind: .chronicCacheBreak, session: session, requests: requests, calls: [], detail: detail)
     }
 
-    public static func capped(_ session: String, requests: [Int], cap: Int?) -> Self {
+    static func capped(_ session: String, requests: [Int], cap: Int?) -> Self {
         Self(
             kind: .cappedAnswer, session: session, requests: requests, calls: [],
             detail: "cap " + (cap.map(String.init) ?? "?"))
     }
 
     /// `requests`: the one that asked for the call, then the one whose prompt it inflated.
-    public static func oversized(_ session: String, requests: [Int], call: Int, _ tool: String) -> Self {
+    static func oversized(_ session: String, requests: [Int], call: Int, _ tool: String) -> Self {
         Self(kind: .oversizedToolOutput, session: session, requests: requests, calls: [call], detail: tool)
     }
 
-    public static func growth(_ session: String, requests: [Int]) -> Self {
+    static func growth(_ session: String, requests: [Int]) -> Self {
         Self(kind: .promptGrowth, session: session, requests: requests, calls: [], detail: "")
     }
 
     /// `finding` located the same way, against the trace it came from.
-    public init(_ finding: Finding, in trace: RecordedTrace) {
+    init(_ finding: Finding, in trace: RecordedTrace) {
         let run = trace.runs.first { $0.run.runID == finding.runID }
         let requests = (run?.requests ?? []).filter { $0.sessionID == finding.sessionID }
             .sorted { ($0.ts, $0.requestID) < ($1.ts, $1.requestID) }.map(\.requestID)
