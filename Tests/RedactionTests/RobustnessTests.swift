@@ -2,19 +2,74 @@ import Foundation
 import Redaction
 import Testing
 
-/// Every scanner reads ahead and behind: cut-off input and random noise must neither trap nor
-/// break JSON.
+/// Every scanner reads ahead and behind: cut-off input and random noise must not trap, and what
+/// redaction promises must still hold on them: redacting again changes nothing, text without
+/// findings comes back as it was and text with findings shows their markers, valid JSON stays
+/// valid JSON, text that is not JSON is redacted as text, and a key planted in noise never
+/// survives.
 @Suite("Robustness")
 struct RobustnessTests {
-    @Test func everyTruncationOfEverySample() {
+    /// What holds for any `input` and its redaction `result`: markers where something was found,
+    /// the input as it was where nothing was, and a second pass that keeps every marker and,
+    /// where `idempotent`, changes nothing.
+    static func expectInvariants(
+        of input: String, _ result: RedactionResult, redactingAgain: (String) -> RedactionResult,
+        idempotent: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        if result.didRedact {
+            #expect(result.text.contains("[REDACTED:"), "\(input)", sourceLocation: sourceLocation)
+        } else {
+            #expect(
+                result.text == input, "changed, with nothing found: \(input)", sourceLocation: sourceLocation)
+        }
+        let again = redactingAgain(result.text).text
+        if idempotent {
+            #expect(again == result.text, "not idempotent: \(input)", sourceLocation: sourceLocation)
+        } else {
+            func markers(_ text: String) -> Int { text.components(separatedBy: "[REDACTED:").count - 1 }
+            #expect(
+                markers(again) >= markers(result.text), "a second pass lost a marker: \(input)",
+                sourceLocation: sourceLocation)
+        }
+    }
+
+    static func isJSON(_ text: String) -> Bool {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil
+    }
+
+    /// Each sample cut at every byte, from the front and from the back, as text; and its JSON
+    /// document cut at every byte: cut short it is no longer JSON and is redacted as text, whole
+    /// it stays JSON without the secret. (A secret cut off from its context, `postgres://u:pw`
+    /// without `@host`, may stay: the cut text no longer says it is one.)
+    @Test func everyTruncationOfEverySample() throws {
+        let redactor = Redactor.standard
         for sample in EmbeddedInJSONTests.all {
             let bytes = Array(sample.text.utf8)
             for length in 0...bytes.count {
-                let text = String(decoding: bytes[0..<length], as: UTF8.self)
-                _ = Redactor.standard.redact(text)
-                _ = Redactor.standard.redactJSON(text)
+                let prefix = String(decoding: bytes[0..<length], as: UTF8.self)
+                Self.expectInvariants(of: prefix, redactor.redact(prefix), redactingAgain: redactor.redact)
                 let suffix = String(decoding: bytes[(bytes.count - length)...], as: UTF8.self)
-                _ = Redactor.standard.redact(suffix)
+                Self.expectInvariants(of: suffix, redactor.redact(suffix), redactingAgain: redactor.redact)
+            }
+
+            let document = String(
+                decoding: try JSONSerialization.data(withJSONObject: ["text": sample.text, "tokens": 42]),
+                as: UTF8.self)
+            let documentBytes = Array(document.utf8)
+            for length in 0...documentBytes.count {
+                let cut = String(decoding: documentBytes[0..<length], as: UTF8.self)
+                let redacted = redactor.redactJSON(cut)
+                Self.expectInvariants(of: cut, redacted, redactingAgain: redactor.redactJSON)
+                if length < documentBytes.count {
+                    #expect(!Self.isJSON(cut))
+                    #expect(redacted == redactor.redact(cut), "cut-off JSON not redacted as text: \(cut)")
+                } else {
+                    let object = try #require(
+                        try JSONSerialization.jsonObject(with: Data(redacted.text.utf8)) as? [String: Any])
+                    #expect(object["tokens"] as? Int == 42)
+                    let text = try #require(object["text"] as? String)
+                    #expect(!text.contains(sample.secret), "\(sample.kind) survived in \(text)")
+                }
             }
         }
     }
@@ -26,15 +81,48 @@ struct RobustnessTests {
         "Cookie: ", "key", "x", "hooks.slack.com/services/", "?", "&", "sig=",
     ]
 
-    @Test func randomNoiseNeverTrapsAndJSONStaysValid() throws {
+    /// Noise made of the pieces scanners look for, with a provider key planted in it between
+    /// spaces: the key never survives, as text or inside JSON, and the JSON keeps its shape.
+    ///
+    /// A second pass may redact more here, not less: a marker that ends in a field name followed by
+    /// `=` (`[REDACTED:bearer_token] =x`) reads as that field the second time.
+    @Test func randomNoiseWithAPlantedKey() throws {
+        let redactor = Redactor.standard
+        // The keys known by their own shape, without a field name or a URL around them.
+        let keys = TruePositiveTests.providerKeys.map(\.secret).filter {
+            !redactor.redact(" \($0) ").text.contains($0)
+        }
+        #expect(keys.count >= 15)
         var rng = Fake(seed: 42)
         for _ in 0..<3000 {
-            let count = Int.random(in: 0...40, using: &rng)
-            let text = (0..<count).map { _ in Self.pieces.randomElement(using: &rng)! }.joined()
-            _ = Redactor.standard.redact(text)
-            let data = try JSONSerialization.data(withJSONObject: ["v": text, "password": text, "n": [text]])
-            let redacted = Redactor.standard.redactJSON(String(decoding: data, as: UTF8.self))
-            _ = try JSONSerialization.jsonObject(with: Data(redacted.text.utf8))
+            func noise() -> String {
+                (0..<Int.random(in: 0...20, using: &rng)).map { _ in Self.pieces.randomElement(using: &rng)! }
+                    .joined()
+            }
+            let planted = keys.randomElement(using: &rng)!
+            let text = noise() + " " + planted + " " + noise()
+
+            let redacted = redactor.redact(text)
+            Self.expectInvariants(of: text, redacted, redactingAgain: redactor.redact, idempotent: false)
+            #expect(!redacted.text.contains(planted), "\(planted) survived in \(text)")
+
+            let document: [String: Any] = ["v": text, "password": text, "n": [text, 7]]
+            let data = try JSONSerialization.data(withJSONObject: document)
+            let json = String(decoding: data, as: UTF8.self)
+            let redactedJSON = redactor.redactJSON(json)
+            Self.expectInvariants(
+                of: json, redactedJSON, redactingAgain: redactor.redactJSON, idempotent: false)
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(redactedJSON.text.utf8)) as? [String: Any],
+                "\(redactedJSON.text)")
+            #expect(Set(object.keys) == ["v", "password", "n"])
+            let values = try #require(object["n"] as? [Any])
+            #expect(values.count == 2 && values.last as? Int == 7)
+            for value in [object["v"], object["password"], values.first] {
+                let string = try #require(value as? String)
+                #expect(!string.contains(planted), "\(planted) survived in \(string)")
+                #expect(string != text, "left as it was: \(string)")
+            }
         }
     }
 }
