@@ -68,6 +68,10 @@ public struct ExpectedFinding: Hashable, Comparable, Sendable, CustomStringConve
         Self(kind: .promptGrowth, session: session, requests: requests, calls: [], detail: "")
     }
 
+    public static func unexplainedTTFT(_ session: String, requests: [Int]) -> Self {
+        Self(kind: .unexplainedTTFT, session: session, requests: requests, calls: [], detail: "")
+    }
+
     /// `finding` located the same way, against the trace it came from.
     public init(_ finding: Finding, in trace: RecordedTrace) {
         let run = trace.runs.first { $0.run.runID == finding.runID }
@@ -93,7 +97,7 @@ public struct ExpectedFinding: Hashable, Comparable, Sendable, CustomStringConve
             } else {
                 detail = "cap ?"
             }
-        case .promptGrowth: detail = ""
+        case .promptGrowth, .unexplainedTTFT: detail = ""
         }
     }
 
