@@ -1,6 +1,6 @@
 import ModelSession
 
-// Capped answers, oversized tool output and prompt growth.
+// Capped answers, oversized tool output, prompt growth and slow first tokens.
 extension Scenario {
     static let longAnswer =
         "Monday: standup at nine, design review at eleven, lunch with Sam, focus block until four, "
@@ -93,5 +93,25 @@ extension Scenario {
             model: server.model(), label: "researcher", tools: [fetch],
             instructions: "You research home energy.", middleware: [r.middleware], maximumToolRounds: 10)
         try await r.ask(session, "Which home energy upgrades pay back fastest?")
+    }
+
+    /// A chat with a server that reports its timings: the third request waits 1.2 s in the
+    /// server's queue; the fourth pastes a long document, whose prefill is a slow first token the
+    /// prompt explains.
+    static func queuedRequest(_ r: ScenarioRecording) async throws {
+        let server = r.server(
+            [
+                .answer("Tuesday at ten works."), .answer("It is on the calendar."),
+                .answer("Sam will join."), .answer("The memo asks for the budget by Friday."),
+                .answer("Sent."),
+            ],
+            timings: ScriptedServer.TimingReports(queueWaits: [3: 1_200_000_000]))
+        let session = r.session("assistant", server, instructions: "You keep the user's calendar.")
+        for prompt in [
+            "When can we meet?", "Book it.", "Who else is coming?",
+            "Summarize this memo: " + page(bytes: 9_000, word: "memo"), "Send the summary to Sam.",
+        ] {
+            try await r.ask(session, prompt)
+        }
     }
 }

@@ -45,6 +45,7 @@ public enum Scenario: String, Sendable, CaseIterable {
     case oversizedOutput = "oversized-output"
     case smallShares = "small-shares"
     case promptBloat = "prompt-bloat"
+    case queuedRequest = "queued-request"
 
     public var fileName: String { rawValue + ".sqlite" }
 
@@ -87,6 +88,7 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .oversizedOutput: "a fetched page of 12 KB is most of the next prompt"
         case .smallShares: "not a finding: a large output in a larger prompt; four small outputs"
         case .promptBloat: "ten fetched pages pile up until the prompt nears the context window"
+        case .queuedRequest: "a request waits 1.2 s in the server's queue; a long memo's prefill does not count"
         }
     }
 
@@ -131,6 +133,7 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .oversizedOutput: try await Self.oversizedOutput(r)
         case .smallShares: try await Self.smallShares(r)
         case .promptBloat: try await Self.promptBloat(r)
+        case .queuedRequest: try await Self.queuedRequest(r)
         }
     }
 }

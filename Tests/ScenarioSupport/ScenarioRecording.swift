@@ -30,9 +30,10 @@ public final class ScenarioRecording: Sendable {
 
     /// A scripted server for one session.
     public func server(
-        _ script: [ScriptedReply], cacheReporting: ScriptedServer.CacheReporting = .cachedTokens
+        _ script: [ScriptedReply], cacheReporting: ScriptedServer.CacheReporting = .cachedTokens,
+        timings: ScriptedServer.TimingReports? = nil
     ) -> ScriptedServer {
-        let server = ScriptedServer(clock: clock, script: script, cacheReporting: cacheReporting)
+        let server = ScriptedServer(clock: clock, script: script, cacheReporting: cacheReporting, timings: timings)
         servers.withLock { $0.append(server) }
         return server
     }

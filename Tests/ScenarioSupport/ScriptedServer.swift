@@ -26,7 +26,9 @@ public enum ScriptedReply: Sendable {
 /// breaks the cache from that point, and an append-only conversation keeps it all.
 ///
 /// Timing is on the scenario's clock: time to first token is 15 ms plus 0.5 ms per uncached input
-/// token (a small model's prefill on a CPU); each output token takes 8 ms.
+/// token (a small model's prefill on a CPU); each output token takes 8 ms. A server that reports
+/// its timings (``TimingReports``) counts 5 ms plus the prefill as its prompt processing, and may
+/// keep a call waiting in its queue first, as behind another client's request.
 public final class ScriptedServer: Sendable {
     /// Which cache figures the server reports with its usage.
     public enum CacheReporting: Sendable {
@@ -39,8 +41,17 @@ public final class ScriptedServer: Sendable {
         case none
     }
 
+    /// The server's own timings (llama.cpp's `timings`), and queue waits before given calls.
+    public struct TimingReports: Sendable {
+        /// Nanoseconds call `n` (from 1) waits in the queue before its prompt is processed.
+        public var queueWaits: [Int: Int64]
+
+        public init(queueWaits: [Int: Int64] = [:]) { self.queueWaits = queueWaits }
+    }
+
     let clock: ScenarioClock
     let cacheReporting: CacheReporting
+    let timings: TimingReports?
     private let state: Mutex<State>
 
     private struct State {
@@ -49,9 +60,13 @@ public final class ScriptedServer: Sendable {
         var calls = 0
     }
 
-    public init(clock: ScenarioClock, script: [ScriptedReply], cacheReporting: CacheReporting = .cachedTokens) {
+    public init(
+        clock: ScenarioClock, script: [ScriptedReply], cacheReporting: CacheReporting = .cachedTokens,
+        timings: TimingReports? = nil
+    ) {
         self.clock = clock
         self.cacheReporting = cacheReporting
+        self.timings = timings
         state = Mutex(State(replies: script))
     }
 
@@ -74,7 +89,9 @@ public final class ScriptedServer: Sendable {
             return (state.replies.removeFirst(), max(0, shared - 1), state.calls)
         }
         let input = prompt.count - 1
-        let firstToken = 15_000_000 + Int64(input - cached) * 500_000
+        let prefill = Int64(input - cached) * 500_000
+        let queued = timings?.queueWaits[callNumber] ?? 0
+        let firstToken = queued + 15_000_000 + prefill
         let perToken: Int64 = 8_000_000
         var events: [(Int64, ModelEvent)] = []
         let output: Int
@@ -117,6 +134,13 @@ public final class ScriptedServer: Sendable {
                     cacheCreationInputTokens: input - cached)
             case .none: TokenUsage(inputTokens: input, outputTokens: output)
             }
+        if timings != nil {
+            let report = ServerTimingsReport(
+                promptTokens: input - cached, cachedTokens: cached, promptMilliseconds: Double(5_000_000 + prefill) / 1e6,
+                predictedTokens: output, predictedMilliseconds: Double(Int64(output) * perToken) / 1e6,
+                predictedPerSecond: 1e9 / Double(perToken))
+            events.append((0, .serverTimings(report)))
+        }
         events.append((0, .usage(usage)))
         events.append((0, .finished(reason: finish)))
         return events

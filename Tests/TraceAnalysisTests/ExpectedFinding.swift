@@ -69,6 +69,10 @@ struct ExpectedFinding: Hashable, Comparable, Sendable, CustomStringConvertible 
         Self(kind: .promptGrowth, session: session, requests: requests, calls: [], detail: "")
     }
 
+    static func unexplainedTTFT(_ session: String, requests: [Int]) -> Self {
+        Self(kind: .unexplainedTTFT, session: session, requests: requests, calls: [], detail: "")
+    }
+
     /// `finding` located the same way, against the trace it came from.
     init(_ finding: Finding, in trace: RecordedTrace) {
         let run = trace.runs.first { $0.run.runID == finding.runID }
@@ -94,7 +98,7 @@ struct ExpectedFinding: Hashable, Comparable, Sendable, CustomStringConvertible 
             } else {
                 detail = "cap ?"
             }
-        case .promptGrowth: detail = ""
+        case .promptGrowth, .unexplainedTTFT: detail = ""
         }
     }
 

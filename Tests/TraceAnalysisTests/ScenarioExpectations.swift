@@ -50,6 +50,7 @@ extension Scenario {
         case .oversizedOutput: Shape(sessions: 2, requests: 4, toolCalls: 2, handoffs: 0)
         case .smallShares: Shape(sessions: 2, requests: 4, toolCalls: 5, handoffs: 0)
         case .promptBloat: Shape(sessions: 1, requests: 11, toolCalls: 10, handoffs: 0)
+        case .queuedRequest: Shape(sessions: 1, requests: 5, toolCalls: 0, handoffs: 0)
         }
     }
 
@@ -125,6 +126,8 @@ extension Scenario {
             [.oversized("reader", requests: [0, 1], call: 0, "fetch_page")]
         case .promptBloat:
             [.growth("researcher", requests: [10])]
+        case .queuedRequest:
+            [.unexplainedTTFT("assistant", requests: [2])]
         case .fanOut, .fanOutOverRounds, .pagination, .distinctTopics, .appendOnlyChat, .newSessions,
             .profileOptionsSwitch, .smallShares, .refinedSearches, .retriesAfterErrors, .anthropicCache,
             .noCacheFigures:

@@ -1,8 +1,13 @@
 import Reproducible
 
 extension CacheFindings {
-    /// The report for people.
+    /// The report for people: the breaks, then the first-token waits the prompt does not explain.
     public var text: String {
+        let waitsText = waits.text
+        return breaksText + (waitsText.isEmpty ? "" : "\n" + waitsText)
+    }
+
+    private var breaksText: String {
         let store = TerminalText.sanitized(path)
         guard followUpRequests > 0 else {
             return "\(store): no request followed another in its session; nothing to compare\n"
@@ -88,6 +93,7 @@ extension CacheFindings {
             ),
             ("findings", .array(findings.map(\.json))),
             ("chronic", .array(chronic.map(\.json))),
+            ("unexplained_waits", waits.json),
         ])
     }
 }

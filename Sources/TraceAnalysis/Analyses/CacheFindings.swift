@@ -155,6 +155,8 @@ public struct CacheFindings: Sendable {
     public var cacheWriteRequests: Int
     /// Dollars, when a price table was given.
     public var money: Money?
+    /// Slow first tokens that the prompt does not explain, which no break caused either.
+    public var waits: UnexplainedWaits
 
     public var cachedTokensLost: Int64 { findings.reduce(0) { $0 &+ ($1.cachedTokensLost ?? 0) } }
     public var ttftIncrease: Int64 { findings.reduce(0) { $0 &+ max(0, $1.ttftIncrease ?? 0) } }
@@ -234,7 +236,8 @@ public struct CacheFindings: Sendable {
         return CacheFindings(
             path: trace.path, findings: findings, chronic: chronic, followUpRequests: followUps,
             cacheReportedRequests: requests.filter { $0.cachedInputTokens != nil }.count,
-            cacheWriteRequests: requests.filter { $0.cacheWriteTokens != nil }.count, money: money)
+            cacheWriteRequests: requests.filter { $0.cacheWriteTokens != nil }.count, money: money,
+            waits: UnexplainedWaits.analyze(trace))
     }
 
     /// The causes of a break between `previous` and `request`, nil when the prefix held.

@@ -26,6 +26,11 @@ public struct Diagnosis: Sendable {
                     "\(store): near-identical arguments not checked: no tool arguments were captured")
             }
             if tools.inferredTurns { notes.append("\(store): turns inferred from finish reasons") }
+            let requests = trace.runs.lazy.flatMap(\.requests)
+            if requests.contains(where: { $0.timeToFirstToken != nil }),
+               !requests.contains(where: { $0.serverTimings != nil }) {
+                notes.append("\(store): first-token waits not checked: the server reported no timings")
+            }
         }
         findings.sort {
             if $0.cost != $1.cost { return Finding.Cost.ranksBefore($0.cost, $1.cost) }
@@ -99,6 +104,14 @@ public struct Diagnosis: Sendable {
                     cost: Finding.Cost(
                         time: max(0, item.ttftIncrease ?? 0), tokens: item.cachedTokensLost ?? 0,
                         dollars: item.taxDollars),
+                    detail: "cache"))
+        }
+        for item in cache.waits.findings {
+            out.append(
+                locator.finding(
+                    .unexplainedTTFT, run: item.runID, session: item.sessionID,
+                    requests: item.waits.map(\.request.requestID), calls: [], ts: item.waits[0].request.ts,
+                    summary: item.headline, evidence: item.json, cost: Finding.Cost(time: item.excess),
                     detail: "cache"))
         }
         for item in CappedAnswers.analyze(trace).findings {

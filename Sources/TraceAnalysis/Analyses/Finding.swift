@@ -19,6 +19,7 @@ public struct Finding: Sendable, Hashable {
         case cappedAnswer = "capped_answer"
         case oversizedToolOutput = "oversized_tool_output"
         case promptGrowth = "prompt_growth"
+        case unexplainedTTFT = "unexplained_ttft"
     }
 
     /// What a finding cost, in the units it can be measured in; 0 where it has none.

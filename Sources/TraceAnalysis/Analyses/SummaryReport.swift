@@ -8,7 +8,9 @@ import TraceStore
 /// first over the time since the first, `(output_tokens - 1) / ((dur - ttft) / 1e9)`, for
 /// requests where it is measurable. Cache hit rate is the server-reported cached input tokens
 /// over input tokens, each summed over the requests that report both. Model time is the sum of
-/// request durations; tool time the sum of tool-call durations.
+/// request durations; tool time the sum of tool-call durations. The time to first token is also
+/// split, where the server reported its timings, into its prompt processing and the rest
+/// (``TTFTSplit``), each with its own median.
 public struct SummaryReport: Sendable {
     /// The figures of one group of requests.
     public struct Group: Sendable, Hashable {
@@ -28,6 +30,13 @@ public struct SummaryReport: Sendable {
         public var ttftP50: Int64?
         public var ttftP95: Int64?
         public var ttftMax: Int64?
+        /// Requests whose server reported its timings, so that their time to first token splits
+        /// into the server's prompt processing and the rest (``TTFTSplit``).
+        public var splitRequests: Int64 = 0
+        /// Median of those requests' server prompt processing; nil when no server reported timings.
+        public var ttftPromptP50: Int64?
+        /// Median of those requests' rest of the wait: queueing, network and the client.
+        public var ttftRestP50: Int64?
         public var tokensPerSecondP50: Double?
         public var latencyP50: Int64?
         public var latencyP95: Int64?
@@ -77,7 +86,7 @@ public struct SummaryReport: Sendable {
             """
             SELECT run_id, session_id, profile, model, ts, dur, ttft, output_tokens, input_tokens,
                 cached_input_tokens, error IS NOT NULL, provider,
-                \(reader.schemaVersion >= 2 ? "cache_write_tokens" : "NULL")
+                \(reader.schemaVersion >= 2 ? "cache_write_tokens" : "NULL"), server_prompt_dur
             FROM request
             """
         ) { row in
@@ -89,7 +98,7 @@ public struct SummaryReport: Sendable {
                 runID: row.int64(0), sessionID: row.optionalInt64(1), profile: row.string(2), model: row.string(3),
                 ts: row.int64(4), dur: row.int64(5), ttft: row.optionalInt64(6), outputTokens: row.optionalInt64(7),
                 inputTokens: row.optionalInt64(8), cachedInputTokens: row.optionalInt64(9), failed: row.int64(10) != 0,
-                cost: cost)
+                serverPromptDuration: row.optionalInt64(13), cost: cost)
         }
         try reader.query(
             """
@@ -123,7 +132,7 @@ public struct SummaryReport: Sendable {
                     model: request.model, ts: request.ts, dur: request.dur, ttft: request.timeToFirstToken,
                     outputTokens: request.outputTokens, inputTokens: request.inputTokens,
                     cachedInputTokens: request.cachedInputTokens, failed: request.error != nil,
-                    cost: prices?.cost(of: request))
+                    serverPromptDuration: request.serverTimings?.promptDuration, cost: prices?.cost(of: request))
             }
             for call in run.toolCalls {
                 let pair = call.requestID.flatMap { profiles[$0] }
@@ -156,7 +165,7 @@ public struct SummaryReport: Sendable {
                     ts: request.ts, dur: request.dur, ttft: request.timeToFirstToken,
                     outputTokens: request.outputTokens, inputTokens: request.inputTokens,
                     cachedInputTokens: request.cachedInputTokens, failed: request.error != nil,
-                    cost: prices?.cost(of: request))
+                    serverPromptDuration: request.serverTimings?.promptDuration, cost: prices?.cost(of: request))
                 requestProfiles.append((RunRequest(runID: runID, requestID: request.requestID), profile))
             case .toolCall(let call): toolCalls.append((runID, call))
             case .dropped(let dropped):
@@ -202,10 +211,12 @@ public struct SummaryReport: Sendable {
         var ttfts: [Int64] = []
         var rates: [Double] = []
         var latencies: [Int64] = []
+        var prompts: [Int64] = []
+        var rests: [Int64] = []
 
         mutating func add(
             ts: Int64, dur: Int64, ttft: Int64?, outputTokens: Int64?, inputTokens: Int64?,
-            cachedInputTokens: Int64?, failed: Bool, cost: Double?, priced: Bool
+            cachedInputTokens: Int64?, failed: Bool, serverPromptDuration: Int64?, cost: Double?, priced: Bool
         ) {
             group.requests += 1
             if let cost {
@@ -218,6 +229,11 @@ public struct SummaryReport: Sendable {
             latencies.append(dur)
             if let ttft {
                 ttfts.append(ttft)
+                if let serverPromptDuration {
+                    let split = TTFTSplit(ttft: ttft, serverPromptDuration: serverPromptDuration)
+                    prompts.append(split.prompt)
+                    rests.append(split.rest)
+                }
                 if let outputTokens, outputTokens > 1, dur > ttft {
                     rates.append(Double(outputTokens - 1) / (Double(dur - ttft) / 1e9))
                 }
@@ -235,6 +251,11 @@ public struct SummaryReport: Sendable {
                 group.ttftP50 = Percentile.select(&ttfts, rank: Percentile.rank(50, count: ttfts.count))
                 group.ttftP95 = Percentile.select(&ttfts, rank: Percentile.rank(95, count: ttfts.count))
                 group.ttftMax = ttfts.max()
+            }
+            if !prompts.isEmpty {
+                group.splitRequests = Int64(prompts.count)
+                group.ttftPromptP50 = Percentile.select(&prompts, rank: Percentile.rank(50, count: prompts.count))
+                group.ttftRestP50 = Percentile.select(&rests, rank: Percentile.rank(50, count: rests.count))
             }
             if !rates.isEmpty {
                 group.tokensPerSecondP50 = Percentile.select(&rates, rank: Percentile.rank(50, count: rates.count))
@@ -316,18 +337,22 @@ public struct SummaryReport: Sendable {
         @discardableResult
         mutating func addRequest(
             runID: Int64, sessionID: Int64?, profile: String, model: String, ts: Int64, dur: Int64, ttft: Int64?,
-            outputTokens: Int64?, inputTokens: Int64?, cachedInputTokens: Int64?, failed: Bool, cost: Double?
+            outputTokens: Int64?, inputTokens: Int64?, cachedInputTokens: Int64?, failed: Bool,
+            serverPromptDuration: Int64?, cost: Double?
         ) -> Int {
             let priced = prices != nil
             let run = runSlot(runID)
             runs[run].add(ts: ts, dur: dur, ttft: ttft, outputTokens: outputTokens, inputTokens: inputTokens,
-                          cachedInputTokens: cachedInputTokens, failed: failed, cost: cost, priced: priced)
+                          cachedInputTokens: cachedInputTokens, failed: failed,
+                          serverPromptDuration: serverPromptDuration, cost: cost, priced: priced)
             let session = sessionSlot(SessionKey(runID: runID, sessionID: sessionID))
             sessions[session].add(ts: ts, dur: dur, ttft: ttft, outputTokens: outputTokens, inputTokens: inputTokens,
-                                  cachedInputTokens: cachedInputTokens, failed: failed, cost: cost, priced: priced)
+                                  cachedInputTokens: cachedInputTokens, failed: failed,
+                          serverPromptDuration: serverPromptDuration, cost: cost, priced: priced)
             let pair = profileSlot(ProfileKey(profile: profile, model: model))
             profiles[pair].add(ts: ts, dur: dur, ttft: ttft, outputTokens: outputTokens, inputTokens: inputTokens,
-                               cachedInputTokens: cachedInputTokens, failed: failed, cost: cost, priced: priced)
+                               cachedInputTokens: cachedInputTokens, failed: failed,
+                          serverPromptDuration: serverPromptDuration, cost: cost, priced: priced)
             return pair
         }
 
@@ -410,7 +435,9 @@ extension SummaryReport {
         }), dropped: false)
         out += """
 
-            Percentiles are nearest-rank. tok/s: (output_tokens - 1) / (dur - ttft). cache hit: \
+            Percentiles are nearest-rank. prompt p50 and rest p50 split the time to first token, over \
+            the requests whose server reported its timings: the server's own prompt processing, and \
+            the rest (queueing, network, the client); "no timings" where no server reported them. tok/s: (output_tokens - 1) / (dur - ttft). cache hit: \
             server-reported cached input tokens over input tokens, summed; "not reported" where the \
             server gave no cache figures. model time: sum of request durations; tool time: sum of \
             tool-call durations.
@@ -434,6 +461,7 @@ extension SummaryReport {
     ) -> String {
         var columns: [(String, TextTable.Alignment)] = [
             (first.title, .left), ("requests", .right), ("ttft p50", .right), ("p95", .right), ("max", .right),
+            ("prompt p50", .right), ("rest p50", .right),
             ("tok/s p50", .right), ("latency p50", .right), ("p95", .right), ("model time", .right),
             ("tool time", .right), ("cache hit", .right), ("errors", .right),
         ]
@@ -443,7 +471,9 @@ extension SummaryReport {
         for group in groups {
             var cells = [
                 first.cell(group), Format.count(group.requests), Format.duration(group.ttftP50),
-                Format.duration(group.ttftP95), Format.duration(group.ttftMax), Format.rate(group.tokensPerSecondP50),
+                Format.duration(group.ttftP95), Format.duration(group.ttftMax),
+                group.splitRequests > 0 ? Format.duration(group.ttftPromptP50) : "no timings",
+                group.splitRequests > 0 ? Format.duration(group.ttftRestP50) : "no timings", Format.rate(group.tokensPerSecondP50),
                 Format.duration(group.latencyP50), Format.duration(group.latencyP95), Format.duration(group.modelTime),
                 Format.duration(group.toolTime),
                 group.cacheHitRate.map(Format.percent) ?? "not reported", Format.count(group.errors),
@@ -485,6 +515,13 @@ extension SummaryReport.Group {
         members += [
             ("requests", .int(requests)),
             ("ttft_ns", .object([("p50", .int(ttftP50)), ("p95", .int(ttftP95)), ("max", .int(ttftMax))])),
+            (
+                "ttft_split",
+                .object([
+                    ("requests", .int(splitRequests)), ("server_prompt_p50_ns", .int(ttftPromptP50)),
+                    ("rest_p50_ns", .int(ttftRestP50)),
+                ])
+            ),
             ("tokens_per_second_p50", .double(tokensPerSecondP50)),
             ("latency_ns", .object([("p50", .int(latencyP50)), ("p95", .int(latencyP95)), ("sum", .int(modelTime))])),
             ("model_time_ns", .int(modelTime)),

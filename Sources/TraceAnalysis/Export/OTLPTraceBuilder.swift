@@ -87,7 +87,7 @@ struct OTLPTraceBuilder {
 
     /// Table tags that keep the span ids of different records apart.
     private enum Table: UInt64 {
-        case run = 1, session, request, toolCall, interval, turn
+        case run = 1, session, request, toolCall, interval, turn, ttftRest, ttftPrompt
         case runTrace = 0x5255_4E54, sessionTrace = 0x5345_5353, traceLow = 0x5452_4143
     }
 
@@ -131,7 +131,7 @@ struct OTLPTraceBuilder {
             for request in turn.requests {
                 start = min(start, request.ts)
                 end = max(end, request.ts + max(0, request.dur))
-                children.append(requestNode(request, parent: agentID))
+                children += requestNodes(request, parent: agentID)
                 for call in run.toolCallsByRequest[request.requestID] ?? [] {
                     start = min(start, call.ts)
                     end = max(end, call.ts + max(0, call.dur))
@@ -278,6 +278,27 @@ struct OTLPTraceBuilder {
         return attributes
     }
 
+    /// A request's `chat` span and, where its server reported timings, two spans that split its
+    /// time to first token (``TTFTSplit``): `queue, network, client`, then `server prompt processing`.
+    private func requestNodes(_ request: RequestRecord, parent: UInt64) -> [Node] {
+        let chat = requestNode(request, parent: parent)
+        guard let ttft = TTFTSplit(request) else { return [chat] }
+        let split = TTFTSplit(ttft: min(ttft.ttft, chat.end - chat.start), serverPromptDuration: ttft.prompt)
+        let attributes = [OTLPAttribute("openinference.span.kind", "UNKNOWN")]
+            + conversationAttributes(request.sessionID)
+            + [OTLPAttribute("session_trace.request_id", id: request.requestID)]
+        let restEnd = request.ts + split.rest
+        return [
+            chat,
+            Node(
+                spanID: spanID(request.requestID, .ttftRest), parent: chat.spanID, name: "queue, network, client",
+                kind: .internal, start: request.ts, end: restEnd, attributes: attributes),
+            Node(
+                spanID: spanID(request.requestID, .ttftPrompt), parent: chat.spanID, name: "server prompt processing",
+                kind: .internal, start: restEnd, end: restEnd + split.prompt, attributes: attributes),
+        ]
+    }
+
     private func requestNode(_ request: RequestRecord, parent: UInt64) -> Node {
         var attributes = [
             OTLPAttribute("openinference.span.kind", "LLM"),
@@ -330,6 +351,12 @@ struct OTLPTraceBuilder {
                 OTLPAttribute("session_trace.server.prompt_duration_ns", timings.promptDuration),
                 OTLPAttribute("session_trace.server.predicted_tokens", timings.predictedTokens),
                 OTLPAttribute("session_trace.server.predicted_duration_ns", timings.predictedDuration),
+            ]
+        }
+        if let split = TTFTSplit(request) {
+            attributes += [
+                OTLPAttribute("session_trace.ttft.server_prompt_ns", split.prompt),
+                OTLPAttribute("session_trace.ttft.rest_ns", split.rest),
             ]
         }
         for payload in run.payloadsByParent[request.requestID] ?? [] {

@@ -234,11 +234,30 @@ private struct RunBuilder {
         slice(name, cat: "request", ts: request.ts, dur: dur, tid: tid, args: args)
         guard let ttft = request.timeToFirstToken else { return }
         let waiting = min(max(0, ttft), dur)
-        slice(
-            "waiting for first token", cat: "ttft", ts: request.ts, dur: waiting, tid: tid,
-            args: [
-                ("ttft_ms", .double(Double(ttft) / 1e6))
-            ])
+        var waitArgs: [(String, JSONValue)] = [("ttft_ms", .double(Double(ttft) / 1e6))]
+        let split = TTFTSplit(request).map { TTFTSplit(ttft: waiting, serverPromptDuration: $0.prompt) }
+        if let split {
+            waitArgs += [
+                ("server_prompt_ms", .double(Double(split.prompt) / 1e6)), ("rest_ms", .double(Double(split.rest) / 1e6)),
+            ]
+        } else {
+            waitArgs.append(("split", .string("no server timings")))
+        }
+        slice("waiting for first token", cat: "ttft", ts: request.ts, dur: waiting, tid: tid, args: waitArgs)
+        // The server processes the prompt just before its first token: the rest of the wait comes first.
+        if let split {
+            slice(
+                "queue, network, client", cat: "ttft.rest", ts: request.ts, dur: split.rest, tid: tid,
+                args: [("rest_ms", .double(Double(split.rest) / 1e6))])
+            slice(
+                "server prompt processing", cat: "ttft.prompt", ts: request.ts + split.rest, dur: split.prompt,
+                tid: tid,
+                args: [
+                    ("server_prompt_ms", .double(Double(split.prompt) / 1e6)),
+                    ("server_prompt_tokens", .int(request.serverTimings?.promptTokens)),
+                    ("server_cached_tokens", .int(request.serverTimings?.cachedTokens)),
+                ])
+        }
         if dur > waiting {
             slice(
                 "generating", cat: "generation", ts: request.ts + waiting, dur: dur - waiting, tid: tid,

@@ -2,7 +2,8 @@ import SessionTrace
 
 /// A Gantt chart of a trace for the terminal: one lane per session, requests drawn as waiting
 /// for the first token (`░`) then generating (`█`), tool calls on a row beneath (`▪`), handoffs
-/// marked (`▲`), failed requests ending in `✗`, and a time axis.
+/// marked (`▲`), failed requests ending in `✗`, and a time axis. Where the server reported its
+/// timings, the end of the wait that is its prompt processing is drawn apart (`▒`, ``TTFTSplit``).
 ///
 /// Each column covers an equal slice of time. Where a column holds parts of several requests,
 /// their boundaries cannot be seen: the column shows the phase that covers most of it, and the
@@ -51,6 +52,7 @@ public struct Timeline: Sendable {
     }
 
     public static let waiting: Character = "░"
+    public static let prompt: Character = "▒"
     public static let generating: Character = "█"
     public static let tool: Character = "▪"
     public static let handoff: Character = "▲"
@@ -227,6 +229,7 @@ public struct Timeline: Sendable {
             }
         }
         out += "\n" + paint.row(Array("\(waiting)")) + " waiting for first token  "
+            + paint.row(Array("\(prompt)")) + " of it, server prompt processing  "
             + paint.row(Array("\(generating)")) + " generating  " + paint.row(Array("\(tool)")) + " tool call  "
             + paint.row(Array("\(Timeline.handoff)")) + " handoff  " + paint.row(Array("\(failed)")) + " failed\n"
         for note in handoffNotes.prefix(20) { out += note + "\n" }
@@ -246,6 +249,7 @@ public struct Timeline: Sendable {
     /// The request row of a lane, and how many requests shared a column with another.
     private static func requestRow(_ requests: [RequestRecord], scale: Scale) -> ([Character], Int) {
         var waitingCover = [Double](repeating: 0, count: scale.columns)
+        var promptCover = [Double](repeating: 0, count: scale.columns)
         var generatingCover = [Double](repeating: 0, count: scale.columns)
         var owners = [Int](repeating: 0, count: scale.columns)
         var failures: [Int] = []
@@ -264,15 +268,18 @@ public struct Timeline: Sendable {
             drawn.append(range)
             for column in range { owners[column] += 1 }
             let firstToken = request.timeToFirstToken.map { request.ts + min($0, request.dur) } ?? end
-            cover(&waitingCover, from: request.ts, to: firstToken)
+            let promptStart = TTFTSplit(request).map { firstToken - min($0.prompt, firstToken - request.ts) }
+                ?? firstToken
+            cover(&waitingCover, from: request.ts, to: promptStart)
+            cover(&promptCover, from: promptStart, to: firstToken)
             cover(&generatingCover, from: firstToken, to: end)
             if request.error != nil, let column = scale.column(min(end, scale.end)) { failures.append(column) }
         }
         var row = [Character](repeating: " ", count: scale.columns)
         for column in 0..<scale.columns {
-            if generatingCover[column] > 0 || waitingCover[column] > 0 {
-                row[column] = generatingCover[column] >= waitingCover[column] ? generating : waiting
-            }
+            let covers = [(generatingCover[column], generating), (promptCover[column], prompt),
+                          (waitingCover[column], waiting)]
+            if let most = covers.max(by: { $0.0 < $1.0 }), most.0 > 0 { row[column] = most.1 }
         }
         for column in failures { row[column] = failed }
         let sharing = drawn.filter { range in range.contains { owners[$0] > 1 } }.count
@@ -333,6 +340,7 @@ public struct Timeline: Sendable {
         func code(_ character: Character) -> String? {
             switch character {
             case Timeline.waiting: "33"
+            case Timeline.prompt: "34"
             case Timeline.generating: "32"
             case Timeline.tool: "36"
             case Timeline.handoff: "35"

@@ -13,6 +13,8 @@ public struct CacheCommand: ReportCommand {
         Tax: reusable tokens the server did not take from its cache, and the time to first token gained
         against the previous request. With --prices: the tax in dollars, what caching saved and what
         cache writes cost over plain input.
+        Then the first-token waits the prompt does not explain: requests whose time to first token, beyond
+        the server's own prompt processing, is far above the run's usual (unexplained_ttft).
         """
     public static let options: [OptionSpec] = [
         SessionOption.runSpec, SessionOption.spec, CommonOptions.failOnFindings, CommonOptions.json, CommonOptions.prices,

@@ -11,8 +11,9 @@ public struct CheckCommand: ReportCommand {
         finding on one line, ranked by cost: time first (tool and model time spent, time to first token
         gained), then tokens (spent or lost); with --prices, those tokens in dollars too. Each line ends
         with the command that shows it in detail.
-        Kinds: loop, polling, identical_arguments, near_identical_arguments, cache_break, capped_answer,
-        oversized_tool_output, prompt_growth (docs/trace-report.md defines each).
+        Kinds: loop, polling, identical_arguments, near_identical_arguments, cache_break,
+        chronic_cache_break, capped_answer, oversized_tool_output, prompt_growth, unexplained_ttft
+        (docs/trace-report.md defines each).
         """
     public static let options: [OptionSpec] = [
         CommonOptions.failOnFindings, CommonOptions.json, CommonOptions.prices,

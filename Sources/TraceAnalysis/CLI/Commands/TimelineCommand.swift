@@ -96,7 +96,8 @@ enum TimelineData {
                         .object([
                             ("request_id", .id(request.requestID)), ("session_id", .id(request.sessionID)),
                             ("start_ns", .int(request.ts - origin)), ("dur_ns", .int(request.dur)),
-                            ("ttft_ns", .int(request.timeToFirstToken)), ("error", .string(request.error)),
+                            ("ttft_ns", .int(request.timeToFirstToken)),
+                            ("server_prompt_ns", .int(TTFTSplit(request)?.prompt)), ("error", .string(request.error)),
                             ("tool_calls", .array((run.toolCallsByRequest[request.requestID] ?? []).map { call in
                                 .object([("tool_call_id", .id(call.toolCallID)), ("name", .string(call.name)),
                                          ("start_ns", .int(call.ts - origin)), ("dur_ns", .int(call.dur))])
