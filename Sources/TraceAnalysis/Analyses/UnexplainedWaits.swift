@@ -1,3 +1,4 @@
+import Reproducible
 import SessionTrace
 
 /// Requests whose slow first token the prompt does not explain: the part of the wait beyond the
@@ -119,7 +120,7 @@ extension UnexplainedWaits {
         return out
     }
 
-    public var json: JSONValue {
+    public var json: OrderedJSON {
         .object([
             ("checked_requests", .int(Int64(checkedRequests))),
             ("unchecked_requests", .int(Int64(uncheckedRequests))),
@@ -138,7 +139,7 @@ extension UnexplainedWaits.Finding {
             + " more than the usual \(Format.duration(usualRest)) besides the server's prompt processing"
     }
 
-    public var json: JSONValue {
+    public var json: OrderedJSON {
         .object([
             ("run_id", .id(runID)),
             ("session_id", .id(sessionID)),

@@ -234,7 +234,7 @@ private struct RunBuilder {
         slice(name, cat: "request", ts: request.ts, dur: dur, tid: tid, args: args)
         guard let ttft = request.timeToFirstToken else { return }
         let waiting = min(max(0, ttft), dur)
-        var waitArgs: [(String, JSONValue)] = [("ttft_ms", .double(Double(ttft) / 1e6))]
+        var waitArgs: [(String, OrderedJSON)] = [("ttft_ms", .double(Double(ttft) / 1e6))]
         let split = TTFTSplit(request).map { TTFTSplit(ttft: waiting, serverPromptDuration: $0.prompt) }
         if let split {
             waitArgs += [
