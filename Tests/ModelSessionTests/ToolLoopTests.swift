@@ -169,25 +169,41 @@ struct ToolLoopTests {
 
     @Test("a second request while one runs is a typed error")
     func concurrentRequests() async throws {
-        let session = LanguageModelSession(model: SlowModel())
+        let model = GatedModel()
+        let session = LanguageModelSession(model: model)
         async let first = session.respond(to: "slow")
-        try await Task.sleep(for: .milliseconds(50))
+        // The first request is in the model, and stays there until released: no sleep decides the order.
+        await model.requestArrived()
         await #expect(throws: LanguageModelSession.GenerationError.self) {
             try await session.respond(to: "too soon")
         }
+        model.release()
         #expect(try await first.content == "done")
         #expect(session.transcript.count == 2)
     }
 }
 
-/// Answers after 300 ms.
-struct SlowModel: LanguageModel {
+/// Answers only once released, and tells when a request has reached it, so a test orders two
+/// requests by events rather than by sleeping.
+final class GatedModel: LanguageModel {
     let provider = "fake"
-    let modelName = "slow"
+    let modelName = "gated"
+    private let arrivals: AsyncStream<Void>
+    private let arrival: AsyncStream<Void>.Continuation
+    private let gate: AsyncStream<Void>
+    private let opening: AsyncStream<Void>.Continuation
+
+    init() {
+        (arrivals, arrival) = AsyncStream<Void>.makeStream()
+        (gate, opening) = AsyncStream<Void>.makeStream()
+    }
+
     func stream(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
-        AsyncThrowingStream { continuation in
+        arrival.yield()
+        let gate = self.gate
+        return AsyncThrowingStream { continuation in
             let task = Task {
-                try? await Task.sleep(for: .milliseconds(300))
+                for await _ in gate { break }
                 continuation.yield(.contentDelta("done"))
                 continuation.yield(.finished(reason: "stop"))
                 continuation.finish()
@@ -195,4 +211,12 @@ struct SlowModel: LanguageModel {
             continuation.onTermination = { _ in task.cancel() }
         }
     }
+
+    /// Returns once a request has called `stream`.
+    func requestArrived() async {
+        for await _ in arrivals { return }
+    }
+
+    /// Lets the waiting request answer.
+    func release() { opening.yield() }
 }
