@@ -1,4 +1,5 @@
 import ModelSession
+import Synchronization
 import Testing
 
 @Suite("Tool-call loop")
@@ -183,8 +184,9 @@ struct ToolLoopTests {
     }
 }
 
-/// Answers only once released, and tells when a request has reached it, so a test orders two
-/// requests by events rather than by sleeping.
+/// Holds its first request until released, and tells when that request has reached it, so a test
+/// orders two requests by events rather than by sleeping. Later requests are answered at once: a
+/// session that let a second request through would get an answer, not wait forever.
 final class GatedModel: LanguageModel {
     let provider = "fake"
     let modelName = "gated"
@@ -192,6 +194,7 @@ final class GatedModel: LanguageModel {
     private let arrival: AsyncStream<Void>.Continuation
     private let gate: AsyncStream<Void>
     private let opening: AsyncStream<Void>.Continuation
+    private let requests = Mutex(0)
 
     init() {
         (arrivals, arrival) = AsyncStream<Void>.makeStream()
@@ -199,11 +202,17 @@ final class GatedModel: LanguageModel {
     }
 
     func stream(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
-        arrival.yield()
+        let isFirst = requests.withLock { count in
+            count += 1
+            return count == 1
+        }
+        if isFirst { arrival.yield() }
         let gate = self.gate
         return AsyncThrowingStream { continuation in
             let task = Task {
-                for await _ in gate { break }
+                if isFirst {
+                    for await _ in gate { break }
+                }
                 continuation.yield(.contentDelta("done"))
                 continuation.yield(.finished(reason: "stop"))
                 continuation.finish()
@@ -212,11 +221,11 @@ final class GatedModel: LanguageModel {
         }
     }
 
-    /// Returns once a request has called `stream`.
+    /// Returns once the first request has called `stream`.
     func requestArrived() async {
         for await _ in arrivals { return }
     }
 
-    /// Lets the waiting request answer.
+    /// Lets the first request answer.
     func release() { opening.yield() }
 }
