@@ -39,7 +39,9 @@ extension Tracer {
         guard sink.isEnabled(.interval) else { return try await body(IntervalHandle(disabled: self)) }
         let interval = beginInterval(name, metadata: metadata())
         do {
-            let result = try await TraceContext.$current.withValue(interval.context) { try await body(interval) }
+            let result = try await TraceContext.$current.withValue(interval.context) {
+                try await body(interval)
+            }
             interval.end()
             return result
         } catch {
@@ -132,7 +134,8 @@ public final class IntervalHandle: Sendable {
     /// A handle that records nothing, for a body run while intervals are disabled.
     convenience init(disabled tracer: Tracer) {
         self.init(
-            tracer: tracer, id: 0, enclosing: TraceContext.current, name: "", metadata: [:], start: 0, recording: false)
+            tracer: tracer, id: 0, enclosing: TraceContext.current, name: "", metadata: [:], start: 0,
+            recording: false)
     }
 
     /// The interval's metadata: what it began with and what was added since. Low-cardinality

@@ -30,7 +30,8 @@ struct DayPlanner {
     func run() async throws {
         let middleware = TracingMiddleware(tracer: tracer, options: tracingOptions)
         let budget = CallBudget(searchBudget)
-        try await tracer.withInterval("PlanDay", metadata: ["topics": .int(Int64(Self.topics.count))]) { interval in
+        let topics = TraceMetadataValue.int(Int64(Self.topics.count))
+        try await tracer.withInterval("PlanDay", metadata: ["topics": topics]) { interval in
             let context = try await gatherContext(middleware: middleware, budget: budget)
             interval.metadata["contextBytes"] = .int(Int64(context.utf8.count))
             try await plan(with: context, middleware: middleware)

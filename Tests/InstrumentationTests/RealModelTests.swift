@@ -53,7 +53,8 @@ struct RealModelTests {
         var served: Reply?
         let (reader, runID) = try await recorded { tracer in
             try await tracer.withInterval("AskOnce") { _ in
-                served = try await tracer.withRequest(provider: "openai", model: "SmolLM2-135M-Instruct") { request in
+                served = try await tracer.withRequest(provider: "openai", model: "SmolLM2-135M-Instruct") {
+                    request in
                     let (data, _) = try await URLSession.shared.data(for: body)
                     request.firstToken()
                     let reply = try JSONDecoder().decode(Reply.self, from: data)

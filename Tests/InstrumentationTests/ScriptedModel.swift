@@ -42,7 +42,9 @@ struct ScriptedModel: LanguageModel {
     }
 
     /// Answers `text` in two deltas with usage that caches everything the previous turn sent.
-    static func answering(_ text: String, modelName: String = "scripted-1", clock: TestClock? = nil) -> ScriptedModel {
+    static func answering(
+        _ text: String, modelName: String = "scripted-1", clock: TestClock? = nil
+    ) -> ScriptedModel {
         ScriptedModel(modelName: modelName, clock: clock) { request in
             let half = text.index(text.startIndex, offsetBy: text.count / 2)
             return [
