@@ -67,7 +67,7 @@ let package = Package(
                 "SessionInstrumentation", "LlamaServer", "Redaction", "LTTngRecording", "TraceAnalysis", "Reproducible",
             ]),
 
-        .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace", "Reproducible"]),
+        .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace", "Reproducible", "TestSupport"]),
         .testTarget(name: "TraceStoreTests", dependencies: ["TraceStore", "SessionTrace"]),
         // Test-only (in no product): a process that records and then exits, is signalled, or
         // writes beside others, for TraceStoreTests to read what reached its store.
@@ -79,8 +79,8 @@ let package = Package(
                 "SessionTraceLTTng", "SessionTrace", "LTTngRecording", "TraceAnalysis", "TraceStore", "TestSupport",
             ]),
         .testTarget(name: "RedactionTests", dependencies: ["Redaction", "Reproducible"]),
-        // The real model server around a test suite, shared by the suites that need one.
-        .target(name: "TestSupport", dependencies: ["LlamaServer"], path: "Tests/TestSupport"),
+        // The real model server around a test suite, shared by the suites that need one; a test clock.
+        .target(name: "TestSupport", dependencies: ["LlamaServer", "SessionTrace"], path: "Tests/TestSupport"),
         .testTarget(name: "ModelSessionTests", dependencies: ["ModelSession", "LlamaServer", "TestSupport"]),
         .testTarget(
             name: "InstrumentationTests",

@@ -31,63 +31,63 @@ public struct TracedModel: LanguageModel {
     /// The wrapped model's `modelName`, passed through.
     public var modelName: String { base.modelName }
 
-    /// Streams `base`'s events unchanged and records a ``RequestRecord`` when the stream ends, normally
-    /// or with an error; with `.request` disabled it returns `base.stream(request)` as is.
+    /// Streams `base`'s events unchanged and records the request through a ``RequestHandle`` when
+    /// the stream ends, normally or with an error; with `.request` disabled it returns
+    /// `base.stream(request)` as is.
+    ///
+    /// The request begins here, when the session asks for the stream, and ends when the stream does.
     public func stream(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
         let tracer = recorder.tracer
         guard tracer.isEnabled(.request) else { return base.stream(request) }
-        let requestID = tracer.makeID()
-        let start = tracer.now()
-        var context = TraceContext.current
-        context.sessionID = recorder.sessionID
-        context.requestID = requestID
-        let parentID = context.parentID
-        context.parentID = requestID
-        let placement = recorder.beginRequest(request, model: base, requestID: requestID, at: start)
-        var observation = RequestObservation(
-            record: RequestRecord(
-                requestID: requestID, sessionID: recorder.sessionID, parentID: parentID, ts: start, dur: 0,
-                profile: request.profileName, provider: base.provider, model: base.modelName,
-                promptBytes: request.promptBytes, transcriptEntries: Int64(request.entries.count),
-                reusedPrefixEntries: placement.reusedPrefixEntries, turnID: placement.turnID,
-                instructionsFingerprint: placement.instructionsFingerprint,
-                toolsFingerprint: placement.toolsFingerprint,
-                maxTokens: request.options.maximumResponseTokens.map(Int64.init),
-                temperature: request.options.temperature))
+        var session = tracer.currentContext
+        session.sessionID = recorder.sessionID
+        let traced = TraceContext.$current.withValue(session) {
+            tracer.beginRequest(provider: base.provider, model: base.modelName, profile: request.profileName)
+        }
+        let placement = recorder.beginRequest(request, model: base, requestID: traced.id, at: traced.start)
+        traced.update { record in
+            record.promptBytes = request.promptBytes
+            record.transcriptEntries = Int64(request.entries.count)
+            record.reusedPrefixEntries = placement.reusedPrefixEntries
+            record.turnID = placement.turnID
+            record.instructionsFingerprint = placement.instructionsFingerprint
+            record.toolsFingerprint = placement.toolsFingerprint
+            record.maxTokens = request.options.maximumResponseTokens.map(Int64.init)
+            record.temperature = request.options.temperature
+        }
         if options.capturePayloads {
             if case .prompt(let text)? = request.entries.last {
-                tracer.capturePayload(.prompt, text, parentID: requestID)
+                tracer.capturePayload(.prompt, text, parentID: traced.id)
             }
             // The prompt prefix, when it changed: what a cache break's shape is read from.
             if placement.instructionsChanged, let instructions = request.instructions {
-                tracer.capturePayload(.instructions, instructions, parentID: requestID)
+                tracer.capturePayload(.instructions, instructions, parentID: traced.id)
             }
             if placement.toolsChanged, !request.tools.isEmpty {
                 tracer.capturePayload(
-                    .toolDefinitions, Fingerprint.json(toolDefinitions: request.tools), parentID: requestID)
+                    .toolDefinitions, Fingerprint.json(toolDefinitions: request.tools), parentID: traced.id)
             }
         }
 
-        let upstream = TraceContext.$current.withValue(context) { base.stream(request) }
+        let upstream = TraceContext.$current.withValue(traced.context) { base.stream(request) }
         let (stream, continuation) = AsyncThrowingStream<ModelEvent, any Error>.makeStream()
         let recorder = self.recorder
         let options = self.options
         let pump = Task {
+            var observation = ResponseObservation(request: traced, recordChunks: options.recordChunks)
             do {
                 for try await event in upstream {
-                    observation.observe(event, at: tracer.now(), recordChunks: options.recordChunks, tracer: tracer)
+                    observation.observe(event)
                     continuation.yield(event)
                 }
-                observation.finish(at: tracer.now(), error: nil)
-                recorder.tracer.sink.record(.request(observation.record))
+                traced.finish()
                 if options.capturePayloads, !observation.response.isEmpty {
-                    tracer.capturePayload(.response, observation.response, parentID: requestID)
+                    tracer.capturePayload(.response, observation.response, parentID: traced.id)
                 }
                 recorder.recordSession()
                 continuation.finish()
             } catch {
-                observation.finish(at: tracer.now(), error: error)
-                recorder.tracer.sink.record(.request(observation.record))
+                traced.finish(throwing: error)
                 recorder.recordSession()
                 continuation.finish(throwing: error)
             }
@@ -120,47 +120,50 @@ public struct TracingOptions: Sendable {
     }
 }
 
-/// What one request's stream has shown so far.
-struct RequestObservation {
-    var record: RequestRecord
+/// What one request's stream has shown so far: each event is told to the request's handle.
+struct ResponseObservation {
+    let request: RequestHandle
+    let recordChunks: Bool
     var response = ""
 
-    mutating func observe(_ event: ModelEvent, at now: Int64, recordChunks: Bool, tracer: Tracer) {
+    mutating func observe(_ event: ModelEvent) {
         switch event {
         case .contentDelta(let text):
-            if record.timeToFirstToken == nil, !text.isEmpty { record.timeToFirstToken = now - record.ts }
+            if !text.isEmpty { request.firstToken() }
             response += text
-            if recordChunks, tracer.isEnabled(.chunk) {
-                tracer.sink.record(.chunk(ChunkRecord(requestID: record.requestID, ts: now, tokens: 1)))
+            if recordChunks, request.tracer.isEnabled(.chunk) {
+                request.tracer.sink.record(
+                    .chunk(ChunkRecord(requestID: request.id, ts: request.tracer.now(), tokens: 1)))
             }
         case .outputStarted, .toolCall:
-            if record.timeToFirstToken == nil { record.timeToFirstToken = now - record.ts }
+            request.firstToken()
         case .usage(let usage):
-            record.inputTokens = usage.inputTokens.map(Int64.init) ?? record.inputTokens
-            record.cachedInputTokens = usage.cachedInputTokens.map(Int64.init) ?? record.cachedInputTokens
-            record.outputTokens = usage.outputTokens.map(Int64.init) ?? record.outputTokens
-            record.cacheWriteTokens =
-                usage.cacheCreationInputTokens.map(Int64.init) ?? record.cacheWriteTokens
+            // Kept as they come, so a request that fails after its usage arrived still has it.
+            request.update { record in
+                record.inputTokens = usage.inputTokens.map(Int64.init) ?? record.inputTokens
+                record.cachedInputTokens = usage.cachedInputTokens.map(Int64.init) ?? record.cachedInputTokens
+                record.outputTokens = usage.outputTokens.map(Int64.init) ?? record.outputTokens
+                record.cacheWriteTokens = usage.cacheCreationInputTokens.map(Int64.init) ?? record.cacheWriteTokens
+            }
         case .serverTimings(let timings):
-            record.serverTimings = ServerTimings(
-                promptTokens: Int64(timings.promptTokens), cachedTokens: Int64(timings.cachedTokens),
-                promptDuration: Int64(timings.promptMilliseconds * 1e6),
-                predictedTokens: Int64(timings.predictedTokens),
-                predictedDuration: Int64(timings.predictedMilliseconds * 1e6))
+            request.update { record in
+                record.serverTimings = ServerTimings(
+                    promptTokens: Int64(timings.promptTokens), cachedTokens: Int64(timings.cachedTokens),
+                    promptDuration: Int64(timings.promptMilliseconds * 1e6),
+                    predictedTokens: Int64(timings.predictedTokens),
+                    predictedDuration: Int64(timings.predictedMilliseconds * 1e6))
+            }
         case .responseInfo(let info):
-            record.responseID = info.id
-            record.responseModel = info.model
-            record.serverAddress = info.serverAddress
-            record.serverPort = info.serverPort.map(Int64.init)
-            record.streamed = info.streamed
+            request.update { record in
+                record.responseID = info.id
+                record.responseModel = info.model
+                record.serverAddress = info.serverAddress
+                record.serverPort = info.serverPort.map(Int64.init)
+                record.streamed = info.streamed
+            }
         case .finished(let reason):
-            record.finishReason = reason
+            request.update { $0.finishReason = reason }
         }
-    }
-
-    mutating func finish(at now: Int64, error: (any Error)?) {
-        record.dur = now - record.ts
-        if let error { record.error = String(describing: error) }
     }
 }
 

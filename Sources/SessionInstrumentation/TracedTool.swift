@@ -41,7 +41,7 @@ public struct TracedTool<Base: Tool>: Tool {
     /// passes through unchanged. With `.toolCall` disabled it only calls `base`.
     public func call(arguments: Arguments) async throws -> String {
         guard tracer.isEnabled(.toolCall) else { return try await base.call(arguments: arguments) }
-        let context = TraceContext.current
+        let context = tracer.currentContext
         let requestID = recorder?.lastRequestID ?? context.requestID
         let encoded = (try? Self.encoder.encode(arguments)) ?? Data()
         let id = tracer.makeID()

@@ -56,20 +56,26 @@ public struct SessionRecord: Sendable, Hashable {
     }
 }
 
-/// The server's own timings for a request, where it reports them (llama.cpp's `timings`).
+/// Timings a model server reported for one request, about its own work: how long it took over
+/// the prompt and over generation, and how many tokens each covered.
+///
+/// Not every server reports them; a backend that reads them fills this in, in these units,
+/// whatever its own field names (llama.cpp's `timings` object: `prompt_n`, `cache_n`,
+/// `prompt_ms`, `predicted_n`, `predicted_ms`). Set against the client's own times, they tell
+/// time spent in the server from time spent on the way.
 public struct ServerTimings: Sendable, Hashable {
-    /// Prompt tokens the server evaluated (`prompt_n`).
+    /// Prompt tokens the server processed (not those it took from its cache).
     public var promptTokens: Int64
-    /// Prompt tokens the server took from its KV cache (`cache_n`).
+    /// Prompt tokens the server took from its prompt cache instead of processing them.
     public var cachedTokens: Int64
-    /// Time the server spent on the prompt (`prompt_ms`), in nanoseconds.
+    /// Time the server spent processing the prompt, in nanoseconds.
     public var promptDuration: Int64
-    /// Tokens the server generated (`predicted_n`).
+    /// Tokens the server generated (predicted).
     public var predictedTokens: Int64
-    /// Time the server spent generating (`predicted_ms`), in nanoseconds.
+    /// Time the server spent generating, in nanoseconds.
     public var predictedDuration: Int64
 
-    /// Server timings, with both durations already converted from milliseconds to nanoseconds.
+    /// Server-reported timings, with both durations in nanoseconds.
     public init(
         promptTokens: Int64, cachedTokens: Int64, promptDuration: Int64,
         predictedTokens: Int64, predictedDuration: Int64
@@ -119,7 +125,7 @@ public struct RequestRecord: Sendable, Hashable {
     public var finishReason: String?
     /// The error that ended the request, as `String(describing:)` gives it; nil when it succeeded.
     public var error: String?
-    /// The server's own prompt and generation timings; nil when it did not report them.
+    /// The server's own report of its prompt and generation time; nil when it did not report one.
     public var serverTimings: ServerTimings?
     /// The user turn the request belongs to: one `respond` or `streamResponse` call and the tool
     /// rounds it drives share it. Nil where the recorder did not know (schema version 1 stores).

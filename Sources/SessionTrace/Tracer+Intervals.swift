@@ -1,24 +1,27 @@
+import Synchronization
+
 extension Tracer {
     /// Runs `body` inside an interval named `name`; the scoped call most code should use.
     ///
-    /// The interval ends when `body` returns or throws; a thrown error is recorded, then rethrown.
-    /// Intervals opened inside `body` take this one as their parent.
+    /// The interval ends when `body` returns or throws; a thrown error is recorded, then rethrown
+    /// unchanged. `body` gets the interval, to add what it found to its metadata; intervals,
+    /// requests and tool calls opened inside `body` take this one as their parent.
     ///
     /// ```swift
-    /// let plan = try tracer.withInterval("PlanDay", metadata: ["requestLength": 42]) {
-    ///     try planner.plan()
+    /// let plan = try tracer.withInterval("PlanDay", metadata: ["requestLength": 42]) { interval in
+    ///     let plan = try planner.plan()
+    ///     interval.metadata["steps"] = .int(Int64(plan.steps.count))
+    ///     return plan
     /// }
     /// ```
     public func withInterval<T>(
         _ name: String, metadata: @autoclosure () -> TraceMetadata = [:],
-        _ body: () throws -> T
+        _ body: (IntervalHandle) throws -> T
     ) rethrows -> T {
-        guard sink.isEnabled(.interval) else { return try body() }
+        guard sink.isEnabled(.interval) else { return try body(IntervalHandle(disabled: self)) }
         let interval = beginInterval(name, metadata: metadata())
-        var context = TraceContext.current
-        context.parentID = interval.id
         do {
-            let result = try TraceContext.$current.withValue(context) { try body() }
+            let result = try TraceContext.$current.withValue(interval.context) { try body(interval) }
             interval.end()
             return result
         } catch {
@@ -31,14 +34,14 @@ extension Tracer {
     public func withInterval<T>(
         _ name: String, metadata: @autoclosure () -> TraceMetadata = [:],
         isolation: isolated (any Actor)? = #isolation,
-        _ body: () async throws -> T
+        _ body: (IntervalHandle) async throws -> T
     ) async rethrows -> T {
-        guard sink.isEnabled(.interval) else { return try await body() }
+        guard sink.isEnabled(.interval) else { return try await body(IntervalHandle(disabled: self)) }
         let interval = beginInterval(name, metadata: metadata())
-        var context = TraceContext.current
-        context.parentID = interval.id
         do {
-            let result = try await TraceContext.$current.withValue(context) { try await body() }
+            let result = try await TraceContext.$current.withValue(interval.context) {
+                try await body(interval)
+            }
             interval.end()
             return result
         } catch {
@@ -49,12 +52,13 @@ extension Tracer {
 
     /// Begins an interval that ends elsewhere, for intervals that cross callbacks.
     ///
-    /// The returned handle must `end()`; an interval never ended is never recorded.
+    /// The returned handle must `end()`; an interval never ended is never recorded. Work that
+    /// should nest under it runs in its ``IntervalHandle/context``.
     public func beginInterval(_ name: String, metadata: TraceMetadata = [:]) -> IntervalHandle {
-        let context = TraceContext.current
+        let context = currentContext
         return IntervalHandle(
-            tracer: self, id: makeID(), parentID: context.parentID, sessionID: context.sessionID,
-            name: name, metadata: metadata, start: clock.now())
+            tracer: self, id: makeID(), enclosing: context, name: name, metadata: metadata, start: clock.now(),
+            recording: true)
     }
 
     /// Runs `body` as one model session: records a ``SessionRecord`` when it ends, and puts the
@@ -65,7 +69,7 @@ extension Tracer {
     ) async rethrows -> T {
         let id = makeID()
         let start = clock.now()
-        var context = TraceContext.current
+        var context = currentContext
         context.sessionID = id
         context.parentID = id
         defer {
@@ -77,8 +81,12 @@ extension Tracer {
     }
 }
 
-/// An interval begun with ``Tracer/beginInterval(_:metadata:)``; it must `end()`.
-public struct IntervalHandle: Sendable {
+/// An open interval: given to the body of ``Tracer/withInterval(_:metadata:_:)``, or returned by
+/// ``Tracer/beginInterval(_:metadata:)``, which must `end()` it.
+///
+/// The body adds what it found to ``metadata`` (item counts, whether a cache was used); the
+/// interval is recorded with the metadata it has when it ends. Safe to use from several tasks.
+public final class IntervalHandle: Sendable {
     /// The tracer that began the interval and records it when it ends.
     public let tracer: Tracer
     /// The interval's id, the parent of what is recorded inside it.
@@ -87,16 +95,67 @@ public struct IntervalHandle: Sendable {
     public let parentID: Int64?
     /// The session it belongs to, if it began inside one.
     public let sessionID: Int64?
-    /// The interval's name, as given to ``Tracer/beginInterval(_:metadata:)``.
+    /// The interval's name, as given when it began.
     public let name: String
-    /// The metadata given when it began.
-    public let metadata: TraceMetadata
     /// When it began, in nanoseconds on the tracer's clock.
     public let start: Int64
+    /// Whether ending it records it: false when the tracer's sink has intervals disabled.
+    public let isRecording: Bool
 
-    /// Ends the interval and records it, with `error` if one ended it.
+    /// The context for work that nests under this interval: ``Tracer/withInterval(_:metadata:_:)``
+    /// runs its body in it; after ``Tracer/beginInterval(_:metadata:)``, run nested work in
+    /// `TraceContext.$current.withValue(interval.context) { … }`.
+    public let context: TraceContext
+    private let state: Mutex<State>
+
+    private struct State {
+        var metadata: TraceMetadata
+        var ended = false
+    }
+
+    /// A handle for an interval that began at `start` inside `enclosing`.
+    init(
+        tracer: Tracer, id: Int64, enclosing: TraceContext, name: String, metadata: TraceMetadata, start: Int64,
+        recording: Bool
+    ) {
+        self.tracer = tracer
+        self.id = id
+        self.parentID = enclosing.parentID
+        self.sessionID = enclosing.sessionID
+        var context = enclosing
+        context.parentID = recording ? id : enclosing.parentID
+        self.context = context
+        self.name = name
+        self.start = start
+        self.isRecording = recording
+        self.state = Mutex(State(metadata: metadata))
+    }
+
+    /// A handle that records nothing, for a body run while intervals are disabled.
+    convenience init(disabled tracer: Tracer) {
+        self.init(
+            tracer: tracer, id: 0, enclosing: TraceContext.current, name: "", metadata: [:], start: 0,
+            recording: false)
+    }
+
+    /// The interval's metadata: what it began with and what was added since. Low-cardinality
+    /// values only (counts, flags, modes), never user text: `interval.metadata["cacheHit"] = true`.
+    /// Changes after the interval ended are not recorded.
+    public var metadata: TraceMetadata {
+        get { state.withLock { $0.metadata } }
+        set { state.withLock { $0.metadata = newValue } }
+    }
+
+    /// Ends the interval and records it, with `error` if one ended it. Only the first call
+    /// records; later calls do nothing.
     public func end(error: (any Error)? = nil) {
+        guard isRecording else { return }
         let end = tracer.clock.now()
+        guard let metadata = state.withLock({ state -> TraceMetadata? in
+            if state.ended { return nil }
+            state.ended = true
+            return state.metadata
+        }) else { return }
         tracer.record(
             .interval(
                 IntervalRecord(

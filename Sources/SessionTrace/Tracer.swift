@@ -7,12 +7,17 @@ import Glibc
 /// Records intervals and model-session events to a sink.
 ///
 /// ```swift
-/// let tracer = Tracer(sink: StoreSink(path: "run.sqlite"), label: "nightly")
-/// try await tracer.withInterval("PlanDay", metadata: ["requestLength": 42]) {
-///     try await planner.plan()
+/// let tracer = Tracer(sink: try StoreSink(path: "run.sqlite"), label: "nightly")
+/// try await tracer.withInterval("PlanDay", metadata: ["requestLength": 42]) { interval in
+///     let plan = try await planner.plan()
+///     interval.metadata["steps"] = .int(Int64(plan.steps.count))
 /// }
 /// tracer.flush()
 /// ```
+///
+/// Scoped calls: ``withInterval(_:metadata:_:)`` for your own work,
+/// ``withRequest(provider:model:profile:isolation:_:)`` for a model request from any client, and
+/// ``withSession(_:isolation:_:)``. Libraries that are not handed a tracer use ``current``.
 ///
 /// Recording never throws into the caller and never blocks it.
 public final class Tracer: Sendable {

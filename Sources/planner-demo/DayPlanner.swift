@@ -30,8 +30,10 @@ struct DayPlanner {
     func run() async throws {
         let middleware = TracingMiddleware(tracer: tracer, options: tracingOptions)
         let budget = CallBudget(searchBudget)
-        try await tracer.withInterval("PlanDay", metadata: ["topics": .int(Int64(Self.topics.count))]) {
+        let topics = TraceMetadataValue.int(Int64(Self.topics.count))
+        try await tracer.withInterval("PlanDay", metadata: ["topics": topics]) { interval in
             let context = try await gatherContext(middleware: middleware, budget: budget)
+            interval.metadata["contextBytes"] = .int(Int64(context.utf8.count))
             try await plan(with: context, middleware: middleware)
         }
     }
@@ -45,6 +47,7 @@ struct DayPlanner {
         var found: [String] = []
         for topic in Self.topics {
             let answer = try await tracer.withInterval("GatherContext", metadata: ["topic": .string(topic)]) {
+                _ in
                 try await session.respond(
                     to: "What do my notes say about \(topic)?",
                     options: GenerationOptions(temperature: 0, maximumResponseTokens: 160, toolChoice: .requiredOnce))
@@ -74,7 +77,7 @@ struct DayPlanner {
             .maximumResponseTokens(cap)
         }
         for prompt in Self.planTurns {
-            try await tracer.withInterval("PlanTurn") {
+            try await tracer.withInterval("PlanTurn") { _ in
                 _ = try await session.streamResponse(to: prompt).collect()
             }
             turn.withLock { $0 += 1 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import LlamaServer
 import ModelSession
 import SessionInstrumentation
@@ -29,6 +32,49 @@ struct RealModelTests {
         try await body(tracer)
         sink.close()
         return (try StoreReader(path: path), tracer.runID)
+    }
+
+    /// A client that is not ours: one plain HTTP chat completion, traced with `withRequest` as the
+    /// README shows, records the server's own token counts and finish reason.
+    @Test func aPlainHTTPClientTracedWithWithRequestRecordsWhatTheServerReported() async throws {
+        struct Reply: Decodable {
+            struct Choice: Decodable { var finish_reason: String? }
+            struct Usage: Decodable { var prompt_tokens: Int64; var completion_tokens: Int64 }
+            var choices: [Choice]
+            var usage: Usage
+        }
+        let endpoint = try LlamaServerTrait.server().baseURL.appendingPathComponent("v1/chat/completions")
+        var body = URLRequest(url: endpoint)
+        body.httpMethod = "POST"
+        body.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        body.httpBody = Data(
+            (#"{"model":"SmolLM2-135M-Instruct","max_tokens":8,"temperature":0,"#
+                + #""messages":[{"role":"user","content":"Name a fruit."}]}"#).utf8)
+        var served: Reply?
+        let (reader, runID) = try await recorded { tracer in
+            try await tracer.withInterval("AskOnce") { _ in
+                served = try await tracer.withRequest(provider: "openai", model: "SmolLM2-135M-Instruct") {
+                    request in
+                    let (data, _) = try await URLSession.shared.data(for: body)
+                    request.firstToken()
+                    let reply = try JSONDecoder().decode(Reply.self, from: data)
+                    request.finish(
+                        usage: RequestUsage(
+                            inputTokens: reply.usage.prompt_tokens, outputTokens: reply.usage.completion_tokens),
+                        finishReason: reply.choices.first?.finish_reason)
+                    return reply
+                }
+            }
+        }
+        let reply = try #require(served)
+        let request = try #require(try reader.requests(runID: runID).first)
+        let interval = try #require(try reader.intervals(runID: runID).first)
+        #expect(request.outputTokens == reply.usage.completion_tokens && reply.usage.completion_tokens > 0)
+        #expect(request.inputTokens == reply.usage.prompt_tokens)
+        #expect(request.finishReason == reply.choices.first?.finish_reason && request.finishReason != nil)
+        #expect(request.timeToFirstToken.map { $0 > 0 && $0 <= request.dur } == true)
+        #expect(request.parentID == interval.intervalID)
+        #expect(request.error == nil)
     }
 
     @Test func requestsCarryRealTimingsTokensAndCacheFigures() async throws {

@@ -1,6 +1,6 @@
 import ModelSession
 import SessionTrace
-import Synchronization
+import TestSupport
 import Testing
 
 @testable import SessionInstrumentation
@@ -9,14 +9,6 @@ import Testing
 /// goes when its session does, or when idle past `recorderIdleTimeout`.
 @Suite("Tracing middleware lets recorders go")
 struct RecorderEvictionTests {
-    /// A clock the test moves by hand.
-    final class HandClock: TraceClock {
-        private let time = Mutex<Int64>(5_000_000_000)
-        func now() -> Int64 { time.withLock { $0 } }
-        func wallClockNow() -> Int64 { 1_780_000_000_000_000_000 }
-        func advance(seconds: Int64) { time.withLock { $0 += seconds * 1_000_000_000 } }
-    }
-
     let sink = MemorySink()
 
     private func session(_ label: String, _ middleware: TracingMiddleware) -> LanguageModelSession {
@@ -41,17 +33,17 @@ struct RecorderEvictionTests {
     }
 
     @Test func aRecorderIdlePastTheTimeoutGoesAndItsSessionStartsAfresh() async throws {
-        let clock = HandClock()
+        let clock = TestClock(at: 5_000_000_000)
         let middleware = TracingMiddleware(
             tracer: Tracer(sink: sink, clock: clock), options: TracingOptions(recorderIdleTimeout: .seconds(10)))
         let quiet = session("quiet", middleware)
         let busy = session("busy", middleware)
         _ = try await quiet.respond(to: "What first?")
         _ = try await busy.respond(to: "What first?")
-        clock.advance(seconds: 6)
+        clock.advance(by: 6 * 1_000_000_000)
         _ = try await busy.respond(to: "And then?")
         #expect(middleware.recorderCount == 2, "6 s idle is within the timeout")
-        clock.advance(seconds: 6)
+        clock.advance(by: 6 * 1_000_000_000)
         _ = try await busy.respond(to: "And last?")
         #expect(middleware.recorderCount == 1, "12 s idle is past it")
 
@@ -65,13 +57,13 @@ struct RecorderEvictionTests {
     }
 
     @Test func withoutATimeoutAnIdleRecorderStaysUntilItsSessionEnds() async throws {
-        let clock = HandClock()
+        let clock = TestClock(at: 5_000_000_000)
         let middleware = TracingMiddleware(
             tracer: Tracer(sink: sink, clock: clock), options: TracingOptions(recorderIdleTimeout: nil))
         let quiet = session("quiet", middleware)
         let busy = session("busy", middleware)
         _ = try await quiet.respond(to: "What first?")
-        clock.advance(seconds: 86_400)
+        clock.advance(by: 86_400 * 1_000_000_000)
         _ = try await busy.respond(to: "What first?")
         #expect(middleware.recorderCount == 2)
         withExtendedLifetime(quiet) {}

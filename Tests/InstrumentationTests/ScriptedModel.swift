@@ -1,36 +1,51 @@
 import Foundation
 import ModelSession
 import SessionTrace
+import Synchronization
+import TestSupport
 
-/// A fake model for fast unit tests: answers each request with the events a closure makes,
-/// pausing before the first event so time to first token is measurable.
+/// A fake model for fast unit tests: answers each request with the events a closure makes.
+///
+/// With a `clock`, it moves the clock on as a server would take time: 2 ms before the first
+/// event, 0.2 ms before each later one. It moves it when the stream is asked for its next event,
+/// so a reader of the clock after each event sees exact times.
 struct ScriptedModel: LanguageModel {
     var provider = "scripted"
     var modelName = "scripted-1"
+    var clock: TestClock?
     var script: @Sendable (ModelRequest) throws -> [ModelEvent]
 
     func stream(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    let events = try script(request)
-                    try await Task.sleep(nanoseconds: 2_000_000)
-                    for event in events {
-                        continuation.yield(event)
-                        try await Task.sleep(nanoseconds: 200_000)
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
+        let playback = Playback()
+        let (script, clock) = (self.script, self.clock)
+        return AsyncThrowingStream {
+            try playback.next { try script(request) }.map { event, index in
+                clock?.advance(by: index == 0 ? 2_000_000 : 200_000)
+                return event
             }
-            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The events of one request, handed out one at a time.
+    final class Playback: Sendable {
+        private let state = Mutex<(events: [ModelEvent]?, next: Int)>((nil, 0))
+
+        /// The next event and its index; the script runs on the first call.
+        func next(_ script: () throws -> [ModelEvent]) throws -> (ModelEvent, Int)? {
+            try state.withLock { state in
+                if state.events == nil { state.events = try script() }
+                guard let events = state.events, state.next < events.count else { return nil }
+                defer { state.next += 1 }
+                return (events[state.next], state.next)
+            }
         }
     }
 
     /// Answers `text` in two deltas with usage that caches everything the previous turn sent.
-    static func answering(_ text: String, modelName: String = "scripted-1") -> ScriptedModel {
-        ScriptedModel(modelName: modelName) { request in
+    static func answering(
+        _ text: String, modelName: String = "scripted-1", clock: TestClock? = nil
+    ) -> ScriptedModel {
+        ScriptedModel(modelName: modelName, clock: clock) { request in
             let half = text.index(text.startIndex, offsetBy: text.count / 2)
             return [
                 .contentDelta(String(text[..<half])), .contentDelta(String(text[half...])),
@@ -60,11 +75,3 @@ struct SearchTool: Tool {
 
 struct SearchFailed: Error {}
 struct ServerDown: Error {}
-
-extension MemorySink {
-    var requests: [RequestRecord] { recorded.compactMap { if case .request(let r) = $0 { r } else { nil } } }
-    var toolCalls: [ToolCallRecord] { recorded.compactMap { if case .toolCall(let r) = $0 { r } else { nil } } }
-    var handoffs: [HandoffRecord] { recorded.compactMap { if case .handoff(let r) = $0 { r } else { nil } } }
-    var sessions: [SessionRecord] { recorded.compactMap { if case .session(let r) = $0 { r } else { nil } } }
-    var payloads: [PayloadRecord] { recorded.compactMap { if case .payload(let r) = $0 { r } else { nil } } }
-}

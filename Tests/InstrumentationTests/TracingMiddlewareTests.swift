@@ -2,38 +2,42 @@ import ModelSession
 import SessionInstrumentation
 import SessionTrace
 import Synchronization
+import TestSupport
 import Foundation
 import Testing
 
 @Suite("Tracing middleware, with a scripted model")
 struct TracingMiddlewareTests {
     let sink = MemorySink()
+    let clock = TestClock()
 
     func session(_ model: any LanguageModel, tools: [any Tool] = [], options: TracingOptions = .init(),
                  redaction: (@Sendable (String) -> String)? = nil) -> LanguageModelSession {
-        let tracer = Tracer(sink: sink, payloadRedaction: redaction)
+        let tracer = Tracer(sink: sink, clock: clock, payloadRedaction: redaction)
         return LanguageModelSession(
             model: model, label: "planner", tools: tools, instructions: "Plan the day.",
             middleware: [TracingMiddleware(tracer: tracer, options: options)])
     }
 
     @Test func everyRequestRecordsTimingsTokensAndPrefixReuse() async throws {
-        let session = session(ScriptedModel.answering("Walk, then write."))
+        let session = session(ScriptedModel.answering("Walk, then write.", clock: clock))
         _ = try await session.respond(to: "What first?")
         _ = try await session.respond(to: "And then?")
 
         let requests = sink.requests
         try #require(requests.count == 2)
+        // The scripted server takes 2 ms to its first event and 0.2 ms to each of the three after.
         for request in requests {
-            let ttft = try #require(request.timeToFirstToken)
-            #expect(ttft > 0 && ttft < request.dur)
+            #expect(request.timeToFirstToken == 2_000_000)
+            #expect(request.dur == 2_600_000)
             #expect(request.outputTokens == 5)
             #expect(request.provider == "scripted" && request.model == "scripted-1")
             #expect(request.profile == "default")
             #expect(request.finishReason == "stop")
             #expect(request.error == nil)
-            #expect(request.tokensPerSecond ?? 0 > 0)
+            #expect(request.tokensPerSecond == 4 / 0.000_6)
         }
+        #expect(requests[1].ts == requests[0].ts + requests[0].dur, "the clock moves only with the server")
         #expect(requests.map(\.transcriptEntries) == [1, 3])
         #expect(requests.map(\.reusedPrefixEntries) == [0, 1])
         #expect(requests.map(\.inputTokens) == [10, 30])
@@ -45,7 +49,7 @@ struct TracingMiddlewareTests {
     }
 
     @Test func toolCallsNestUnderTheRequestThatAskedForThem() async throws {
-        let model = ScriptedModel { request in
+        let model = ScriptedModel(clock: clock) { request in
             if request.hasToolOutputSinceLastPrompt { return [.contentDelta("Done."), .finished(reason: "stop")] }
             return [
                 .toolCall(ToolCallRequest(id: "call-1", name: "search", arguments: #"{"query":"  Launch  Prep"}"#)),
@@ -77,7 +81,7 @@ struct TracingMiddlewareTests {
     }
 
     @Test func aFailingToolIsRecordedAndTheSessionSeesTheSameError() async throws {
-        let model = ScriptedModel { _ in
+        let model = ScriptedModel(clock: clock) { _ in
             [.toolCall(ToolCallRequest(id: "c", name: "search", arguments: #"{"query":"x"}"#)), .finished(reason: "tool_calls")]
         }
         let traced = session(model, tools: [SearchTool(fails: true)])
@@ -90,7 +94,7 @@ struct TracingMiddlewareTests {
     }
 
     @Test func aFailedRequestIsRecordedAndRethrownUnchanged() async throws {
-        let model = ScriptedModel { _ in throw ServerDown() }
+        let model = ScriptedModel(clock: clock) { _ in throw ServerDown() }
         let session = session(model)
         await #expect(throws: ServerDown.self) { try await session.respond(to: "hello") }
         #expect(sink.requests.map(\.error) == ["ServerDown()"])
@@ -98,7 +102,7 @@ struct TracingMiddlewareTests {
     }
 
     @Test func wrappedAndUnwrappedSessionsGiveTheSameResults() async throws {
-        let model = ScriptedModel.answering("Same answer.")
+        let model = ScriptedModel.answering("Same answer.", clock: clock)
         let traced = session(model)
         let plain = LanguageModelSession(model: model, label: "planner", instructions: "Plan the day.")
         for prompt in ["one", "two"] {
@@ -110,10 +114,10 @@ struct TracingMiddlewareTests {
     }
 
     @Test func aDynamicProfileSwitchRecordsHandoffs() async throws {
-        let large = ScriptedModel.answering("Long plan.", modelName: "large")
-        let small = ScriptedModel.answering("Short.", modelName: "small")
+        let large = ScriptedModel.answering("Long plan.", modelName: "large", clock: clock)
+        let small = ScriptedModel.answering("Short.", modelName: "small", clock: clock)
         let turn = Counter()
-        let tracer = Tracer(sink: sink)
+        let tracer = Tracer(sink: sink, clock: clock)
         let session = LanguageModelSession(label: "planner", middleware: [TracingMiddleware(tracer: tracer)]) {
             Profile("planner") { Instructions("Plan the day.") }
                 .economyMode(isEnabled: turn.value >= 2, model: small, promptWindow: 1)
@@ -136,7 +140,7 @@ struct TracingMiddlewareTests {
     }
 
     @Test func payloadsAreNotRecordedByDefault() async throws {
-        let session = session(ScriptedModel.answering("secret plan"), tools: [SearchTool()])
+        let session = session(ScriptedModel.answering("secret plan", clock: clock), tools: [SearchTool()])
         _ = try await session.respond(to: "my password is hunter2")
         #expect(sink.payloads.isEmpty)
         #expect(!sink.recorded.contains { String(describing: $0).contains("hunter2") })
@@ -144,7 +148,7 @@ struct TracingMiddlewareTests {
 
     @Test func capturedPayloadsAreRedacted() async throws {
         let session = session(
-            ScriptedModel.answering("ok"), options: TracingOptions(capturePayloads: true),
+            ScriptedModel.answering("ok", clock: clock), options: TracingOptions(capturePayloads: true),
             redaction: { $0.replacingOccurrences(of: "hunter2", with: "[REDACTED:password]") })
         _ = try await session.respond(to: "my password is hunter2")
         // The instructions are captured too, on the first request and whenever they change.
@@ -164,6 +168,7 @@ final class Counter: Sendable {
 @Suite("Tracing middleware: turns and the prompt prefix")
 struct TurnAndPrefixTests {
     let sink = MemorySink()
+    let clock = TestClock()
 
     /// Asks for `search` once per prompt, then answers.
     static let searchingModel = ScriptedModel { request in
@@ -175,7 +180,7 @@ struct TurnAndPrefixTests {
     }
 
     @Test func theToolRoundsOfOnePromptShareATurnAndTheNextPromptStartsOne() async throws {
-        let tracer = Tracer(sink: sink)
+        let tracer = Tracer(sink: sink, clock: clock)
         let session = LanguageModelSession(
             model: Self.searchingModel, label: "planner", tools: [SearchTool()], instructions: "Plan.",
             middleware: [TracingMiddleware(tracer: tracer)])
@@ -191,7 +196,7 @@ struct TurnAndPrefixTests {
     }
 
     @Test func prefixFingerprintsFollowTheInstructionsAndEveryToolDefinition() async throws {
-        let tracer = Tracer(sink: sink)
+        let tracer = Tracer(sink: sink, clock: clock)
         let middleware = TracingMiddleware(tracer: tracer)
         let describedOtherwise = RenamedDescriptionTool()
         let step = Mutex(0)

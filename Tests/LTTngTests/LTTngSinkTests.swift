@@ -82,7 +82,7 @@ struct LTTngSinkTests {
         var intervalID: Int64 = 0
         await tracer.withSession("planner \"main\"") {
             sessionID = TraceContext.current.sessionID ?? 0
-            tracer.withInterval("PlanDay", metadata: ["requestLength": 42, "mode": "economy", "hit": true]) {
+            tracer.withInterval("PlanDay", metadata: ["requestLength": 42, "mode": "economy", "hit": true]) { _ in
                 intervalID = TraceContext.current.parentID ?? 0
                 tracer.instant("checkpoint", metadata: ["step": 3])
                 tracer.capturePayload(.prompt, "the secret plan", parentID: intervalID)

@@ -1,4 +1,5 @@
 import ModelSession
+import Synchronization
 import Testing
 
 @Suite("Tool-call loop")
@@ -169,25 +170,49 @@ struct ToolLoopTests {
 
     @Test("a second request while one runs is a typed error")
     func concurrentRequests() async throws {
-        let session = LanguageModelSession(model: SlowModel())
+        let model = GatedModel()
+        let session = LanguageModelSession(model: model)
         async let first = session.respond(to: "slow")
-        try await Task.sleep(for: .milliseconds(50))
+        // The first request is in the model, and stays there until released: no sleep decides the order.
+        await model.requestArrived()
         await #expect(throws: LanguageModelSession.GenerationError.self) {
             try await session.respond(to: "too soon")
         }
+        model.release()
         #expect(try await first.content == "done")
         #expect(session.transcript.count == 2)
     }
 }
 
-/// Answers after 300 ms.
-struct SlowModel: LanguageModel {
+/// Holds its first request until released, and tells when that request has reached it, so a test
+/// orders two requests by events rather than by sleeping. Later requests are answered at once: a
+/// session that let a second request through would get an answer, not wait forever.
+final class GatedModel: LanguageModel {
     let provider = "fake"
-    let modelName = "slow"
+    let modelName = "gated"
+    private let arrivals: AsyncStream<Void>
+    private let arrival: AsyncStream<Void>.Continuation
+    private let gate: AsyncStream<Void>
+    private let opening: AsyncStream<Void>.Continuation
+    private let requests = Mutex(0)
+
+    init() {
+        (arrivals, arrival) = AsyncStream<Void>.makeStream()
+        (gate, opening) = AsyncStream<Void>.makeStream()
+    }
+
     func stream(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
-        AsyncThrowingStream { continuation in
+        let isFirst = requests.withLock { count in
+            count += 1
+            return count == 1
+        }
+        if isFirst { arrival.yield() }
+        let gate = self.gate
+        return AsyncThrowingStream { continuation in
             let task = Task {
-                try? await Task.sleep(for: .milliseconds(300))
+                if isFirst {
+                    for await _ in gate { break }
+                }
                 continuation.yield(.contentDelta("done"))
                 continuation.yield(.finished(reason: "stop"))
                 continuation.finish()
@@ -195,4 +220,12 @@ struct SlowModel: LanguageModel {
             continuation.onTermination = { _ in task.cancel() }
         }
     }
+
+    /// Returns once the first request has called `stream`.
+    func requestArrived() async {
+        for await _ in arrivals { return }
+    }
+
+    /// Lets the first request answer.
+    func release() { opening.yield() }
 }

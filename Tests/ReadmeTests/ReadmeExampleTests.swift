@@ -33,6 +33,18 @@ struct ReadmeExampleTests {
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
 
+    /// The README shows both ways in: our session with the middleware, and a client that is not ours
+    /// traced with `withRequest`, which needs no `ModelSession` at all. The build below builds both.
+    @Test func theExamplesWrapOurSessionAndAClientThatIsNotOurs() throws {
+        let examples = try Self.examples()
+        #expect(examples.contains { Self.ownModules($0).contains("SessionInstrumentation") })
+        #expect(
+            examples.contains {
+                $0.contains(".withRequest(") && !Self.ownModules($0).contains("ModelSession")
+                    && !Self.ownModules($0).contains("SessionInstrumentation")
+            })
+    }
+
     @Test func everyExampleBuildsInANewPackage() throws {
         let examples = try Self.examples()
         try #require(!examples.isEmpty, "the README has no Swift example")

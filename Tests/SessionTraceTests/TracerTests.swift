@@ -1,5 +1,6 @@
 import Reproducible
 import SessionTrace
+import TestSupport
 import Testing
 
 struct PlanningFailed: Error {}
@@ -23,7 +24,7 @@ struct TracerTests {
 
     @Test func scopedIntervalRecordsNameMetadataAndDuration() {
         let tracer = Tracer(sink: sink, clock: clock)
-        let value = tracer.withInterval("PlanDay", metadata: ["requestLength": 42, "mode": "economy"]) {
+        let value = tracer.withInterval("PlanDay", metadata: ["requestLength": 42, "mode": "economy"]) { _ in
             clock.advance(by: 250)
             return 7
         }
@@ -40,15 +41,15 @@ struct TracerTests {
     @Test func scopedIntervalRecordsAThrownErrorAndRethrows() {
         let tracer = Tracer(sink: sink, clock: clock)
         #expect(throws: PlanningFailed.self) {
-            try tracer.withInterval("PlanDay") { throw PlanningFailed() }
+            try tracer.withInterval("PlanDay") { _ in throw PlanningFailed() }
         }
         #expect(sink.intervals.map(\.error) == ["PlanningFailed()"])
     }
 
     @Test func asyncIntervalsNestThroughTheTaskLocalContext() async throws {
         let tracer = Tracer(sink: sink, clock: clock)
-        try await tracer.withInterval("outer") {
-            try await tracer.withInterval("inner") {
+        try await tracer.withInterval("outer") { _ in
+            try await tracer.withInterval("inner") { _ in
                 try await Task.sleep(nanoseconds: 1_000)
                 tracer.instant("checkpoint", metadata: ["step": 2])
             }
@@ -64,7 +65,7 @@ struct TracerTests {
     @Test func asyncIntervalRecordsAThrownError() async {
         let tracer = Tracer(sink: sink, clock: clock)
         await #expect(throws: PlanningFailed.self) {
-            try await tracer.withInterval("fetch") {
+            try await tracer.withInterval("fetch") { _ in
                 try await Task.sleep(nanoseconds: 1_000)
                 throw PlanningFailed()
             }
@@ -86,7 +87,7 @@ struct TracerTests {
         let tracer = Tracer(sink: sink, clock: clock)
         await tracer.withSession("planner") {
             clock.advance(by: 10)
-            tracer.withInterval("step") { clock.advance(by: 5) }
+            tracer.withInterval("step") { _ in clock.advance(by: 5) }
         }
         let session = try #require(sink.recorded.compactMap { event -> SessionRecord? in
             if case .session(let record) = event { record } else { nil }
@@ -102,7 +103,7 @@ struct TracerTests {
         let tracer = Tracer(sink: sink, clock: clock)
         var built = false
         func metadata() -> TraceMetadata { built = true; return ["x": 1] }
-        tracer.withInterval("skipped", metadata: metadata()) {}
+        tracer.withInterval("skipped", metadata: metadata()) { _ in }
         tracer.instant("skipped", metadata: metadata())
         #expect(!built)
         #expect(sink.recorded.count == 1)
@@ -140,11 +141,11 @@ struct TracerTests {
             sink: sink, clock: clock, label: "run hunter2", commandLine: "demo --password hunter2",
             gitRevision: "hunter2", payloadRedaction: { $0.replacing("hunter2", with: "[R]") })
         await tracer.withSession("session hunter2") {
-            tracer.withInterval("interval hunter2", metadata: ["note": "hunter2", "count": 1]) {
+            tracer.withInterval("interval hunter2", metadata: ["note": "hunter2", "count": 1]) { _ in
                 tracer.instant("instant hunter2", metadata: ["note": "says hunter2"])
                 tracer.capturePayload(.prompt, "prompt hunter2", parentID: nil)
             }
-            try? tracer.withInterval("failing") { throw Failure() }
+            try? tracer.withInterval("failing") { _ in throw Failure() }
         }
         tracer.record(
             .request(RequestRecord(
@@ -176,7 +177,7 @@ struct TracerTests {
             for task in 0..<32 {
                 group.addTask {
                     for index in 0..<500 {
-                        tracer.withInterval("work", metadata: ["task": .int(Int64(task))]) {
+                        tracer.withInterval("work", metadata: ["task": .int(Int64(task))]) { _ in
                             tracer.instant("tick", metadata: ["index": .int(Int64(index))])
                         }
                     }

@@ -14,7 +14,7 @@ struct StoreReaderTests {
         let sink = try StoreSink(path: path)
         let tracer = Tracer(sink: sink, label: "fixture")
         let sessionID = tracer.makeID()
-        tracer.withInterval("PlanDay", metadata: ["requestLength": 42]) {
+        tracer.withInterval("PlanDay", metadata: ["requestLength": 42]) { _ in
             for index in 0..<requests {
                 let id = tracer.makeID()
                 let request = fullRequest(

@@ -61,11 +61,11 @@ struct StoreRoundTripTests {
                 "requestLength": 42, "mode": "economy \"quoted\"\n\u{1}ünï ☃ 🚀", "ratio": 0.25, "hit": true,
                 "big": 1e300, "negative": -7, "whole": 2.0,
             ]
-        ) {
+        ) { _ in
             tracer.instant("CacheMiss", metadata: ["entries": 3, "reason": "tools changed"])
             tracer.instant("Checkpoint")
             struct PlannerFailed: Error {}
-            _ = try? tracer.withInterval("Inner") { throw PlannerFailed() }
+            _ = try? tracer.withInterval("Inner") { _ in throw PlannerFailed() }
         }
         tracer.record(.chunk(ChunkRecord(requestID: requestID, ts: tracer.now(), tokens: 1)), kind: .chunk)
         tracer.record(.chunk(ChunkRecord(requestID: requestID, ts: tracer.now(), tokens: 4)), kind: .chunk)

@@ -1,0 +1,196 @@
+import Synchronization
+
+extension Tracer {
+    /// Runs `body` as one model request and records it as a ``RequestRecord``: the way to trace
+    /// any model client, ours or not.
+    ///
+    /// The request starts now. `body` calls ``RequestHandle/firstToken()`` when the first output
+    /// arrives (time to first token) and ``RequestHandle/finish(usage:finishReason:)`` when the
+    /// response is complete (total time, tokens, finish reason). If `body` returns without
+    /// finishing, the request ends when `body` returns; if it throws, the error is recorded with
+    /// the request and rethrown unchanged. Intervals and tool calls inside `body` nest under the
+    /// request, and the request under the current interval and session.
+    ///
+    /// ```swift
+    /// let answer = try await tracer.withRequest(provider: "openai", model: "gpt-4o-mini") { request in
+    ///     for try await chunk in client.stream(prompt) {
+    ///         request.firstToken()
+    ///         text += chunk.text
+    ///     }
+    ///     request.finish(usage: RequestUsage(inputTokens: 812, outputTokens: 64), finishReason: "stop")
+    ///     return text
+    /// }
+    /// ```
+    public func withRequest<T>(
+        provider: String, model: String, profile: String = "",
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (RequestHandle) async throws -> T
+    ) async rethrows -> T {
+        let request = beginRequest(provider: provider, model: model, profile: profile)
+        do {
+            let result = try await TraceContext.$current.withValue(request.context) { try await body(request) }
+            request.finish()
+            return result
+        } catch {
+            request.finish(throwing: error)
+            throw error
+        }
+    }
+
+    /// Begins a request that ends elsewhere, for a response stream handed back to the caller.
+    ///
+    /// The handle must finish, with ``RequestHandle/finish(usage:finishReason:)`` or
+    /// ``RequestHandle/finish(throwing:)``; a request never finished is never recorded. Work that
+    /// should nest under it runs in its ``RequestHandle/context``. Prefer
+    /// ``withRequest(provider:model:profile:isolation:_:)``, which cannot forget to finish.
+    public func beginRequest(provider: String, model: String, profile: String = "") -> RequestHandle {
+        let context = currentContext
+        let start = clock.now()
+        guard sink.isEnabled(.request) else { return RequestHandle(disabled: self, enclosing: context) }
+        return RequestHandle(
+            tracer: self,
+            record: RequestRecord(
+                requestID: makeID(), sessionID: context.sessionID, parentID: context.parentID, ts: start, dur: 0,
+                profile: profile, provider: provider, model: model),
+            enclosing: context)
+    }
+}
+
+/// Token counts of one response, as the server reported them; nil for what it did not report.
+public struct RequestUsage: Sendable, Hashable {
+    /// Prompt tokens (`gen_ai.usage.input_tokens`).
+    public var inputTokens: Int64?
+    /// Prompt tokens served from the server's prompt cache.
+    public var cachedInputTokens: Int64?
+    /// Generated tokens (`gen_ai.usage.output_tokens`).
+    public var outputTokens: Int64?
+    /// Prompt tokens written to the server's prompt cache (Anthropic's `cache_creation_input_tokens`).
+    public var cacheWriteTokens: Int64?
+
+    /// Token counts; leave out what the server did not report.
+    public init(
+        inputTokens: Int64? = nil, cachedInputTokens: Int64? = nil, outputTokens: Int64? = nil,
+        cacheWriteTokens: Int64? = nil
+    ) {
+        self.inputTokens = inputTokens
+        self.cachedInputTokens = cachedInputTokens
+        self.outputTokens = outputTokens
+        self.cacheWriteTokens = cacheWriteTokens
+    }
+}
+
+/// A model request in progress: given to the body of
+/// ``Tracer/withRequest(provider:model:profile:isolation:_:)``, or returned by
+/// ``Tracer/beginRequest(provider:model:profile:)``.
+///
+/// Every method is cheap, never throws and never waits on a sink; calls after the request
+/// finished change nothing. Safe to use from several tasks.
+public final class RequestHandle: Sendable {
+    /// The tracer that records the request when it finishes.
+    public let tracer: Tracer
+    /// The request's id, the parent of tool calls and intervals inside it; 0 when ``isRecording`` is false.
+    public let id: Int64
+    /// When the request began, in nanoseconds on the tracer's clock.
+    public let start: Int64
+    /// Whether finishing records it: false when the tracer's sink has requests disabled.
+    public let isRecording: Bool
+    /// The context for work that nests under this request, such as tool calls it asks for.
+    /// ``Tracer/withRequest(provider:model:profile:isolation:_:)`` runs its body in it.
+    public let context: TraceContext
+    private let state: Mutex<State>
+
+    private struct State {
+        var record: RequestRecord
+        var finished = false
+    }
+
+    init(tracer: Tracer, record: RequestRecord, enclosing: TraceContext) {
+        self.tracer = tracer
+        self.id = record.requestID
+        self.start = record.ts
+        self.isRecording = true
+        var context = enclosing
+        context.requestID = record.requestID
+        context.parentID = record.requestID
+        self.context = context
+        self.state = Mutex(State(record: record))
+    }
+
+    /// A handle that records nothing, for a request made while requests are disabled.
+    init(disabled tracer: Tracer, enclosing: TraceContext) {
+        self.tracer = tracer
+        self.id = 0
+        self.start = 0
+        self.isRecording = false
+        self.context = enclosing
+        self.state = Mutex(State(record: RequestRecord(requestID: 0, ts: 0, dur: 0), finished: true))
+    }
+
+    /// Marks the arrival of the first output (a content delta, or the start of a tool call), measured
+    /// at the client: the request's time to first token. Only the first call counts, so it may be
+    /// called for every chunk.
+    public func firstToken() {
+        guard isRecording else { return }
+        let now = tracer.clock.now()
+        state.withLock { state in
+            guard !state.finished, state.record.timeToFirstToken == nil else { return }
+            state.record.timeToFirstToken = now - state.record.ts
+        }
+    }
+
+    /// Sets any other field of the record, for clients that know more: prompt size, transcript
+    /// entries, server timings, response id, server address. The ids and times are the handle's.
+    ///
+    /// ```swift
+    /// request.update { $0.serverAddress = "127.0.0.1"; $0.serverPort = 8080 }
+    /// ```
+    public func update(_ change: (inout RequestRecord) -> Void) {
+        guard isRecording else { return }
+        state.withLock { state in
+            guard !state.finished else { return }
+            let (id, session, parent, ts, ttft) =
+                (state.record.requestID, state.record.sessionID, state.record.parentID, state.record.ts,
+                 state.record.timeToFirstToken)
+            change(&state.record)
+            state.record.requestID = id
+            state.record.sessionID = session
+            state.record.parentID = parent
+            state.record.ts = ts
+            state.record.timeToFirstToken = ttft
+        }
+    }
+
+    /// Ends the request, which succeeded, and records it: now is its end; `usage` and
+    /// `finishReason` (`stop`, `length`, `tool_calls`, ...) are as the server reported them. Counts
+    /// left nil keep what ``update(_:)`` set.
+    public func finish(usage: RequestUsage? = nil, finishReason: String? = nil) {
+        end { record in
+            if let usage {
+                record.inputTokens = usage.inputTokens ?? record.inputTokens
+                record.cachedInputTokens = usage.cachedInputTokens ?? record.cachedInputTokens
+                record.outputTokens = usage.outputTokens ?? record.outputTokens
+                record.cacheWriteTokens = usage.cacheWriteTokens ?? record.cacheWriteTokens
+            }
+            record.finishReason = finishReason ?? record.finishReason
+        }
+    }
+
+    /// Ends the request, which failed with `error`, and records it with the error as
+    /// `String(describing:)` gives it.
+    public func finish(throwing error: any Error) {
+        end { $0.error = String(describing: error) }
+    }
+
+    private func end(_ change: (inout RequestRecord) -> Void) {
+        guard isRecording else { return }
+        let now = tracer.clock.now()
+        guard let record = state.withLock({ state -> RequestRecord? in
+            if state.finished { return nil }
+            state.finished = true
+            state.record.dur = now - state.record.ts
+            change(&state.record)
+            return state.record
+        }) else { return }
+        tracer.record(.request(record), kind: .request)
+    }
+}
