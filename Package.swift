@@ -1,11 +1,21 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Layers (arrows point at what a target uses):
-//   trace-report -> TraceAnalysis -> TraceStore -> SessionTrace
-//   planner-demo -> SessionInstrumentation -> ModelSession, SessionTrace
-//   sinks that need a system library (SessionTraceLTTng, TraceStore's StoreSink) live apart
-//   from the tracer API, which knows nothing of LTTng, SQLite or models.
+// Layers: each target and every module of this package it imports (arrows point at what it uses).
+//   trace-report -> TraceReportCLI
+//   TraceReportCLI -> TraceAnalysis, TraceStore, SessionTrace, Redaction, LTTngRecording
+//   TraceAnalysis -> TraceStore, SessionTrace, Redaction, CBabeltrace, CCurl
+//   TraceStore -> SessionTrace, CSQLite
+//   SessionTraceLTTng -> SessionTrace, CLTTngUST
+//   SessionInstrumentation -> ModelSession, SessionTrace
+//   ModelSession, LlamaServer -> CCurl
+//   SessionTrace, Redaction, LTTngRecording -> nothing of ours
+//   planner-demo -> SessionInstrumentation, ModelSession, SessionTrace, SessionTraceLTTng, TraceStore,
+//                   Redaction, LlamaServer, LTTngRecording
+//   trace-bench -> the libraries, TraceReportCLI, LlamaServer, LTTngRecording, CLTTngUST, CSQLite
+// The tracer API (SessionTrace) knows nothing of LTTng, SQLite or models; sinks that need a system
+// library (SessionTraceLTTng, TraceStore's StoreSink) live apart from it. TraceReportCLI,
+// LTTngRecording, LlamaServer and the C shims are internal: in no product.
 // Linux only: the sources call Glibc and link LTTng-UST, SQLite, babeltrace2 and libcurl, so no Apple
 // platform is claimed.
 let package = Package(
@@ -41,9 +51,13 @@ let package = Package(
         .target(name: "LTTngRecording"),
         .target(
             name: "TraceAnalysis",
-            dependencies: ["TraceStore", "SessionTrace", "Redaction", "CBabeltrace", "LTTngRecording", "CCurl"]),
+            dependencies: ["TraceStore", "SessionTrace", "Redaction", "CBabeltrace", "CCurl"]),
+        // trace-report's parser, subcommands, help and output redaction, apart so tests reach them.
+        .target(
+            name: "TraceReportCLI",
+            dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "Redaction", "LTTngRecording"]),
 
-        .executableTarget(name: "trace-report", dependencies: ["TraceAnalysis"]),
+        .executableTarget(name: "trace-report", dependencies: ["TraceReportCLI"]),
         .executableTarget(
             name: "planner-demo",
             dependencies: [
@@ -55,6 +69,7 @@ let package = Package(
             dependencies: [
                 "SessionTrace", "SessionTraceLTTng", "TraceStore", "CLTTngUST", "CSQLite", "ModelSession",
                 "SessionInstrumentation", "LlamaServer", "Redaction", "LTTngRecording", "TraceAnalysis",
+                "TraceReportCLI",
             ]),
 
         .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace"]),
@@ -88,10 +103,11 @@ let package = Package(
         .executableTarget(name: "make-scenarios", dependencies: ["TraceScenarios"], path: "Tests/ScenarioGenerator"),
         .testTarget(
             name: "TraceAnalysisTests",
-            dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "TraceScenarios"]),
+            dependencies: ["TraceAnalysis", "TraceReportCLI", "TraceStore", "SessionTrace", "TraceScenarios"]),
         // Opens trace-report's HTML exports in real headless Chromium (scripts/install-deps.sh installs it).
         .testTarget(
-            name: "ViewerTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "TraceScenarios"]),
+            name: "ViewerTests",
+            dependencies: ["TraceAnalysis", "TraceReportCLI", "TraceStore", "SessionTrace", "TraceScenarios"]),
         .testTarget(name: "GateTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
         // Builds the README's Swift examples as written, in a package that depends on this one by path.
         .testTarget(name: "ReadmeTests"),

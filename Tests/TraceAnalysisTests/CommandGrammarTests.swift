@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TraceAnalysis
 
+@testable import TraceReportCLI
+
 /// One grammar across `trace-report`: the options every subcommand takes, `--json` where a
 /// subcommand reports, usage lines that list every option, and completions and a man page made
 /// from the same help, each checked with the program that reads it (jq, bash, zsh, fish, man).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TraceAnalysis
+@testable import TraceReportCLI
 
 /// `trace-report redact`, through the built binary.
 @Suite("trace-report redact")

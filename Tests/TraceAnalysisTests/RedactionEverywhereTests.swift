@@ -5,6 +5,7 @@ import Testing
 import TraceStore
 
 @testable import TraceAnalysis
+@testable import TraceReportCLI
 
 /// Secrets in the formats their issuers document, assembled at run time from a seeded generator,
 /// so that nothing in the repository looks like a real secret and every run plants the same ones.

@@ -6,6 +6,7 @@ import TraceScenarios
 import TraceStore
 
 @testable import TraceAnalysis
+@testable import TraceReportCLI
 
 /// The package's root, found from this file, so tests reach `tracefiles/` and the built binary.
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -42,7 +43,7 @@ final class ManualClock: TraceClock {
 
 /// Runs `trace-report` in process and returns status, standard output and standard error.
 func report(_ arguments: [String], environment: [String: String] = [:], terminal: Bool = false)
-    -> (status: ExitCode, out: String, err: String)
+    -> (status: ReportExitStatus, out: String, err: String)
 {
     let out = Mutex("")
     let err = Mutex("")

@@ -2,6 +2,7 @@ import Foundation
 import SessionTrace
 import Synchronization
 import TraceAnalysis
+import TraceReportCLI
 import TraceStore
 
 /// The repository's root, from this file's path.

@@ -3,6 +3,7 @@ import SessionTrace
 import Synchronization
 import Testing
 import TraceAnalysis
+import TraceReportCLI
 import TraceStore
 
 /// The export without a browser: the embedded viewer, the page's policy, the data and the file.

@@ -51,7 +51,7 @@ extension ToolFindings {
     public var json: JSONValue { .object(jsonMembers) }
 
     /// The members of ``json``, for a report that adds its own.
-    var jsonMembers: [(String, JSONValue)] {
+    public var jsonMembers: [(String, JSONValue)] {
         [
             ("store", .string(path)),
             ("tool_calls", .int(Int64(toolCallCount))),

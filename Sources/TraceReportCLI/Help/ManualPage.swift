@@ -1,10 +1,11 @@
 import SessionTrace
+import TraceAnalysis
 
 /// The `trace-report(1)` man page in roff, made from the program's and each subcommand's help
 /// parts (abstract, usage, discussion, options), so the page says what `--help` says.
-public enum ManualPage {
+enum ManualPage {
     /// The page for `commands`, the visible ones in their order.
-    public static func render(_ commands: [any ReportCommand.Type]) -> String {
+    static func render(_ commands: [any ReportCommand.Type]) -> String {
         var out = """
             .TH TRACE-REPORT 1 "" "SessionTrace \(escaped(sessionTraceVersion))" "User Commands"
             .nh

@@ -1,3 +1,4 @@
+import TraceAnalysis
 import TraceStore
 
 /// The implausible values a command read (see ``StoreAnomaly``), as its report shows them: a
