@@ -45,8 +45,6 @@ protocol ReportCommand {
     /// The options it accepts, besides `--help` and those every command takes
     /// (``CommonOptions/everyCommand``).
     static var options: [OptionSpec] { get }
-    /// Hidden commands (developer tools) work but are not listed in `trace-report --help`.
-    static var isHidden: Bool { get }
     /// Runs with parsed arguments; `--help` never reaches here.
     static func run(
         _ arguments: ParsedArguments, context: CommandContext
@@ -54,7 +52,6 @@ protocol ReportCommand {
 }
 
 extension ReportCommand {
-    static var isHidden: Bool { false }
     static var discussion: String { "" }
 
     /// The command's `--help` text; the man page (``ManualPage``) and the shell completions
@@ -172,10 +169,9 @@ public enum TraceReport {
         ]
     }
 
-    /// The program's own help, listing the visible subcommands.
+    /// The program's own help, listing the subcommands.
     static var helpText: String {
-        let visible = commands.filter { !$0.isHidden }
-        let width = visible.map { $0.name.count }.max() ?? 0
+        let width = commands.map { $0.name.count }.max() ?? 0
         var out = """
             trace-report: read SessionTrace stores recorded from language-model sessions.
 
@@ -185,7 +181,7 @@ public enum TraceReport {
             Subcommands:
 
             """
-        for command in visible {
+        for command in commands {
             out += "  " + TerminalText.padded(command.name, width) + "  " + command.abstract + "\n"
         }
         out += """

@@ -26,7 +26,7 @@ struct CompletionsCommand: ReportCommand {
             throw .usage(UsageError("no completions for '\(TerminalText.sanitized(arguments.positionals[0]))'; "
                 + "name one of \(shells)"))
         }
-        context.write(shell.script(for: TraceReport.commands.filter { !$0.isHidden }))
+        context.write(shell.script(for: TraceReport.commands))
         return .success
     }
 }
