@@ -73,7 +73,7 @@ let package = Package(
             ]),
 
         .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace"]),
-        .testTarget(name: "TraceStoreTests", dependencies: ["TraceStore", "SessionTrace"]),
+        .testTarget(name: "TraceStoreTests", dependencies: ["TraceStore", "SessionTrace", "TestSupport"]),
         // Test-only (in no product): a process that records and then exits, is signalled, or
         // writes beside others, for TraceStoreTests to read what reached its store.
         .executableTarget(
@@ -103,12 +103,16 @@ let package = Package(
         .executableTarget(name: "make-scenarios", dependencies: ["TraceScenarios"], path: "Tests/ScenarioGenerator"),
         .testTarget(
             name: "TraceAnalysisTests",
-            dependencies: ["TraceAnalysis", "TraceReportCLI", "TraceStore", "SessionTrace", "TraceScenarios"]),
+            dependencies: [
+                "TraceAnalysis", "TraceReportCLI", "TraceStore", "SessionTrace", "TraceScenarios", "TestSupport",
+            ]),
         // Opens trace-report's HTML exports in real headless Chromium (scripts/install-deps.sh installs it).
         .testTarget(
             name: "ViewerTests",
-            dependencies: ["TraceAnalysis", "TraceReportCLI", "TraceStore", "SessionTrace", "TraceScenarios"]),
-        .testTarget(name: "GateTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace"]),
+            dependencies: [
+                "TraceAnalysis", "TraceReportCLI", "TraceStore", "SessionTrace", "TraceScenarios", "TestSupport",
+            ]),
+        .testTarget(name: "GateTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "TestSupport"]),
         // Builds the README's Swift examples as written, in a package that depends on this one by path.
         .testTarget(name: "ReadmeTests"),
     ],

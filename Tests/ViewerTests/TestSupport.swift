@@ -19,20 +19,6 @@ let screenshotDirectory: String = {
     return path
 }()
 
-/// A fresh directory, removed when the value goes away.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("ViewerTests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-}
-
 /// A clock the test sets by hand, so every `ts` in a store is chosen.
 final class HandClock: TraceClock {
     private let time = Mutex<Int64>(5_000_000_000_000)
