@@ -12,7 +12,8 @@ import PackageDescription
 //   SessionTrace, Redaction, LTTngRecording -> nothing of ours
 //   planner-demo -> SessionInstrumentation, ModelSession, SessionTrace, SessionTraceLTTng, TraceStore,
 //                   Redaction, LlamaServer, LTTngRecording
-//   trace-bench -> the libraries, TraceReportCLI, LlamaServer, LTTngRecording, CLTTngUST, CSQLite
+//   trace-bench -> SessionTrace, SessionTraceLTTng, TraceStore, ModelSession, SessionInstrumentation,
+//                  Redaction, TraceAnalysis, TraceReportCLI, LlamaServer, LTTngRecording, CLTTngUST, CSQLite
 // The tracer API (SessionTrace) knows nothing of LTTng, SQLite or models; sinks that need a system
 // library (SessionTraceLTTng, TraceStore's StoreSink) live apart from it. TraceReportCLI,
 // LTTngRecording, LlamaServer and the C shims are internal: in no product.
@@ -47,7 +48,8 @@ let package = Package(
         // Starts and stops a real llama.cpp server on a loopback port, for tests, demo and bench.
         .target(name: "LlamaServer", dependencies: ["CCurl"]),
         .target(name: "SessionInstrumentation", dependencies: ["ModelSession", "SessionTrace"]),
-        // Drives lttng, lttng-sessiond and lttng-relayd: for trace-report record, tests and bench.
+        // Drives lttng, lttng-sessiond and lttng-relayd: for trace-report record, planner-demo, tests
+        // and bench; in no product.
         .target(name: "LTTngRecording"),
         .target(
             name: "TraceAnalysis",
