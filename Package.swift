@@ -1,13 +1,26 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Layers (arrows point at what a target uses):
-//   trace-report -> TraceAnalysis -> TraceStore -> SessionTrace -> Reproducible
-//   planner-demo -> SessionInstrumentation -> ModelSession, SessionTrace
-//   ModelSession -> Reproducible; LTTngRecording, LlamaServer -> ProcessSpawn
-//   Reproducible (ordered JSON, FNV-1a, SplitMix64) and ProcessSpawn use nothing of ours.
-//   sinks that need a system library (SessionTraceLTTng, TraceStore's StoreSink) live apart
-//   from the tracer API, which knows nothing of LTTng, SQLite or models.
+// Layers: each target and every module of this package it imports (arrows point at what it uses).
+//   trace-report -> TraceReportCLI
+//   TraceReportCLI -> TraceAnalysis, TraceStore, SessionTrace, Redaction, LTTngRecording, Reproducible
+//   TraceAnalysis -> TraceStore, SessionTrace, Redaction, CBabeltrace, CCurl, Reproducible
+//   TraceStore -> SessionTrace, CSQLite
+//   SessionTraceLTTng -> SessionTrace, CLTTngUST
+//   SessionInstrumentation -> ModelSession, SessionTrace, Reproducible
+//   ModelSession -> CCurl, Reproducible
+//   LlamaServer -> CCurl, ProcessSpawn
+//   LTTngRecording -> ProcessSpawn
+//   SessionTrace -> Reproducible
+//   Redaction, Reproducible (ordered JSON, FNV-1a, SplitMix64), ProcessSpawn -> nothing of ours
+//   planner-demo -> SessionInstrumentation, ModelSession, SessionTrace, SessionTraceLTTng, TraceStore,
+//                   Redaction, LlamaServer, LTTngRecording
+//   trace-bench -> SessionTrace, SessionTraceLTTng, TraceStore, ModelSession, SessionInstrumentation,
+//                  Redaction, TraceAnalysis, TraceReportCLI, LlamaServer, LTTngRecording, Reproducible,
+//                  CLTTngUST, CSQLite
+// The tracer API (SessionTrace) knows nothing of LTTng, SQLite or models; sinks that need a system
+// library (SessionTraceLTTng, TraceStore's StoreSink) live apart from it. TraceReportCLI,
+// LTTngRecording, LlamaServer, ProcessSpawn and the C shims are internal: in no product.
 // Linux only: the sources call Glibc and link LTTng-UST, SQLite, babeltrace2 and libcurl, so no Apple
 // platform is claimed.
 let package = Package(
@@ -45,15 +58,20 @@ let package = Package(
         // Starts and stops a real llama.cpp server on a loopback port, for tests, demo and bench.
         .target(name: "LlamaServer", dependencies: ["CCurl", "ProcessSpawn"]),
         .target(name: "SessionInstrumentation", dependencies: ["ModelSession", "SessionTrace", "Reproducible"]),
-        // Drives lttng, lttng-sessiond and lttng-relayd: for trace-report record, tests and bench.
+        // Drives lttng, lttng-sessiond and lttng-relayd: for trace-report record, planner-demo, tests
+        // and bench; in no product.
         .target(name: "LTTngRecording", dependencies: ["ProcessSpawn"]),
         .target(
             name: "TraceAnalysis",
+            dependencies: ["TraceStore", "SessionTrace", "Redaction", "CBabeltrace", "CCurl", "Reproducible"]),
+        // trace-report's parser, subcommands, help and output redaction, apart so tests reach them.
+        .target(
+            name: "TraceReportCLI",
             dependencies: [
-                "TraceStore", "SessionTrace", "Redaction", "CBabeltrace", "LTTngRecording", "CCurl", "Reproducible",
+                "TraceAnalysis", "TraceStore", "SessionTrace", "Redaction", "LTTngRecording", "Reproducible",
             ]),
 
-        .executableTarget(name: "trace-report", dependencies: ["TraceAnalysis"]),
+        .executableTarget(name: "trace-report", dependencies: ["TraceReportCLI"]),
         .executableTarget(
             name: "planner-demo",
             dependencies: [
@@ -64,11 +82,12 @@ let package = Package(
             name: "trace-bench",
             dependencies: [
                 "SessionTrace", "SessionTraceLTTng", "TraceStore", "CLTTngUST", "CSQLite", "ModelSession",
-                "SessionInstrumentation", "LlamaServer", "Redaction", "LTTngRecording", "TraceAnalysis", "Reproducible",
+                "SessionInstrumentation", "LlamaServer", "Redaction", "LTTngRecording", "TraceAnalysis",
+                "TraceReportCLI", "Reproducible",
             ]),
 
         .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace", "Reproducible", "TestSupport"]),
-        .testTarget(name: "TraceStoreTests", dependencies: ["TraceStore", "SessionTrace"]),
+        .testTarget(name: "TraceStoreTests", dependencies: ["TraceStore", "SessionTrace", "TestSupport"]),
         // Test-only (in no product): a process that records and then exits, is signalled, or
         // writes beside others, for TraceStoreTests to read what reached its store.
         .executableTarget(
@@ -98,12 +117,20 @@ let package = Package(
         .executableTarget(name: "make-scenarios", dependencies: ["TraceScenarios"], path: "Tests/ScenarioGenerator"),
         .testTarget(
             name: "TraceAnalysisTests",
-            dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "TraceScenarios", "Reproducible"]),
+            dependencies: [
+                "TraceAnalysis", "TraceReportCLI", "TraceStore", "SessionTrace", "TraceScenarios", "TestSupport",
+                "Reproducible",
+            ]),
         // Opens trace-report's HTML exports in real headless Chromium (scripts/install-deps.sh installs it).
         .testTarget(
             name: "ViewerTests",
-            dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "TraceScenarios", "Reproducible"]),
-        .testTarget(name: "GateTests", dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "Reproducible"]),
+            dependencies: [
+                "TraceAnalysis", "TraceReportCLI", "TraceStore", "SessionTrace", "TraceScenarios", "TestSupport",
+                "Reproducible",
+            ]),
+        .testTarget(
+            name: "GateTests",
+            dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "TestSupport", "Reproducible"]),
         // Builds the README's Swift examples as written, in a package that depends on this one by path.
         .testTarget(name: "ReadmeTests"),
     ],

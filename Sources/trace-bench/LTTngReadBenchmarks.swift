@@ -3,6 +3,7 @@ import LTTngRecording
 import SessionTrace
 import SessionTraceLTTng
 import TraceAnalysis
+import TraceReportCLI
 
 #if canImport(Glibc)
 import Glibc

@@ -1,63 +1,15 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import TraceAnalysis
-
-/// The package's root, found from this file, so tests reach `tracefiles/` and the built binaries.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
 
 /// The checked-in baseline the CI gate compares against.
 let checkedInBaseline = packageRoot.appendingPathComponent("tracefiles/baseline/planner-baseline.json").path
 
 /// The planner configuration the baseline was recorded with (`scripts/record-baseline.sh`).
 let gatePlannerArguments = ["--label", "planner", "--max-tokens", "64"]
-
-/// A built executable of the package, which `swift build` makes before `swift test` runs.
-func builtProgram(_ name: String) throws -> String {
-    let path = packageRoot.appendingPathComponent(".build/debug/\(name)").path
-    try #require(FileManager.default.isExecutableFile(atPath: path), "build \(name) first: swift build")
-    return path
-}
-
-/// Runs `program` to its end; returns status, standard output and standard error.
-func runProgram(_ program: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = arguments
-    process.currentDirectoryURL = packageRoot
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("GateTests-io-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    // Files, not pipes: a chatty child cannot block on a full pipe while we wait.
-    let outURL = directory.appendingPathComponent("out")
-    let errURL = directory.appendingPathComponent("err")
-    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    process.standardOutput = try FileHandle(forWritingTo: outURL)
-    process.standardError = try FileHandle(forWritingTo: errURL)
-    try process.run()
-    process.waitUntilExit()
-    let out = String(decoding: try Data(contentsOf: outURL), as: UTF8.self)
-    let err = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
-    return (process.terminationStatus, out, err)
-}
-
-/// A fresh directory under the system's temporary directory, removed when the value goes away.
-final class TemporaryDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("GateTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
 
 /// Planner runs made by the real-model tests, recorded once per test process and shared, so the
 /// unchanged configuration costs two runs however many tests look at it.

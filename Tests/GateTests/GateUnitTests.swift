@@ -1,5 +1,6 @@
 import Foundation
 import Reproducible
+import TestSupport
 import Testing
 import TraceStore
 

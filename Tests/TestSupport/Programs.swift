@@ -14,29 +14,42 @@ public func builtProgram(_ name: String) throws -> String {
 
 /// What a finished program printed.
 public struct ProgramResult: Sendable {
+    /// The exit status, or the number of the signal that ended the program.
     public var status: Int32
     public var out: String
     public var err: String
+    /// The signal that ended the program, if one did (then ``status`` is its number too).
+    public var signal: Int32?
 }
 
-/// Runs `program` to its end from the package root, with `environment` added to this process's.
+/// Runs `program` to its end from the package root, with `environment` added to this process's
+/// and `input`, when given, on its standard input.
 ///
-/// Output goes to files, not pipes: a chatty child cannot block on a full pipe while we wait.
+/// Input and output go through files, not pipes: a chatty child cannot block on a full pipe while
+/// we wait, and a child that exits before reading all its input ends no write with SIGPIPE.
 public func runProgram(
-    _ program: String, _ arguments: [String], environment: [String: String] = [:]
+    _ program: String, _ arguments: [String], environment: [String: String] = [:], input: String? = nil
 ) throws -> ProgramResult {
     let directory = try TemporaryDirectory()
-    let process = try startProgram(program, arguments, environment: environment, outputIn: directory)
+    var inputPath: String?
+    if let input {
+        inputPath = directory.path("in")
+        try Data(input.utf8).write(to: URL(fileURLWithPath: directory.path("in")))
+    }
+    let process = try startProgram(
+        program, arguments, environment: environment, inputFrom: inputPath, outputIn: directory)
     process.waitUntilExit()
     return ProgramResult(
         status: process.terminationStatus,
         out: String(decoding: try Data(contentsOf: directory.url.appendingPathComponent("out")), as: UTF8.self),
-        err: String(decoding: try Data(contentsOf: directory.url.appendingPathComponent("err")), as: UTF8.self))
+        err: String(decoding: try Data(contentsOf: directory.url.appendingPathComponent("err")), as: UTF8.self),
+        signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
 }
 
-/// Starts `program` without waiting; its output goes to `out` and `err` in `directory`.
+/// Starts `program` without waiting; its output goes to `out` and `err` in `directory`, and its
+/// standard input comes from the file `inputFrom` when given.
 public func startProgram(
-    _ program: String, _ arguments: [String], environment: [String: String] = [:],
+    _ program: String, _ arguments: [String], environment: [String: String] = [:], inputFrom input: String? = nil,
     outputIn directory: TemporaryDirectory
 ) throws -> Process {
     let process = Process()
@@ -48,6 +61,7 @@ public func startProgram(
     let errURL = directory.url.appendingPathComponent("err")
     _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
     _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    if let input { process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: input)) }
     process.standardOutput = try FileHandle(forWritingTo: outURL)
     process.standardError = try FileHandle(forWritingTo: errURL)
     try process.run()
@@ -65,6 +79,9 @@ public final class TemporaryDirectory: Sendable {
     }
 
     deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// The directory's own path.
+    public var path: String { url.path }
 
     /// The path of `name` inside the directory.
     public func path(_ name: String) -> String { url.appendingPathComponent(name).path }

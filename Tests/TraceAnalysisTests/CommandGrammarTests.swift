@@ -1,13 +1,15 @@
 import Foundation
+import TestSupport
 import Testing
 import TraceAnalysis
+
+@testable import TraceReportCLI
 
 /// One grammar across `trace-report`: the options every subcommand takes, `--json` where a
 /// subcommand reports, usage lines that list every option, and completions and a man page made
 /// from the same help, each checked with the program that reads it (jq, bash, zsh, fish, man).
 @Suite("one command grammar")
 struct CommandGrammarTests {
-    static var visible: [any ReportCommand.Type] { TraceReport.commands.filter { !$0.isHidden } }
     static let planner = packageRoot.appendingPathComponent("tracefiles/planner").path
     static let baseline = packageRoot.appendingPathComponent("tracefiles/baseline/planner-baseline.json").path
 
@@ -20,7 +22,7 @@ struct CommandGrammarTests {
     @Test("every subcommand's help lists each option in its usage, --no-color included")
     func usageListsEveryOption() throws {
         let binary = try builtBinary()
-        for command in Self.visible {
+        for command in TraceReport.commands {
             let help = try runProgram(binary, [command.name, "--no-color", "--help"])
             #expect(help.status == 0, "\(command.name): \(help.err)")
             let lines = help.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -110,7 +112,7 @@ struct CommandGrammarTests {
         #expect(result.status == 0, "\(result.err)")
         #expect(result.out == "_trace-report\n")
         let text = try String(contentsOfFile: script, encoding: .utf8)
-        for command in Self.visible { #expect(text.contains("    \(command.name))\n"), "\(command.name)") }
+        for command in TraceReport.commands { #expect(text.contains("    \(command.name))\n"), "\(command.name)") }
         #expect(text.contains("'--format[the format to write]:perfetto|otlp|jsonl|html:(perfetto otlp jsonl html)'"))
     }
 
@@ -120,7 +122,7 @@ struct CommandGrammarTests {
         #expect(result.status == 0 && result.err.isEmpty, "\(result.err)")
         let page = try Self.bash("$TR man | MANWIDTH=200 man -l - | col -b")
         #expect(page.status == 0, "\(page.err)")
-        for command in Self.visible {
+        for command in TraceReport.commands {
             #expect(page.out.contains("trace-report \(command.name)"), "\(command.name)")
             for option in command.acceptedOptions {
                 #expect(page.out.contains(option.name), "\(command.name) \(option.name)")

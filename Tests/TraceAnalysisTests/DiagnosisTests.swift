@@ -1,5 +1,6 @@
 import Foundation
 import SessionTrace
+import TestSupport
 import Testing
 import TraceScenarios
 

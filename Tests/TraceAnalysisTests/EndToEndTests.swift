@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import TraceScenarios
 
@@ -121,9 +122,16 @@ struct EndToEndTests {
         let path = directory.path("copy.sqlite")
         try FileManager.default.copyItem(atPath: scenarioPath(.toolLoop), toPath: path)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        // Each command must have read the store and reported, not stopped early (exit 2) or printed
+        // something else: a binary that never opens the store leaves it unchanged too.
         for command in ["summary", "timeline", "tools", "cache", "capped", "growth", "check"] {
-            _ = try runProgram(binary, [command, path])
-            _ = try runProgram(binary, [command, "--json", path])
+            let text = try runProgram(binary, [command, path])
+            #expect(text.status == 0, "\(command): \(text.err)")
+            #expect(text.err.isEmpty, "\(command)")
+            #expect(text.out == report([command, path]).out, "\(command)")
+            let json = try runProgram(binary, [command, "--json", path])
+            #expect(json.status == 0, "\(command) --json: \(json.err)")
+            #expect(json.out == report([command, "--json", path]).out, "\(command) --json")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["copy.sqlite"])

@@ -1,5 +1,6 @@
 import Foundation
 import SessionTrace
+import TestSupport
 import Testing
 import TraceStore
 
@@ -101,61 +102,6 @@ struct KnownStore {
         for event in events { tracer.record(event, kind: event.kind) }
         sink.close()
         recordCount = 1 + events.count
-    }
-}
-
-/// Runs a program with `input` on its standard input.
-func runProgram(_ path: String, _ arguments: [String], input: String)
-    throws -> (status: Int32, out: String, err: String)
-{
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let stdin = Pipe()
-    let out = Pipe()
-    let err = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Write from another thread: a large input fills the pipe before the program reads it all.
-    // A program that exits before reading everything (bad usage) closes the pipe: the write must
-    // fail with EPIPE rather than end the test process with SIGPIPE.
-    signal(SIGPIPE, SIG_IGN)
-    let data = Data(input.utf8)
-    let writer = Thread {
-        try? stdin.fileHandleForWriting.write(contentsOf: data)
-        try? stdin.fileHandleForWriting.close()
-    }
-    writer.start()
-    let errBox = ErrorCollector(err.fileHandleForReading)
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = errBox.wait()
-    process.waitUntilExit()
-    return (
-        process.terminationStatus, String(decoding: outData, as: UTF8.self),
-        String(decoding: errData, as: UTF8.self)
-    )
-}
-
-/// Reads a pipe to its end on a thread of its own, so neither of two pipes fills while the other
-/// is read.
-private final class ErrorCollector: @unchecked Sendable {
-    // Safe: `data` is written once by the reading thread before `done` is signalled, and read
-    // only after waiting on it.
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }.start()
-    }
-
-    func wait() -> Data {
-        done.wait()
-        return data
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Redaction
 import SessionTrace
+import TestSupport
 import Testing
 import TraceScenarios
 import TraceStore

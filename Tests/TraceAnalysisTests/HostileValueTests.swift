@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// Every numeric column of the schema, holding values no recording writes (the extremes of

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The Python of the virtualenv `scripts/phoenix.sh install` makes: Arize Phoenix, and with it

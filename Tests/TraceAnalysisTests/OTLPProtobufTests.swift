@@ -1,5 +1,6 @@
 import Foundation
 import Redaction
+import TestSupport
 import Testing
 import TraceScenarios
 

@@ -1,7 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TraceAnalysis
+@testable import TraceReportCLI
 
 /// The push's answers to a back end that is busy or refuses. Phoenix cannot be made to answer
 /// 429 or 503 on demand, so a small HTTP server in Python answers as told and logs each POST.
@@ -31,7 +33,7 @@ struct OTLPRetryTests {
         """#
 
     /// Pushes run 1 of the planner to a server that gives `answers` in turn; the result and its log.
-    private func push(answers: String) throws -> (status: ExitCode, err: String, log: [[String: Any]]) {
+    private func push(answers: String) throws -> (status: ReportExitStatus, err: String, log: [[String: Any]]) {
         let directory = try TemporaryDirectory()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")

@@ -1,7 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TraceAnalysis
+@testable import TraceReportCLI
 
 /// `trace-report redact`, through the built binary.
 @Suite("trace-report redact")

@@ -2,10 +2,12 @@ import Foundation
 import Redaction
 import Reproducible
 import SessionTrace
+import TestSupport
 import Testing
 import TraceStore
 
 @testable import TraceAnalysis
+@testable import TraceReportCLI
 
 /// Secrets in the formats their issuers document, assembled at run time from a seeded generator,
 /// so that nothing in the repository looks like a real secret and every run plants the same ones.
@@ -265,7 +267,7 @@ struct RedactionEverywhereTests {
         }
         let covered = Set(runs.map { $0.arguments[0] })
         // completions and man print the help's own text and read no recorded input.
-        let registered = Set(TraceReport.commands.filter { !$0.isHidden }.map { $0.name })
+        let registered = Set(TraceReport.commands.map { $0.name })
             .subtracting(["completions", "man"])
         #expect(covered == registered, "every subcommand that reads input runs")
         let annotations = outputs.first { $0.key.contains("--github") }?.value ?? ""

@@ -1,35 +1,16 @@
 import Foundation
 import SessionTrace
 import Synchronization
+import TestSupport
 import Testing
 import TraceScenarios
 import TraceStore
 
 @testable import TraceAnalysis
-
-/// The package's root, found from this file, so tests reach `tracefiles/` and the built binary.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+@testable import TraceReportCLI
 
 func scenarioPath(_ scenario: Scenario) -> String {
     packageRoot.appendingPathComponent("tracefiles/scenarios/\(scenario.fileName)").path
-}
-
-/// A fresh directory under the system's temporary directory, removed when the value goes away.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("TraceAnalysisTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
 
 /// A clock the test moves by hand.
@@ -42,7 +23,7 @@ final class ManualClock: TraceClock {
 
 /// Runs `trace-report` in process and returns status, standard output and standard error.
 func report(_ arguments: [String], environment: [String: String] = [:], terminal: Bool = false)
-    -> (status: ExitCode, out: String, err: String)
+    -> (status: ReportExitStatus, out: String, err: String)
 {
     let out = Mutex("")
     let err = Mutex("")
@@ -54,33 +35,7 @@ func report(_ arguments: [String], environment: [String: String] = [:], terminal
 }
 
 /// The built `trace-report`, which `swift test` builds with the package.
-func builtBinary() throws -> String {
-    let path = packageRoot.appendingPathComponent(".build/debug/trace-report").path
-    try #require(FileManager.default.isExecutableFile(atPath: path), "build trace-report first: swift build")
-    return path
-}
-
-/// Runs a program and returns its exit status, standard output and standard error; `signal` is the
-/// signal that ended it, if one did (then `status` is that signal's number).
-func runProgram(_ path: String, _ arguments: [String], environment: [String: String]? = nil)
-    throws -> (status: Int32, out: String, err: String, signal: Int32?)
-{
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self),
-            String(decoding: errData, as: UTF8.self),
-            process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
-}
+func builtBinary() throws -> String { try builtProgram("trace-report") }
 
 /// Writes a store through the real tracer and sink; `body` records with the clock set by hand.
 func makeStore(_ path: String, label: String = "test", _ body: (Tracer, ManualClock) -> Void) throws {

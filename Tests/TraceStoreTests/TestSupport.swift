@@ -1,53 +1,16 @@
 import Foundation
 import SessionTrace
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import TraceStore
-
-/// A fresh directory under the system's temporary directory, removed when the value goes away.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("TraceStoreTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func path(_ name: String) -> String {
-        url.appendingPathComponent(name).path
-    }
-}
 
 /// A clock that advances 1 µs per reading, so times in a test are distinct and predictable.
 final class SteppingClock: TraceClock {
     private let ticks = Atomic<Int64>(1_000_000)
     func now() -> Int64 { ticks.wrappingAdd(1_000, ordering: .relaxed).newValue }
     func wallClockNow() -> Int64 { 1_750_000_000_000_000_000 }
-}
-
-/// Runs a program and returns its exit status, standard output and standard error.
-func runProgram(_ path: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (
-        process.terminationStatus, String(decoding: outData, as: UTF8.self),
-        String(decoding: errData, as: UTF8.self)
-    )
 }
 
 /// Every file in `directory`, by name, so a test can see that nothing appeared beside a store.
@@ -74,16 +37,8 @@ func fullRequest(id: Int64, sessionID: Int64?, ts: Int64) -> RequestRecord {
         serverAddress: "127.0.0.1", serverPort: 8_080, streamed: false, maxTokens: 256, temperature: 0.25)
 }
 
-/// The package's root, found from this file, so tests reach the programs the build made.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-
 /// `store-sink-helper` (`Tests/StoreSinkHelper`), which `swift build` builds with the package.
-func storeSinkHelper() throws -> String {
-    let path = packageRoot.appendingPathComponent(".build/debug/store-sink-helper").path
-    try #require(FileManager.default.isExecutableFile(atPath: path), "build it first: swift build")
-    return path
-}
+func storeSinkHelper() throws -> String { try builtProgram("store-sink-helper") }
 
 /// A program running beside the test, which holds its standard input and output.
 final class RunningProgram {

@@ -2,6 +2,7 @@ import Foundation
 import SessionTrace
 import Synchronization
 import TraceAnalysis
+import TraceReportCLI
 import TraceStore
 
 /// The repository's root, from this file's path.
@@ -17,20 +18,6 @@ let screenshotDirectory: String = {
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }()
-
-/// A fresh directory, removed when the value goes away.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("ViewerTests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-}
 
 /// A clock the test sets by hand, so every `ts` in a store is chosen.
 final class HandClock: TraceClock {

@@ -1,5 +1,6 @@
 import Foundation
 import SessionTrace
+import TestSupport
 import Testing
 import TraceAnalysis
 import TraceScenarios
@@ -12,9 +13,9 @@ import TraceStore
 struct ViewerBrowserTests {
     /// Writes the small store, exports it and returns the paths.
     private func smallExport(_ directory: TemporaryDirectory) throws -> (store: String, html: String) {
-        let store = directory.file("small.sqlite")
+        let store = directory.path("small.sqlite")
         try writeSmallStore(store)
-        let html = directory.file("small.html")
+        let html = directory.path("small.html")
         _ = try exportHTML([store], to: html)
         return (store, html)
     }
@@ -56,7 +57,7 @@ struct ViewerBrowserTests {
         let store = repositoryRoot + "/tracefiles/scenarios/" + scenario.fileName
         try #require(FileManager.default.fileExists(atPath: store), "tracefiles/scenarios/\(scenario.fileName) missing")
         let directory = try TemporaryDirectory()
-        let html = directory.file(scenario.rawValue + ".html")
+        let html = directory.path(scenario.rawValue + ".html")
         _ = try exportHTML([store], to: html)
         let counts = try StoreCounts(store)
         let dom = try Chromium.dumpDOM(html)
@@ -79,7 +80,7 @@ struct ViewerBrowserTests {
         let store = repositoryRoot + "/tracefiles/planner/run-1.sqlite"
         try #require(FileManager.default.fileExists(atPath: store), "tracefiles/planner/run-1.sqlite missing")
         let directory = try TemporaryDirectory()
-        let html = directory.file("planner.html")
+        let html = directory.path("planner.html")
         _ = try exportHTML([store], to: html)
         let counts = try StoreCounts(store)
         #expect(counts.requests > 0 && counts.toolCalls > 0 && counts.handoffs > 0)
@@ -181,7 +182,7 @@ struct ViewerBrowserTests {
         try #require(Chromium.path != nil, Chromium.missingMessage)
         let store = repositoryRoot + "/tracefiles/scenarios/" + Scenario.toolLoop.fileName
         let directory = try TemporaryDirectory()
-        let html = directory.file("tool-loop.html")
+        let html = directory.path("tool-loop.html")
         _ = try exportHTML([store], to: html)
         let data = ViewerData.build([try TraceLoader.load(path: store)])
         let json = try JSONSerialization.jsonObject(with: Data(data.json.compact().utf8)) as? [String: Any]
@@ -203,7 +204,7 @@ struct ViewerBrowserTests {
         let directory = try TemporaryDirectory()
         let (small, _) = try smallExport(directory)
         let other = repositoryRoot + "/tracefiles/scenarios/" + Scenario.modelSwitch.fileName
-        let html = directory.file("diff.html")
+        let html = directory.path("diff.html")
         _ = try exportHTML([small, other], to: html)
         let dom = try Chromium.dumpDOM(html, fragment: "selftest=click:request:1:1")
         let first = try StoreCounts(small)

@@ -2,8 +2,10 @@ import Foundation
 import Reproducible
 import SessionTrace
 import Synchronization
+import TestSupport
 import Testing
 import TraceAnalysis
+import TraceReportCLI
 import TraceStore
 
 /// The export without a browser: the embedded viewer, the page's policy, the data and the file.
@@ -51,9 +53,9 @@ struct ViewerExportTests {
     @Test("the export allows no network: only its own inline script and style, by hash")
     func contentSecurityPolicy() throws {
         let directory = try TemporaryDirectory()
-        let store = directory.file("small.sqlite")
+        let store = directory.path("small.sqlite")
         try writeSmallStore(store)
-        let out = directory.file("small.html")
+        let out = directory.path("small.html")
         _ = try exportHTML([store], to: out)
         let html = try String(contentsOfFile: out, encoding: .utf8)
         let policyStart = try #require(html.range(of: "http-equiv=\"Content-Security-Policy\" content=\""))
@@ -77,9 +79,9 @@ struct ViewerExportTests {
     @Test("the file is created readable by its owner only, and replaces a wider one")
     func ownerOnly() throws {
         let directory = try TemporaryDirectory()
-        let store = directory.file("small.sqlite")
+        let store = directory.path("small.sqlite")
         try writeSmallStore(store)
-        let out = directory.file("small.html")
+        let out = directory.path("small.html")
         _ = FileManager.default.createFile(atPath: out, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644])
         let message = try exportHTML([store], to: out)
         let mode = try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int
@@ -100,7 +102,7 @@ struct ViewerExportTests {
     @Test("the data: string ids, times from the run's start, summary and findings per run")
     func dataFormat() throws {
         let directory = try TemporaryDirectory()
-        let store = directory.file("small.sqlite")
+        let store = directory.path("small.sqlite")
         try writeSmallStore(store)
         let trace = try TraceLoader.load(path: store)
         let data = ViewerData.build([trace])
@@ -131,13 +133,13 @@ struct ViewerExportTests {
     @Test("export redacts trace text again on the way out")
     func redactsAgain() throws {
         let directory = try TemporaryDirectory()
-        let store = directory.file("secret.sqlite")
+        let store = directory.path("secret.sqlite")
         let script = try StoreScript(path: store, label: "secrets", capturePayloads: true)
         let session = script.session("mail ana@example.org", from: 0, to: 1_000)
         script.request(session: session, at: 10, dur: 500, ttft: 50,
                        prompt: "use key sk-proj-4f9Xc2Lm8Qw1Zr7Tn3Vb6Yh0Jd5Ks2Pa and write to ana@example.org")
         script.close()
-        let out = directory.file("secret.html")
+        let out = directory.path("secret.html")
         let message = try exportHTML([store], to: out)
         let html = try String(contentsOfFile: out, encoding: .utf8)
         #expect(!html.contains("ana@example.org"))

@@ -1,6 +1,7 @@
 import Foundation
 import Reproducible
 import SessionTrace
+import TestSupport
 import Testing
 import TraceAnalysis
 import TraceStore
@@ -22,7 +23,7 @@ struct ViewerInjectionTests {
     func hostileStrings() throws {
         try #require(Chromium.path != nil, Chromium.missingMessage)
         let directory = try TemporaryDirectory()
-        let store = directory.file("hostile.sqlite")
+        let store = directory.path("hostile.sqlite")
         let script = try StoreScript(path: store, label: Self.attacks[0], capturePayloads: true)
         var at: Int64 = 0
         for (index, attack) in Self.attacks.enumerated() {
@@ -37,7 +38,7 @@ struct ViewerInjectionTests {
             at += 1_000
         }
         script.close()
-        let html = directory.file("hostile.html")
+        let html = directory.path("hostile.html")
         _ = try exportHTML([store], to: html)
         let exported = try String(contentsOfFile: html, encoding: .utf8)
         // The export holds exactly the viewer's two script elements; the data only escaped text.

@@ -1,5 +1,6 @@
 import Foundation
 import SessionTrace
+import TestSupport
 import Testing
 import TraceAnalysis
 import TraceStore
@@ -41,11 +42,11 @@ struct ViewerScaleTests {
     func tenThousandRequests() throws {
         try #require(Chromium.path != nil, Chromium.missingMessage)
         let directory = try TemporaryDirectory()
-        let store = directory.file("large.sqlite")
+        let store = directory.path("large.sqlite")
         try Self.writeLargeStore(store)
         let counts = try StoreCounts(store)
         #expect(counts.requests == 10_000)
-        let html = directory.file("large.html")
+        let html = directory.path("large.html")
         let exportStart = ContinuousClock.now
         _ = try exportHTML([store], to: html)
         let exportTime = ContinuousClock.now - exportStart

@@ -29,9 +29,9 @@ import Foundation
 ///
 /// Calls whose every field agrees (rules 1-5) are near-duplicates; their similarity is the least
 /// share of rule 3 over the text fields that differ (1 when only modifiers differ).
-public enum ArgumentComparison {
+enum ArgumentComparison {
     /// How two argument texts relate.
-    public enum Relation: Sendable, Hashable {
+    enum Relation: Sendable, Hashable {
         /// Every field equal after normalization.
         case identical
         /// The same ask, rephrased: no entity differs and the text fields that differ are similar.
@@ -42,7 +42,7 @@ public enum ArgumentComparison {
 
     /// Field names whose values name an entity, compared without the case and the `_`/`-` of the
     /// name; `id`, `ids`, `uuid` and names that end in an id word (`order_id`, `userIds`) count too.
-    public static let entityFieldNames: Set<String> = [
+    static let entityFieldNames: Set<String> = [
         "page", "pagenumber", "offset", "cursor", "after", "before", "skip", "start", "index",
         "city", "country", "location", "place", "address", "region", "zip", "zipcode", "postcode",
         "lat", "latitude", "lon", "lng", "longitude", "name", "user", "username", "email", "account",
@@ -52,7 +52,7 @@ public enum ArgumentComparison {
     ]
 
     /// Compares two argument texts; `threshold` is the least word share of rule 3.
-    public static func compare(_ first: String, _ second: String, threshold: Double = 0.8) -> Relation {
+    static func compare(_ first: String, _ second: String, threshold: Double = 0.8) -> Relation {
         compare(Fields(first), Fields(second), threshold: threshold)
     }
 

@@ -167,7 +167,7 @@ public struct CacheFindings: Sendable {
 
     /// Cached tokens a server may fall short of the reusable prefix without a break: it re-reads
     /// the few tokens at the boundary of the previous prompt. 4 tokens or 2%, whichever is more.
-    public static func tolerance(reusable: Int64) -> Int64 { max(4, reusable / 50) }
+    static func tolerance(reusable: Int64) -> Int64 { max(4, reusable / 50) }
 
     public static func analyze(_ trace: RecordedTrace, prices: PriceTable? = nil) -> CacheFindings {
         var findings: [Finding] = []

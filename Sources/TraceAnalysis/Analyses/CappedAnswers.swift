@@ -43,7 +43,7 @@ public struct CappedAnswers: Sendable {
     public var requestCount: Int
 
     /// Whether `request` ended at its token cap.
-    public static func hitCap(_ request: RequestRecord) -> Bool {
+    static func hitCap(_ request: RequestRecord) -> Bool {
         request.finishReason.map { capFinishReasons.contains($0.lowercased()) } ?? false
     }
 

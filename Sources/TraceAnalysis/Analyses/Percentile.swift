@@ -6,9 +6,9 @@ import Reproducible
 /// rank `ceil(p / 100 × n)`: always one of the recorded values, never an interpolation. p50 of
 /// `[10, 20, 30, 40]` is 20; p95 of 20 values is the 19th; p100 is the maximum. The same rule is
 /// easy to state in SQL (`benchmarks/summary-vs-sqlite.sh` does), so results can be checked.
-public enum Percentile {
+enum Percentile {
     /// The 1-based nearest rank of the p-th percentile among `count` values.
-    public static func rank(_ percentile: Double, count: Int) -> Int {
+    static func rank(_ percentile: Double, count: Int) -> Int {
         precondition(percentile > 0 && percentile <= 100, "a percentile is in (0, 100]")
         guard count > 0 else { return 0 }
         // Integer arithmetic where p is whole, so p95 of 20 values is exactly rank 19.
@@ -19,7 +19,7 @@ public enum Percentile {
     }
 
     /// The p-th percentile of `values` (any order), or nil when there are none.
-    public static func nearestRank<Value: Comparable>(_ percentile: Double, of values: [Value]) -> Value? {
+    static func nearestRank<Value: Comparable>(_ percentile: Double, of values: [Value]) -> Value? {
         guard !values.isEmpty else { return nil }
         var copy = values
         return select(&copy, rank: rank(percentile, count: values.count))
@@ -27,7 +27,7 @@ public enum Percentile {
 
     /// The value of 1-based `rank` in `values`, in expected linear time (quickselect); reorders
     /// `values`. Summary reports use it instead of sorting, so a million requests cost no sort.
-    public static func select<Value: Comparable>(_ values: inout [Value], rank: Int) -> Value {
+    static func select<Value: Comparable>(_ values: inout [Value], rank: Int) -> Value {
         precondition(rank >= 1 && rank <= values.count)
         let target = rank - 1
         var low = 0

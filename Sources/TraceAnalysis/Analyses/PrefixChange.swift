@@ -24,7 +24,7 @@ public enum PrefixChange: String, Sendable, Hashable, CaseIterable {
     case text
 
     /// The shape of the change from `old` to `new`; nil when they are equal.
-    public static func shape(from old: String, to new: String) -> PrefixChange? {
+    static func shape(from old: String, to new: String) -> PrefixChange? {
         guard old != new else { return nil }
         if old.filter({ !$0.isWhitespace }) == new.filter({ !$0.isWhitespace }) { return .whitespace }
         if let before = canonicalJSON(old), before == canonicalJSON(new) { return .reorderedJSON }

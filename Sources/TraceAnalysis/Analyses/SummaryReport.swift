@@ -147,7 +147,7 @@ public struct SummaryReport: Sendable {
     /// Aggregates the records of an LTTng trace as they are read: the figures of ``compute(trace:)``
     /// of the same trace, without gathering it, so a million requests cost one pass and the memory
     /// of their figures, as ``compute(reader:)`` costs for a store.
-    static func compute(
+    public static func compute(
         stream: LTTngRecordStream, prices: PriceTable? = nil
     ) throws(LTTngTraceError) -> SummaryReport {
         var builder = Builder(prices: prices)

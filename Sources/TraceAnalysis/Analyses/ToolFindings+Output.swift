@@ -53,7 +53,7 @@ extension ToolFindings {
     public var json: OrderedJSON { .object(jsonMembers) }
 
     /// The members of ``json``, for a report that adds its own.
-    var jsonMembers: [(String, OrderedJSON)] {
+    public var jsonMembers: [(String, OrderedJSON)] {
         [
             ("store", .string(path)),
             ("tool_calls", .int(Int64(toolCallCount))),

@@ -7,29 +7,29 @@ import SessionTrace
 /// `turn_id`; for older stores the turns are inferred: a request that ended asking for tools
 /// (finish reason `tool_calls`, `tool_use` or `function_call`), or that has tool calls under it,
 /// is followed by a request of the same turn; any other request ends its turn.
-public struct Turn: Sendable, Hashable {
-    public var runID: Int64
-    public var sessionID: Int64?
+struct Turn: Sendable, Hashable {
+    var runID: Int64
+    var sessionID: Int64?
     /// The turn's position in its session, from 0.
-    public var index: Int
+    var index: Int
     /// The recorded `turn_id`; nil when the turn was inferred.
-    public var turnID: Int64?
+    var turnID: Int64?
     /// The turn's rounds, by start time.
-    public var requests: [RequestRecord]
+    var requests: [RequestRecord]
 
     /// True when the turn comes from finish reasons, not from a recorded `turn_id`.
-    public var isInferred: Bool { turnID == nil }
+    var isInferred: Bool { turnID == nil }
 }
 
 /// The turns of a run, by session.
-public struct RunTurns: Sendable {
+struct RunTurns: Sendable {
     /// Every turn of the run, session by session, each session's in order.
-    public var turns: [Turn]
+    var turns: [Turn]
     private var turnOfRequest: [Int64: Int]
     private var roundOfRequest: [Int64: Int]
 
     /// Groups the requests of every session of `run` into turns.
-    public init(_ run: RecordedRun) {
+    init(_ run: RecordedRun) {
         var turns: [Turn] = []
         let bySession = Dictionary(grouping: run.requests, by: \.sessionID)
         let sessions = bySession.keys.sorted { (lhs: Int64?, rhs: Int64?) in
@@ -79,31 +79,31 @@ public struct RunTurns: Sendable {
     }
 
     /// The turn a request belongs to.
-    public func turn(of requestID: Int64?) -> Turn? {
+    func turn(of requestID: Int64?) -> Turn? {
         position(of: requestID).map { turns[$0] }
     }
 
     /// The position in ``turns`` of the turn a request belongs to.
-    public func position(of requestID: Int64?) -> Int? {
+    func position(of requestID: Int64?) -> Int? {
         guard let requestID else { return nil }
         return turnOfRequest[requestID]
     }
 
     /// The request with `id`, if the run has it.
-    public func request(_ id: Int64) -> RequestRecord? {
+    func request(_ id: Int64) -> RequestRecord? {
         guard let position = turnOfRequest[id], let round = roundOfRequest[id] else { return nil }
         return turns[position].requests[round]
     }
 
     /// The request's round in its turn, from 0.
-    public func round(of requestID: Int64?) -> Int? {
+    func round(of requestID: Int64?) -> Int? {
         guard let requestID else { return nil }
         return roundOfRequest[requestID]
     }
 
     /// Finish reasons with which a model asks for tools: OpenAI's, Anthropic's and the older
     /// OpenAI function-calling one.
-    public static let toolFinishReasons: Set<String> = ["tool_calls", "tool_use", "function_call"]
+    static let toolFinishReasons: Set<String> = ["tool_calls", "tool_use", "function_call"]
 
     /// Whether `request` handed over to tools, so the next request of its session continues its turn.
     static func asksForTools(_ request: RequestRecord, calls: Int) -> Bool {

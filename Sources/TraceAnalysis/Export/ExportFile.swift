@@ -4,13 +4,13 @@
 
 /// Writes an export file readable by its owner only, as stores are: exports carry the same
 /// timings, names and (redacted) text.
-enum ExportFile {
+public enum ExportFile {
     /// Writes `text` to `path` through a temporary file in the same directory, created mode 0600
     /// and renamed over `path`, so a reader never sees half a file and an existing file with wider
     /// permissions is replaced, not reused.
     ///
     /// - Throws: ``CommandFailure/message(_:)`` with the path and the system's reason.
-    static func write(_ text: String, to path: String) throws(CommandFailure) {
+    public static func write(_ text: String, to path: String) throws(CommandFailure) {
         let temporary = path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure("cannot create", path) }
@@ -42,7 +42,7 @@ enum ExportFile {
     }
 
     /// True when `first` and `second` name the same existing file.
-    static func sameFile(_ first: String, _ second: String) -> Bool {
+    public static func sameFile(_ first: String, _ second: String) -> Bool {
         var a = stat()
         var b = stat()
         guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }

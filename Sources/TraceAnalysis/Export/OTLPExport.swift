@@ -23,7 +23,7 @@ public enum OTLPExport {
     }
 
     /// The spans of every run of `redacted`, one resource per run.
-    static func resourceSpans(_ redacted: RedactedTrace) -> [OTLPResourceSpans] {
+    public static func resourceSpans(_ redacted: RedactedTrace) -> [OTLPResourceSpans] {
         redacted.trace.runs.map { run in
             OTLPResourceSpans(
                 attributes: resourceAttributes(run.run, report: redacted.report),

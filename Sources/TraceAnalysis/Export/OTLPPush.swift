@@ -12,17 +12,17 @@ import CCurl
 /// answers) or not answered at all is sent again after `Retry-After` or an exponential back-off
 /// (Phoenix answers 503 while its ingestion queue is full), up to ``attempts`` times; any other
 /// answer but 2xx stops the push with one sentence.
-struct OTLPPush {
+public struct OTLPPush {
     /// What a push sent.
-    struct Summary: Sendable, Equatable {
-        var spans = 0
-        var batches = 0
-        var retries = 0
+    public struct Summary: Sendable, Equatable {
+        public var spans = 0
+        public var batches = 0
+        public var retries = 0
     }
 
     /// The URL that receives the batches: `endpoint` as given, with `/v1/traces` appended when it
     /// names no path (OTLP's `OTEL_EXPORTER_OTLP_ENDPOINT` rule).
-    let url: String
+    public let url: String
     /// `name: value` lines sent with every batch, after the content type.
     let headers: [String]
     var spansPerBatch = 512
@@ -31,7 +31,7 @@ struct OTLPPush {
     var backoff: Duration = .milliseconds(250)
     var longestBackoff: Duration = .seconds(5)
 
-    init(endpoint: String, headers: [(String, String)]) {
+    public init(endpoint: String, headers: [(String, String)]) {
         url = Self.tracesURL(endpoint)
         self.headers = headers.map { "\($0.0): \($0.1)" }
     }
@@ -69,7 +69,7 @@ struct OTLPPush {
     /// Sends every span of `resources`.
     ///
     /// - Throws: ``CommandFailure/message(_:)`` naming the endpoint and what it answered.
-    func send(_ resources: [OTLPResourceSpans]) throws(CommandFailure) -> Summary {
+    public func send(_ resources: [OTLPResourceSpans]) throws(CommandFailure) -> Summary {
         guard ccurl_global_init() == CURLE_OK else { throw .message("libcurl failed to initialise") }
         var summary = Summary()
         for batch in batches(resources) {

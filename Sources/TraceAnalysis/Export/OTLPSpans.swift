@@ -1,6 +1,6 @@
 /// OTLP's trace data as plain values: what ``OTLPExport`` renders as OTLP/JSON and encodes as
 /// protobuf, so both encodings come from one model.
-struct OTLPResourceSpans: Sendable {
+public struct OTLPResourceSpans: Sendable {
     var attributes: [OTLPAttribute]
     var spans: [OTLPSpan]
 }

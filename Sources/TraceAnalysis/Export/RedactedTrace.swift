@@ -183,7 +183,7 @@ extension Redactor {
     /// The built-in rules plus the custom rules of the file at `rulesPath`, if given.
     ///
     /// - Throws: ``CommandFailure/message(_:)`` naming the file and, for a bad rule, its line.
-    static func withRules(from rulesPath: String?) throws(CommandFailure) -> Redactor {
+    public static func withRules(from rulesPath: String?) throws(CommandFailure) -> Redactor {
         guard let rulesPath else { return .standard }
         do {
             return Redactor(rules: RedactionRule.builtIn + (try RedactionRule.load(contentsOf: rulesPath)))

@@ -91,6 +91,13 @@ public struct RepeatedCall: Sendable, Hashable, Comparable, CustomStringConverti
     public var session: String
     public var tool: String
 
+    /// The finding of `kind` (`repeat`, `loop`) for `tool` in the session labelled `session`.
+    public init(kind: String, session: String, tool: String) {
+        self.kind = kind
+        self.session = session
+        self.tool = tool
+    }
+
     public var description: String { "\(kind) \(tool) in \(session)" }
 
     public static func < (lhs: RepeatedCall, rhs: RepeatedCall) -> Bool {
@@ -316,7 +323,7 @@ public struct LatencyBaseline: Sendable {
     }
 
     /// Both baselines' runs, group by group.
-    func merged(with other: LatencyBaseline) -> LatencyBaseline {
+    public func merged(with other: LatencyBaseline) -> LatencyBaseline {
         var byKey = Dictionary(groups.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         for group in other.groups {
             if var mine = byKey[group.key] {

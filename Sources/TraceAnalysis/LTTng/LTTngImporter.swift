@@ -16,13 +16,13 @@ import Glibc
 /// again whenever the run changes, which the store's `INSERT OR REPLACE` keeps as one row. A run
 /// the trace holds records of but no `run` record for gets a `run` row made of what is known: its
 /// id, its earliest time and the trace's host name.
-enum LTTngImporter {
+public enum LTTngImporter {
     /// What an import wrote.
-    struct Outcome {
-        var records: Int
-        var runs: Int
+    public struct Outcome {
+        public var records: Int
+        public var runs: Int
         /// Fields that held numbers no recording writes: the store holds the nearest plausible value.
-        var anomalies: [StoreAnomaly] = []
+        public var anomalies: [StoreAnomaly] = []
     }
 
     /// Events handed to the store's writer between two waits for it: the writer's queue holds
@@ -32,7 +32,7 @@ enum LTTngImporter {
     /// Imports the trace at `tracePath` into a new store at `output`.
     ///
     /// - Parameter progress: called about every ``batch`` records with the count so far.
-    static func run(
+    public static func run(
         tracePath: String, output: String, progress: (Int) -> Void
     ) throws(CommandFailure) -> Outcome {
         let stream: LTTngRecordStream

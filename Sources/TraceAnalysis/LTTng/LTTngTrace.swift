@@ -74,8 +74,8 @@ public enum LTTngTrace {
 /// pass.
 ///
 /// Records whose run can be told only once the whole trace is read (see ``RunTracker``) come last.
-final class LTTngRecordStream {
-    enum Item {
+public final class LTTngRecordStream {
+    public enum Item {
         /// A record, its run, and the host of the trace it came from.
         case record(TraceEvent, runID: Int64, host: String)
         /// Live only: nothing new yet.
@@ -84,7 +84,7 @@ final class LTTngRecordStream {
     }
 
     /// The folder or URL, for messages.
-    let path: String
+    public let path: String
     private let reader: CTFReader
     private let isLive: Bool
     private var decoder = SessionTraceDecoder()
@@ -97,7 +97,7 @@ final class LTTngRecordStream {
     private(set) var recordCount = 0
 
     /// Opens every CTF trace at or below the folder `path`.
-    init(path: String) throws(LTTngTraceError) {
+    public init(path: String) throws(LTTngTraceError) {
         self.path = path
         isLive = false
         let directories = try LTTngTrace.traceDirectories(under: path)
@@ -107,7 +107,7 @@ final class LTTngRecordStream {
     }
 
     /// Attaches to a live session through lttng-relayd: `url` is `net://RELAY/host/HOST/SESSION`.
-    init(liveURL url: String) throws(LTTngTraceError) {
+    public init(liveURL url: String) throws(LTTngTraceError) {
         path = url
         isLive = true
         do { reader = try CTFReader(liveURL: url) } catch {
@@ -115,7 +115,7 @@ final class LTTngRecordStream {
         }
     }
 
-    func next() throws(LTTngTraceError) -> Item {
+    public func next() throws(LTTngTraceError) -> Item {
         while !readerEnded {
             let next: CTFReader.Next
             do { next = try reader.next() } catch {
@@ -177,7 +177,7 @@ final class LTTngRecordStream {
     var absentFields: Set<String> { decoder.absentFields }
 
     /// The fields that held numbers no recording writes, read as the nearest plausible value.
-    var anomalies: [StoreAnomaly] { decoder.implausibleFields.anomalies(path: path) }
+    public var anomalies: [StoreAnomaly] { decoder.implausibleFields.anomalies(path: path) }
 
     private func host(_ traceIndex: UInt64, _ name: UnsafePointer<CChar>?) -> String {
         let index = Int(traceIndex)

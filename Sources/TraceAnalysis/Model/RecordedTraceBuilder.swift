@@ -7,7 +7,7 @@ import TraceStore
 ///
 /// A record with the id of one already gathered replaces it, as a store's `INSERT OR REPLACE` does:
 /// the middleware records a session again each time it grows, and the last is the whole session.
-struct RecordedTraceBuilder {
+public struct RecordedTraceBuilder {
     private struct Run {
         var record: RunRecord?
         var sessions: [SessionRecord] = []
@@ -73,12 +73,12 @@ struct RecordedTraceBuilder {
     private var runIndex: [Int64: Int] = [:]
     private(set) var recordCount = 0
 
-    init(keepsChunks: Bool = true) {
+    public init(keepsChunks: Bool = true) {
         self.keepsChunks = keepsChunks
     }
 
     /// Adds `event` to run `runID`; `host` names the run's host if it has no `run` record.
-    mutating func add(_ event: TraceEvent, runID: Int64, host: String = "") {
+    public mutating func add(_ event: TraceEvent, runID: Int64, host: String = "") {
         recordCount += 1
         let index: Int
         if let known = runIndex[runID] {
@@ -93,7 +93,7 @@ struct RecordedTraceBuilder {
     }
 
     /// The trace gathered so far, runs by start time, records by `ts` then id.
-    func trace(path: String) -> RecordedTrace {
+    public func trace(path: String) -> RecordedTrace {
         var recorded: [RecordedRun] = []
         for run in runs {
             let id = run.id

@@ -44,7 +44,7 @@ public enum TerminalText {
     }
 
     /// `text` (already safe) padded with spaces on the right to `width` characters.
-    static func padded(_ text: String, _ width: Int) -> String {
+    public static func padded(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 

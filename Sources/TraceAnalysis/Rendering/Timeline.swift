@@ -76,7 +76,7 @@ public struct Timeline: Sendable {
         return charts.joined(separator: "\n")
     }
 
-    static func matches(_ session: SessionRecord, _ wanted: String) -> Bool {
+    public static func matches(_ session: SessionRecord, _ wanted: String) -> Bool {
         session.label == wanted || ShortID.matchesRecord(session.sessionID, wanted)
     }
 

@@ -1,10 +1,11 @@
 import SessionTrace
+import TraceAnalysis
 
 /// The `trace-report(1)` man page in roff, made from the program's and each subcommand's help
 /// parts (abstract, usage, discussion, options), so the page says what `--help` says.
-public enum ManualPage {
-    /// The page for `commands`, the visible ones in their order.
-    public static func render(_ commands: [any ReportCommand.Type]) -> String {
+enum ManualPage {
+    /// The page for `commands`, in their order.
+    static func render(_ commands: [any ReportCommand.Type]) -> String {
         var out = """
             .TH TRACE-REPORT 1 "" "SessionTrace \(escaped(sessionTraceVersion))" "User Commands"
             .nh
@@ -28,7 +29,7 @@ public enum ManualPage {
             .SH SUBCOMMANDS
 
             """
-        for command in commands where !command.isHidden {
+        for command in commands {
             out += ".SS \(escaped(command.name))\n\(paragraph(command.abstract))\n"
             // One line, for man to wrap at the reader's width.
             let usage = command.usage.split(whereSeparator: \.isWhitespace).joined(separator: " ")

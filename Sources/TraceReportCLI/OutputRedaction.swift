@@ -1,16 +1,17 @@
 import Redaction
 import Reproducible
+import TraceAnalysis
 
 /// The options that choose the run's redaction policy; every subcommand takes them.
 extension CommonOptions {
     /// `--rules FILE`: custom rules on top of the built-in ones.
-    public static let rules = OptionSpec.value(
+    static let rules = OptionSpec.value(
         "--rules", "FILE", "more redaction rules, one per line (see docs/trace-report.md)")
     /// `--no-redact`: no redaction at all.
-    public static let noRedact = OptionSpec.flag(
+    static let noRedact = OptionSpec.flag(
         "--no-redact", "redact nothing, for your own terminal only; says so on standard error")
     /// The redaction options, in the order `--help` lists them.
-    public static let redaction = [rules, noRedact]
+    static let redaction = [rules, noRedact]
 }
 
 extension Redactor {
@@ -38,7 +39,7 @@ extension OrderedJSON {
     /// so the result is valid JSON with the same ids and figures. A store id (``OrderedJSON/id(_:)``)
     /// is a string only so that readers keep it exact: under a key ending in `_id` or `_ids`, the
     /// decimal form of a 64-bit integer is kept as a number would be, never taken for a card number.
-    public func redacted(by redactor: Redactor) -> OrderedJSON {
+    func redacted(by redactor: Redactor) -> OrderedJSON {
         var memo: [String: String] = [:]
         return redacted(by: redactor, field: "", memo: &memo)
     }
@@ -76,7 +77,7 @@ extension OrderedJSON {
 
 extension SummaryReport {
     /// The report with its store path and every group's label, profile and model redacted.
-    public func redacted(by redactor: Redactor) -> SummaryReport {
+    func redacted(by redactor: Redactor) -> SummaryReport {
         func text(_ value: String?, _ field: String) -> String? {
             value.map { redactor.redact($0, field: field).text }
         }
@@ -101,7 +102,7 @@ extension SummaryReport {
 extension LatencyBaseline {
     /// The baseline with its sources, scenario keys and repeated calls redacted; groups whose keys
     /// become equal are merged, as if the runs had been recorded with the redacted names.
-    public func redacted(by redactor: Redactor) -> LatencyBaseline {
+    func redacted(by redactor: Redactor) -> LatencyBaseline {
         func text(_ value: String, _ field: String) -> String { redactor.redact(value, field: field).text }
         var merged = LatencyBaseline(
             grouping: grouping, sources: sources.map { text($0, "path") }, groups: [])

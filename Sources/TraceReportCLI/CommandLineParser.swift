@@ -1,38 +1,40 @@
+import TraceAnalysis
+
 /// One option a subcommand accepts: a flag (`--json`) or an option with a value (`--width 100`).
-public struct OptionSpec: Sendable, Hashable {
+struct OptionSpec: Sendable, Hashable {
     /// The long name, with its dashes: `--width`.
-    public var name: String
+    var name: String
     /// Shown in help after the name, `N` in `--width N`; nil for a flag.
-    public var valueName: String?
+    var valueName: String?
     /// One line for `--help`.
-    public var help: String
+    var help: String
     /// True when the command cannot run without it; usage lines show it without brackets.
-    public var isRequired = false
+    var isRequired = false
 
     /// A flag, `--json`.
-    public static func flag(_ name: String, _ help: String) -> OptionSpec {
+    static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, valueName: nil, help: help)
     }
 
     /// An optional option with a value, `--width N`.
-    public static func value(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
+    static func value(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, valueName: valueName, help: help)
     }
 
     /// An option with a value that the command needs, `--baseline FILE`.
-    public static func required(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
+    static func required(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, valueName: valueName, help: help, isRequired: true)
     }
 
-    public var isFlag: Bool { valueName == nil }
+    var isFlag: Bool { valueName == nil }
 
     /// The option as a usage line shows it: `--width N`, or `[--width N]` when it is optional.
-    public var synopsis: String {
+    var synopsis: String {
         isRequired ? label : "[\(label)]"
     }
 
     /// The values a shell may complete for it, when its value name lists them: `label|interval`.
-    public var choices: [String]? {
+    var choices: [String]? {
         guard let valueName else { return nil }
         return Self.choices(in: valueName)
     }
@@ -49,33 +51,26 @@ public struct OptionSpec: Sendable, Hashable {
     var label: String { valueName.map { "\(name) \($0)" } ?? name }
 
     /// True when its value is a path, so a shell completes file names.
-    public var takesPath: Bool {
+    var takesPath: Bool {
         ["FILE", "STORE", "DIR", "PATH"].contains(valueName ?? "")
     }
 }
 
-/// A command line that did not make sense; `description` is one sentence for standard error.
-public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// A subcommand's arguments after parsing: flags seen, option values, and positionals in order.
-public struct ParsedArguments: Sendable, Hashable {
-    public var flags: Set<String> = []
-    public var values: [String: String] = [:]
-    public var positionals: [String] = []
+struct ParsedArguments: Sendable, Hashable {
+    var flags: Set<String> = []
+    var values: [String: String] = [:]
+    var positionals: [String] = []
     /// True when `--help` or `-h` was given: the command prints its help and nothing else.
-    public var wantsHelp = false
+    var wantsHelp = false
 
-    public init() {}
+    init() {}
 
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
-    public func value(_ name: String) -> String? { values[name] }
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+    func value(_ name: String) -> String? { values[name] }
 
     /// The value of `name` as a whole number in `range`, `fallback` when absent.
-    public func int(_ name: String, default fallback: Int, in range: ClosedRange<Int> = 1...Int.max)
+    func int(_ name: String, default fallback: Int, in range: ClosedRange<Int> = 1...Int.max)
         throws(UsageError) -> Int
     {
         guard let text = values[name] else { return fallback }
@@ -87,7 +82,7 @@ public struct ParsedArguments: Sendable, Hashable {
     }
 
     /// The value of `name` as a number in `range`, `fallback` when absent.
-    public func double(_ name: String, default fallback: Double, in range: ClosedRange<Double>)
+    func double(_ name: String, default fallback: Double, in range: ClosedRange<Double>)
         throws(UsageError) -> Double
     {
         guard let text = values[name] else { return fallback }
@@ -99,16 +94,16 @@ public struct ParsedArguments: Sendable, Hashable {
     }
 
     /// The value of `name` as a duration (`1.5s`, `250ms`, `40us`, `1m`, plain seconds), in ns.
-    public func duration(_ name: String) throws(UsageError) -> Int64? {
+    func duration(_ name: String) throws(UsageError) -> Int64? {
         guard let text = values[name] else { return nil }
-        guard let nanoseconds = ArgumentParser.parseDuration(text) else {
+        guard let nanoseconds = CommandLineParser.parseDuration(text) else {
             throw UsageError("\(name) needs a duration like 1.5s, 250ms or 40us, not '\(TerminalText.sanitized(text))'")
         }
         return nanoseconds
     }
 
     /// The one store path the analysis subcommands take.
-    public func storePath() throws(UsageError) -> String {
+    func storePath() throws(UsageError) -> String {
         guard let path = positionals.first else { throw UsageError("no store given; name a .sqlite file") }
         guard positionals.count == 1 else {
             throw UsageError("one store at a time, but \(positionals.count) were given")
@@ -122,8 +117,8 @@ public struct ParsedArguments: Sendable, Hashable {
 ///
 /// Accepts `--name value`, `--name=value`, flags, `-h`/`--help`, and `--` before positionals that
 /// begin with a dash. Unknown options, missing values and values given to flags are errors.
-public enum ArgumentParser {
-    public static func parse(_ arguments: [String], options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
+enum CommandLineParser {
+    static func parse(_ arguments: [String], options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         let byName = Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var index = 0
@@ -164,7 +159,7 @@ public enum ArgumentParser {
 
     /// Nanoseconds of `text`: a number with a unit `ns`, `us`/`µs`, `ms`, `s` or `m`; a bare number
     /// is seconds.
-    public static func parseDuration(_ text: String) -> Int64? {
+    static func parseDuration(_ text: String) -> Int64? {
         let units: [(String, Double)] = [
             ("ns", 1), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("s", 1e9), ("m", 60e9),
         ]

@@ -1,3 +1,5 @@
+import TraceAnalysis
+
 /// Completion scripts for bash, zsh and fish, made from the subcommands' options and operands,
 /// the parts their `--help` is made of, so that no shell offers what the help does not list.
 ///
@@ -5,11 +7,11 @@
 /// and file names for its operands (or the words of a list operand such as `bash|zsh|fish`);
 /// after an option with a value, the value's choices (`label|interval`), file names for a path
 /// (`FILE`, `STORE`, `DIR`, `PATH`), else nothing.
-public enum ShellCompletion: String, CaseIterable, Sendable {
+enum ShellCompletion: String, CaseIterable, Sendable {
     case bash, zsh, fish
 
     /// The script for this shell, completing `commands`.
-    public func script(for commands: [any ReportCommand.Type]) -> String {
+    func script(for commands: [any ReportCommand.Type]) -> String {
         let specs = commands.map(Spec.init)
         switch self {
         case .bash: return Self.bash(specs)

@@ -1,12 +1,13 @@
+import TraceAnalysis
 import TraceStore
 
 /// `trace-report summary STORE`: latency, generation rate, cache and errors per run, session and
 /// profile/model.
-public struct SummaryCommand: ReportCommand {
-    public static let name = "summary"
-    public static let abstract = "Latency, generation rate, cache hits and errors per run, session and model."
-    public static let operands = "STORE"
-    public static let discussion = """
+struct SummaryCommand: ReportCommand {
+    static let name = "summary"
+    static let abstract = "Latency, generation rate, cache hits and errors per run, session and model."
+    static let operands = "STORE"
+    static let discussion = """
         For each run, session and profile/model pair: requests; time to first token p50, p95 and max;
         generation rate p50 in tokens/s, (output_tokens - 1) / ((dur - ttft) / 1e9); latency p50, p95
         and sum (model time); tool time; cache hit rate, server-reported cached input tokens over input
@@ -15,15 +16,15 @@ public struct SummaryCommand: ReportCommand {
         Percentiles are nearest-rank: the value at rank ceil(p/100 × n) of the n sorted values.
         Rows are streamed from SQLite, so a store of a million requests needs no more than its figures.
         """
-    public static let options: [OptionSpec] = [
+    static let options: [OptionSpec] = [
         CommonOptions.json,
         .value("--limit", "N", "session rows shown at most (default 20); --json lists all"),
         Follow.option,
         CommonOptions.prices,
     ]
 
-    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitCode
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ReportExitStatus
     {
         let limit: Int
         do { limit = try arguments.int("--limit", default: 20) } catch { throw .usage(error) }

@@ -1,4 +1,5 @@
 import Redaction
+import TraceAnalysis
 
 #if canImport(Glibc)
 import Glibc
@@ -17,12 +18,12 @@ import Reproducible
 /// a secret from the writer, and scenario names match those of a baseline written redacted.
 public struct CommandContext: Sendable {
     /// The process environment (`COLUMNS`, `NO_COLOR`).
-    public var environment: [String: String]
+    var environment: [String: String]
     /// True when standard output is a terminal, so colour is on unless asked off.
-    public var outputIsTerminal: Bool
+    var outputIsTerminal: Bool
     /// The redaction policy every output goes through; `trace-report` sets it from `--rules` and
     /// `--no-redact`.
-    public var redactor: Redactor
+    var redactor: Redactor
     private let standardOutput: @Sendable (String) -> Void
     private let standardError: @Sendable (String) -> Void
 
@@ -61,18 +62,18 @@ public struct CommandContext: Sendable {
     // MARK: Writers: every byte a command writes
 
     /// Writes text to standard output, redacted.
-    public func write(_ text: String) {
+    func write(_ text: String) {
         standardOutput(redactor.redact(text).text)
     }
 
     /// Writes `json` to standard output as one document and a newline, every string redacted.
-    public func write(json: OrderedJSON) {
+    func write(json: OrderedJSON) {
         standardOutput(json.redacted(by: redactor).serialized() + "\n")
     }
 
     /// Writes a note for the person running the command, such as a redaction report, to standard
     /// error, redacted, so that it stays out of output that is piped on.
-    public func writeNote(_ text: String) {
+    func writeNote(_ text: String) {
         standardError(redactor.redact(text).text)
     }
 

@@ -1,15 +1,16 @@
 import Redaction
+import TraceAnalysis
 import TraceStore
 
 /// `trace-report export --format perfetto|otlp|jsonl|html [--out FILE] [--rules FILE] STORE [STORE2]`:
 /// the store in a format other tools open, or as the web viewer, always redacted;
 /// `--format otlp --endpoint URL` pushes it to an OTLP/HTTP back end instead.
-public struct ExportCommand: ReportCommand {
-    public static let name = "export"
-    public static let abstract =
+struct ExportCommand: ReportCommand {
+    static let name = "export"
+    static let abstract =
         "Write a store, redacted, as Perfetto/Chrome trace JSON, OTLP/JSON, JSON Lines or the web viewer."
-    public static let operands = "STORE [STORE2]"
-    public static let discussion = """
+    static let operands = "STORE [STORE2]"
+    static let discussion = """
         perfetto  Chrome trace-event JSON for ui.perfetto.dev: a process per run, a thread per session,
                   requests with their time to first token, tool calls, generation rate, handoffs.
         otlp      an OTLP/JSON ExportTraceServiceRequest with OpenTelemetry gen_ai.* and OpenInference
@@ -28,7 +29,7 @@ public struct ExportCommand: ReportCommand {
         jsonl: a last "redaction_report" line; html: the data's "redaction"). The file is created
         readable by its owner only.
         """
-    public static let options: [OptionSpec] = [
+    static let options: [OptionSpec] = [
         .required("--format", formatList("|"), "the format to write"),
         .value("--out", "FILE", "where to write (mode 0600); standard output if absent, nothing with --endpoint"),
         .value("--endpoint", "URL", "push OTLP/HTTP protobuf to this back end (--format otlp only)"),
@@ -39,8 +40,8 @@ public struct ExportCommand: ReportCommand {
         ExportFormat.allCases.map(\.rawValue).joined(separator: separator)
     }
 
-    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitCode
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ReportExitStatus
     {
         guard let formatName = arguments.value("--format") else {
             throw .usage(UsageError("--format is required: \(formatList(", "))"))
@@ -77,7 +78,7 @@ public struct ExportCommand: ReportCommand {
     /// Pushes the store's spans to `endpoint`, and writes them to `out` as OTLP/JSON when given.
     static func push(
         _ path: String, to endpoint: String, headers: String?, out: String?, context: CommandContext
-    ) throws(CommandFailure) -> ExitCode {
+    ) throws(CommandFailure) -> ReportExitStatus {
         guard endpoint.hasPrefix("http://") || endpoint.hasPrefix("https://") else {
             throw .usage(UsageError("--endpoint needs an http:// or https:// URL"))
         }

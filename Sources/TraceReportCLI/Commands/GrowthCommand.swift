@@ -1,14 +1,16 @@
+import TraceAnalysis
+
 /// `trace-report growth STORE`: how prompts grow across sessions, against the context window.
-public struct GrowthCommand: ReportCommand {
-    public static let name = "growth"
-    public static let abstract = "Transcript and prompt growth per session, largest prompts, share of the context window."
-    public static let operands = "STORE"
-    public static let discussion = """
+struct GrowthCommand: ReportCommand {
+    static let name = "growth"
+    static let abstract = "Transcript and prompt growth per session, largest prompts, share of the context window."
+    static let operands = "STORE"
+    static let discussion = """
         Per session: transcript entries, prompt bytes and input tokens from the first request to the last,
         with a sparkline of input tokens per request; then the largest prompts. A session is a finding
         when a prompt reaches X (default 0.75) of the context window (input_tokens / N).
         """
-    public static let options: [OptionSpec] = [
+    static let options: [OptionSpec] = [
         .value("--context-window", "N", "the model's context window in tokens (default 8192)"),
         .value("--warn-share", "X", "share of the window that makes a finding, 0 < X ≤ 1 (default 0.75)"),
         .value("--top", "N", "largest prompts listed (default 5)"),
@@ -16,8 +18,8 @@ public struct GrowthCommand: ReportCommand {
         CommonOptions.json,
     ]
 
-    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitCode
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ReportExitStatus
     {
         var options = GrowthReport.Options()
         do {

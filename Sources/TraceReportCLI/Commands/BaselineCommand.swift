@@ -1,9 +1,11 @@
+import TraceAnalysis
+
 /// `trace-report baseline RUN...`: the per-scenario distributions a latency gate compares against.
-public struct BaselineCommand: ReportCommand {
-    public static let name = "baseline"
-    public static let abstract = "Write a latency baseline (JSON, to check in) from recorded runs."
-    public static let operands = "RUN..."
-    public static let discussion = """
+struct BaselineCommand: ReportCommand {
+    static let name = "baseline"
+    static let abstract = "Write a latency baseline (JSON, to check in) from recorded runs."
+    static let operands = "RUN..."
+    static let discussion = """
         Groups the requests of every RUN (a store, or a baseline .json to merge) by scenario, profile and
         model. The scenario is the run's label (--group-by label, the default) or the name of the innermost
         app interval around the request (--group-by interval). Per group it keeps the raw per-request
@@ -12,13 +14,13 @@ public struct BaselineCommand: ReportCommand {
         "version" says the format (1), so a re-recorded baseline diffs cleanly. More than 5000 requests in
         a group are thinned evenly.
         """
-    public static let options: [OptionSpec] = [
+    static let options: [OptionSpec] = [
         .value("--out", "FILE", "where to write the JSON; standard output if absent"),
         .value("--group-by", "label|interval", "what a scenario is (default label)"),
     ]
 
-    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitCode
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ReportExitStatus
     {
         guard !arguments.positionals.isEmpty else { throw .usage(UsageError("no run given; name one or more .sqlite stores")) }
         let grouping = try parseGrouping(arguments) ?? .label

@@ -1,10 +1,12 @@
+import TraceAnalysis
+
 /// `trace-report tools STORE`: repeated tool calls, loops and oversized tool output.
-public struct ToolsCommand: ReportCommand {
-    public static let name = "tools"
-    public static let abstract =
+struct ToolsCommand: ReportCommand {
+    static let name = "tools"
+    static let abstract =
         "Tool calls repeated with identical or near-identical arguments, loops, oversized output."
-    public static let operands = "STORE"
-    public static let discussion = """
+    static let operands = "STORE"
+    static let discussion = """
         Two calls of a tool ask the same thing when their arguments_fingerprint is equal, or when their
         captured arguments agree field by field: no entity differs (a number such as a page or an id, an
         id-like value, a proper noun, a field named like city, name, date, page) and the other text
@@ -21,7 +23,7 @@ public struct ToolsCommand: ReportCommand {
         Cost: the repeats' tool time, and the extra rounds (requests that asked only for repeats), with
         their time and tokens.
         """
-    public static let options: [OptionSpec] = [
+    static let options: [OptionSpec] = [
         SessionOption.runSpec, SessionOption.spec,
         .value("--loop", "N", "asks of one kind in one turn that make a loop (default 3)"),
         .value("--similarity", "X", "near-identical threshold, 0 < X ≤ 1 (default 0.8)"),
@@ -29,8 +31,8 @@ public struct ToolsCommand: ReportCommand {
         CommonOptions.json,
     ]
 
-    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitCode
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ReportExitStatus
     {
         var options = ToolFindings.Options()
         do {

@@ -1,3 +1,5 @@
+import TraceAnalysis
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +21,7 @@ enum Follow {
     static func run(
         _ arguments: ParsedArguments, context: CommandContext,
         render: (RecordedTrace) throws(CommandFailure) -> String
-    ) throws(CommandFailure) -> ExitCode {
+    ) throws(CommandFailure) -> ReportExitStatus {
         let path: String
         do { path = try arguments.storePath() } catch { throw .usage(error) }
         var drawing = Drawing(context: context)

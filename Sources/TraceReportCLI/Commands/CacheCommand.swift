@@ -1,10 +1,12 @@
+import TraceAnalysis
+
 /// `trace-report cache STORE`: requests that broke the reusable prompt prefix, and the cost.
-public struct CacheCommand: ReportCommand {
-    public static let name = "cache"
-    public static let abstract =
+struct CacheCommand: ReportCommand {
+    static let name = "cache"
+    static let abstract =
         "Requests that broke the cached prompt prefix, their cause and the cache tax."
-    public static let operands = "STORE"
-    public static let discussion = """
+    static let operands = "STORE"
+    static let discussion = """
         Each request is compared with the previous request of its session. Causes: model switch (provider
         or model differs), instructions or tools changed (fingerprints or handoffs), history transform
         (fewer leading entries reused than the previous request sent), profile switch (with one of those,
@@ -16,12 +18,12 @@ public struct CacheCommand: ReportCommand {
         Then the first-token waits the prompt does not explain: requests whose time to first token, beyond
         the server's own prompt processing, is far above the run's usual (unexplained_ttft).
         """
-    public static let options: [OptionSpec] = [
+    static let options: [OptionSpec] = [
         SessionOption.runSpec, SessionOption.spec, CommonOptions.failOnFindings, CommonOptions.json, CommonOptions.prices,
     ]
 
-    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitCode
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ReportExitStatus
     {
         let trace = try SessionOption.loadTrace(arguments, for: Self.self, context: context)
         let report = CacheFindings.analyze(trace, prices: try CommonOptions.priceTable(arguments))

@@ -1,4 +1,5 @@
 import LTTngRecording
+import TraceAnalysis
 
 #if canImport(Glibc)
 import Glibc
@@ -7,11 +8,11 @@ import Reproducible
 
 /// `trace-report record [--lttng DIR] [--store PATH] -- COMMAND...`: runs a program under an LTTng
 /// recording of its `session_trace` events, like `perf record`.
-public struct RecordCommand: ReportCommand {
-    public static let name = "record"
-    public static let abstract = "Run a program under an LTTng recording of its session_trace events."
-    public static let operands = "-- COMMAND [ARGUMENT...]"
-    public static let discussion = """
+struct RecordCommand: ReportCommand {
+    static let name = "record"
+    static let abstract = "Run a program under an LTTng recording of its session_trace events."
+    static let operands = "-- COMMAND [ARGUMENT...]"
+    static let discussion = """
         Starts an LTTng session daemon if none runs (and stops it afterwards, by its PID), creates a
         recording session that enables session_trace:* with the vpid context and writes to DIR, runs
         COMMAND, then stops and destroys the session. Prints where the trace is and its summary; with
@@ -21,14 +22,14 @@ public struct RecordCommand: ReportCommand {
         (its status is printed), 2 when the recording could not be made. Needs the LTTng tools
         (lttng, lttng-sessiond) and the rights to run a session daemon.
         """
-    public static let options: [OptionSpec] = [
+    static let options: [OptionSpec] = [
         .value("--lttng", "DIR", "where the trace goes (default: sessiontrace-PID in the current folder)"),
         .value("--store", "PATH", "also write the trace as a new store"),
         CommonOptions.json,
     ]
 
-    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitCode
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ReportExitStatus
     {
         let command = arguments.positionals
         guard !command.isEmpty else { throw .usage(UsageError("no command given; put it after --")) }

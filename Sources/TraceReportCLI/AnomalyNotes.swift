@@ -1,4 +1,5 @@
 import Reproducible
+import TraceAnalysis
 import TraceStore
 
 /// The implausible values a command read (see ``StoreAnomaly``), as its report shows them: a

@@ -1,3 +1,4 @@
+import TraceAnalysis
 import TraceStore
 
 #if canImport(Glibc)
@@ -5,24 +6,24 @@ import Glibc
 #endif
 
 /// `trace-report import TRACE_DIR --out STORE`: an LTTng trace written as a new store.
-public struct ImportCommand: ReportCommand {
-    public static let name = "import"
-    public static let abstract = "Write an LTTng trace as a new store, for SQL."
-    public static let operands = "TRACE_DIR"
-    public static let discussion = """
+struct ImportCommand: ReportCommand {
+    static let name = "import"
+    static let abstract = "Write an LTTng trace as a new store, for SQL."
+    static let operands = "TRACE_DIR"
+    static let discussion = """
         Reads every session_trace record of the LTTng trace in TRACE_DIR (the folder of a recording
         session, or any folder below it) and writes them to STORE, a new store readable by its owner
         only; an existing STORE is refused. The store is written beside STORE under a hidden name and
         renamed into place when complete, so an interrupted import leaves no store behind. On a
         terminal, progress is shown on standard error. Rows are placed in runs as docs/lttng.md says.
         """
-    public static let options: [OptionSpec] = [
+    static let options: [OptionSpec] = [
         .required("--out", "STORE", "the store to create"),
         CommonOptions.json,
     ]
 
-    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitCode
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ReportExitStatus
     {
         guard let output = arguments.value("--out") else {
             throw .usage(UsageError("--out STORE is required: the store to create"))

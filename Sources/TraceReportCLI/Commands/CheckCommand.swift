@@ -1,12 +1,13 @@
+import TraceAnalysis
 import TraceStore
 
 /// `trace-report check STORE…`: every analysis, the findings ranked by what they cost.
-public struct CheckCommand: ReportCommand {
-    public static let name = "check"
-    public static let abstract =
+struct CheckCommand: ReportCommand {
+    static let name = "check"
+    static let abstract =
         "What is wrong with a run: every finding of every analysis, most costly first."
-    public static let operands = "STORE..."
-    public static let discussion = """
+    static let operands = "STORE..."
+    static let discussion = """
         Runs tools, cache, capped and growth with their default options on each store and lists every
         finding on one line, ranked by cost: time first (tool and model time spent, time to first token
         gained), then tokens (spent or lost); with --prices, those tokens in dollars too. Each line ends
@@ -15,12 +16,12 @@ public struct CheckCommand: ReportCommand {
         chronic_cache_break, capped_answer, oversized_tool_output, prompt_growth, unexplained_ttft
         (docs/trace-report.md defines each).
         """
-    public static let options: [OptionSpec] = [
+    static let options: [OptionSpec] = [
         CommonOptions.failOnFindings, CommonOptions.json, CommonOptions.prices,
     ]
 
-    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitCode
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ReportExitStatus
     {
         guard !arguments.positionals.isEmpty else {
             throw .usage(UsageError("no store given; name a .sqlite file"))

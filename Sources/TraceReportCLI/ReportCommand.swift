@@ -1,28 +1,16 @@
 import Redaction
 import SessionTrace
+import TraceAnalysis
 import TraceStore
 
 /// What a subcommand's run ends with; the process exits with `rawValue`.
-public enum ExitCode: Int32, Sendable {
+public enum ReportExitStatus: Int32, Sendable {
     /// Done, nothing to flag (or the subcommand does not gate).
     case success = 0
     /// A gating subcommand found something (`--fail-on-findings`).
     case findings = 1
     /// The command line or the input was wrong; one sentence on standard error says how.
     case usageOrInput = 2
-}
-
-/// Why a subcommand stopped early; `trace-report` prints the sentence and exits 2.
-public enum CommandFailure: Error, Sendable {
-    /// The command line is wrong.
-    case usage(UsageError)
-    /// The store or LTTng trace could not be read.
-    case input(TraceInputError)
-    /// Something else about the input, as one sentence.
-    case message(String)
-
-    /// The store could not be read.
-    public static func input(_ error: StoreError) -> CommandFailure { .input(.store(error)) }
 }
 
 /// One `trace-report` subcommand. A subcommand is one file with one type conforming to this
@@ -35,14 +23,16 @@ public enum CommandFailure: Error, Sendable {
 ///     static let operands = "STORE"
 ///     static let discussion = "..."
 ///     static let options: [OptionSpec] = [.value("--out", "FILE", "where to write; standard output if absent")]
-///     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
+///     static func run(
+///         _ arguments: ParsedArguments, context: CommandContext
+///     ) throws(CommandFailure) -> ReportExitStatus {
 ///         let trace = try loadTrace(arguments, context: context)  // redacted, or a clear failure
 ///         context.write(...)                                       // redacted again on the way out
 ///         return .success
 ///     }
 /// }
 /// ```
-public protocol ReportCommand {
+protocol ReportCommand {
     /// The word after `trace-report`.
     static var name: String { get }
     /// One line for `trace-report --help`.
@@ -55,19 +45,18 @@ public protocol ReportCommand {
     /// The options it accepts, besides `--help` and those every command takes
     /// (``CommonOptions/everyCommand``).
     static var options: [OptionSpec] { get }
-    /// Hidden commands (developer tools) work but are not listed in `trace-report --help`.
-    static var isHidden: Bool { get }
     /// Runs with parsed arguments; `--help` never reaches here.
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode
+    static func run(
+        _ arguments: ParsedArguments, context: CommandContext
+    ) throws(CommandFailure) -> ReportExitStatus
 }
 
 extension ReportCommand {
-    public static var isHidden: Bool { false }
-    public static var discussion: String { "" }
+    static var discussion: String { "" }
 
     /// The command's `--help` text; the man page (``ManualPage``) and the shell completions
     /// (``ShellCompletion``) are made from the same parts.
-    public static var helpText: String {
+    static var helpText: String {
         var out = "\(abstract)\n\nUsage: \(usage)\n"
         if !discussion.isEmpty { out += "\n\(discussion)\n" }
         let width = helpOptions.map(\.label.count).max() ?? 0
@@ -80,7 +69,7 @@ extension ReportCommand {
 
     /// The full usage: every option it accepts, then ``operands``, wrapped under its first word
     /// after `Usage: `.
-    public static var usage: String {
+    static var usage: String {
         let prefix = "Usage: "
         let continuation = String(repeating: " ", count: "trace-report \(name) ".count)
         var lines = ["trace-report \(name)"]
@@ -96,7 +85,7 @@ extension ReportCommand {
 
     /// ``options`` and the options every command takes (``CommonOptions/everyCommand``) that it
     /// does not declare itself.
-    public static var acceptedOptions: [OptionSpec] {
+    static var acceptedOptions: [OptionSpec] {
         options + CommonOptions.everyCommand.filter { common in !options.contains { $0.name == common.name } }
     }
 
@@ -105,7 +94,7 @@ extension ReportCommand {
 
     /// Opens the store named by the one positional argument and loads it, every string redacted
     /// by the context's redactor.
-    public static func loadTrace(
+    static func loadTrace(
         _ arguments: ParsedArguments, context: CommandContext, chunks: Bool = false
     ) throws(CommandFailure) -> RecordedTrace {
         let path: String
@@ -117,7 +106,7 @@ extension ReportCommand {
 
     /// The latency baseline of stores and baseline files, its names redacted by the context's
     /// redactor (``LatencyBaseline/redacted(by:)``), as `trace-report baseline` writes it.
-    public static func loadBaseline(
+    static func loadBaseline(
         paths: [String], grouping: ScenarioGrouping?, context: CommandContext
     ) throws(CommandFailure) -> LatencyBaseline {
         do {
@@ -128,7 +117,7 @@ extension ReportCommand {
     }
 
     /// Opens the store named by the one positional argument, without loading it.
-    public static func openStore(_ arguments: ParsedArguments) throws(CommandFailure) -> StoreReader {
+    static func openStore(_ arguments: ParsedArguments) throws(CommandFailure) -> StoreReader {
         let path: String
         do { path = try arguments.storePath() } catch { throw .usage(error) }
         do { return try StoreReader(path: path) } catch { throw .input(error) }
@@ -136,17 +125,17 @@ extension ReportCommand {
 }
 
 /// The options every analysis subcommand shares.
-public enum CommonOptions {
-    public static let json = OptionSpec.flag("--json", "machine-readable output; keys are documented in docs/trace-report.md")
+enum CommonOptions {
+    static let json = OptionSpec.flag("--json", "machine-readable output; keys are documented in docs/trace-report.md")
     /// `--no-color`: every subcommand takes it; those that colour nothing accept it and ignore it.
-    public static let noColor = OptionSpec.flag("--no-color", "no ANSI colour (also when NO_COLOR is set)")
+    static let noColor = OptionSpec.flag("--no-color", "no ANSI colour (also when NO_COLOR is set)")
     /// `--help`, which the parser handles before any command runs.
-    public static let help = OptionSpec.flag("--help", "show this help")
+    static let help = OptionSpec.flag("--help", "show this help")
     /// The options every subcommand takes, besides `--help`, in the order usage lines list them.
-    public static let everyCommand = [noColor] + redaction
-    public static let failOnFindings = OptionSpec.flag(
+    static let everyCommand = [noColor] + redaction
+    static let failOnFindings = OptionSpec.flag(
         "--fail-on-findings", "exit 1 when there is a finding, for CI gates")
-    public static let prices = OptionSpec.value(
+    static let prices = OptionSpec.value(
         "--prices", "FILE", "dollars per million tokens per model (docs/trace-report.md), for costs")
 
     /// The price table `--prices` names; nil without the option.
@@ -159,7 +148,7 @@ public enum CommonOptions {
 /// The `trace-report` program: dispatches to a registered subcommand.
 public enum TraceReport {
     /// Every subcommand, in the order `--help` lists them. Add a subcommand here, one line.
-    public static var commands: [any ReportCommand.Type] {
+    static var commands: [any ReportCommand.Type] {
         [
             CheckCommand.self,
             SummaryCommand.self,
@@ -180,10 +169,9 @@ public enum TraceReport {
         ]
     }
 
-    /// The program's own help, listing the visible subcommands.
-    public static var helpText: String {
-        let visible = commands.filter { !$0.isHidden }
-        let width = visible.map { $0.name.count }.max() ?? 0
+    /// The program's own help, listing the subcommands.
+    static var helpText: String {
+        let width = commands.map { $0.name.count }.max() ?? 0
         var out = """
             trace-report: read SessionTrace stores recorded from language-model sessions.
 
@@ -193,7 +181,7 @@ public enum TraceReport {
             Subcommands:
 
             """
-        for command in visible {
+        for command in commands {
             out += "  " + TerminalText.padded(command.name, width) + "  " + command.abstract + "\n"
         }
         out += """
@@ -211,9 +199,9 @@ public enum TraceReport {
     /// which every output and error sentence goes through.
     public static func main(
         _ arguments: [String], context: CommandContext, writeError: @Sendable (String) -> Void
-    ) -> ExitCode {
+    ) -> ReportExitStatus {
         var context = context
-        func fail(_ sentence: String) -> ExitCode {
+        func fail(_ sentence: String) -> ReportExitStatus {
             writeError(context.redactor.redact(sentence).text)
             return .usageOrInput
         }
@@ -238,7 +226,7 @@ public enum TraceReport {
         }
         let parsed: ParsedArguments
         do {
-            parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), options: command.acceptedOptions)
+            parsed = try CommandLineParser.parse(Array(arguments.dropFirst()), options: command.acceptedOptions)
         } catch {
             return fail(
                 "trace-report \(command.name): \(error.message); see 'trace-report \(command.name) --help'\n")

@@ -1,10 +1,12 @@
+import TraceAnalysis
+
 /// `trace-report diff RUN_A RUN_B`: per scenario and metric, A and B side by side with the
 /// interval of the change and whether it is beyond noise.
-public struct DiffCommand: ReportCommand {
-    public static let name = "diff"
-    public static let abstract = "Compare two runs per scenario and metric, with confidence intervals."
-    public static let operands = "RUN_A RUN_B"
-    public static let discussion = """
+struct DiffCommand: ReportCommand {
+    static let name = "diff"
+    static let abstract = "Compare two runs per scenario and metric, with confidence intervals."
+    static let operands = "RUN_A RUN_B"
+    static let discussion = """
         RUN_A and RUN_B are stores or baseline .json files. For each scenario in both (run label or
         interval name, profile and model): ttft p50/p95, latency p50/p95, generation rate p50, tool calls
         per request, input tokens p50/mean and the overall cache hit rate of A and of B, the change B - A,
@@ -12,15 +14,15 @@ public struct DiffCommand: ReportCommand {
         'beyond noise' when the interval excludes zero. The same inputs always give the same intervals.
         --speed normalized scales every run's times to A's server speed (generation time per token).
         """
-    public static let options: [OptionSpec] = [
+    static let options: [OptionSpec] = [
         .value("--group-by", "label|interval", "what a scenario is (default label, or the baseline's)"),
         .value("--resamples", "N", "bootstrap resamples (default 2000)"),
         .value("--speed", "raw|normalized", "raw times (default), or B scaled to A's server speed"),
         CommonOptions.json,
     ]
 
-    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitCode
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ReportExitStatus
     {
         guard arguments.positionals.count == 2 else {
             throw .usage(UsageError("diff takes two runs, RUN_A and RUN_B, but \(arguments.positionals.count) were given"))

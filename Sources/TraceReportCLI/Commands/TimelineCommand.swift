@@ -1,18 +1,19 @@
 import Reproducible
+import TraceAnalysis
 
 /// `trace-report timeline STORE`: a Gantt chart of the sessions in the terminal.
-public struct TimelineCommand: ReportCommand {
-    public static let name = "timeline"
-    public static let abstract = "A Gantt chart of sessions, requests, tool calls and handoffs in the terminal."
-    public static let operands = "STORE"
-    public static let discussion = """
+struct TimelineCommand: ReportCommand {
+    static let name = "timeline"
+    static let abstract = "A Gantt chart of sessions, requests, tool calls and handoffs in the terminal."
+    static let operands = "STORE"
+    static let discussion = """
         One lane per session. In each request, ░ is the wait for the first token and █ the generation;
         tool calls run on the row beneath (▪), handoffs are marked ▲, a failed request ends in ✗.
         Times are from the start of the run; T is a duration like 1.5s, 250ms or 40us.
         Where a column holds several requests the chart shows the phase covering most of it and says so;
         zoom in with --from/--to or --session. Colour is on for a terminal unless --no-color or NO_COLOR.
         """
-    public static let options: [OptionSpec] = [
+    static let options: [OptionSpec] = [
         .value("--width", "N", "columns, labels included (default: $COLUMNS, else 100)"),
         SessionOption.runSpec,
         SessionOption.spec,
@@ -25,8 +26,8 @@ public struct TimelineCommand: ReportCommand {
         Follow.option,
     ]
 
-    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitCode
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ReportExitStatus
     {
         var options = Timeline.Options()
         do {

@@ -1,13 +1,15 @@
 import Testing
 
 @testable import TraceAnalysis
+@testable import TraceReportCLI
 
 @Suite("Argument parsing")
-struct ArgumentParserTests {
+struct CommandLineParserTests {
     let options: [OptionSpec] = [.flag("--json", ""), .value("--width", "N", ""), .value("--from", "T", "")]
 
     @Test func readsFlagsValuesAndPositionalsInAnyOrder() throws {
-        let parsed = try ArgumentParser.parse(["--width", "80", "run.sqlite", "--json", "--from=1.5s"], options: options)
+        let parsed = try CommandLineParser.parse(
+            ["--width", "80", "run.sqlite", "--json", "--from=1.5s"], options: options)
         #expect(parsed.flag("--json"))
         #expect(parsed.value("--width") == "80")
         #expect(try parsed.int("--width", default: 100) == 80)
@@ -17,14 +19,14 @@ struct ArgumentParserTests {
     }
 
     @Test func doubleDashEndsOptions() throws {
-        let parsed = try ArgumentParser.parse(["--", "--json"], options: options)
+        let parsed = try CommandLineParser.parse(["--", "--json"], options: options)
         #expect(!parsed.flag("--json"))
         #expect(parsed.positionals == ["--json"])
     }
 
     @Test func helpIsSeenAnywhere() throws {
-        #expect(try ArgumentParser.parse(["run.sqlite", "-h"], options: options).wantsHelp)
-        #expect(try ArgumentParser.parse(["--help"], options: options).wantsHelp)
+        #expect(try CommandLineParser.parse(["run.sqlite", "-h"], options: options).wantsHelp)
+        #expect(try CommandLineParser.parse(["--help"], options: options).wantsHelp)
     }
 
     @Test(arguments: [
@@ -33,11 +35,11 @@ struct ArgumentParserTests {
         (["--json=yes"], "--json takes no value"),
     ])
     func rejectsBadCommandLines(arguments: [String], message: String) {
-        #expect(throws: UsageError(message)) { try ArgumentParser.parse(arguments, options: options) }
+        #expect(throws: UsageError(message)) { try CommandLineParser.parse(arguments, options: options) }
     }
 
     @Test func rejectsBadValuesWithOneSentence() throws {
-        let parsed = try ArgumentParser.parse(["--width", "wide", "--from", "soon"], options: options)
+        let parsed = try CommandLineParser.parse(["--width", "wide", "--from", "soon"], options: options)
         #expect(throws: UsageError.self) { try parsed.int("--width", default: 100) }
         #expect(throws: UsageError.self) { try parsed.duration("--from") }
         #expect(throws: UsageError("no store given; name a .sqlite file")) { try ParsedArguments().storePath() }
@@ -51,12 +53,12 @@ struct ArgumentParserTests {
         ("7ns", 7), ("2m", 120_000_000_000), ("3", 3_000_000_000), ("0.5", 500_000_000),
     ])
     func parsesDurations(text: String, nanoseconds: Int64) {
-        #expect(ArgumentParser.parseDuration(text) == nanoseconds)
+        #expect(CommandLineParser.parseDuration(text) == nanoseconds)
     }
 
     @Test(arguments: ["", "s", "-1s", "1.5h", "abc", "nan"])
     func rejectsBadDurations(text: String) {
-        #expect(ArgumentParser.parseDuration(text) == nil)
+        #expect(CommandLineParser.parseDuration(text) == nil)
     }
 
     @Test func everySubcommandHasHelpAndTheProgramListsTheVisibleOnes() {
@@ -67,7 +69,7 @@ struct ArgumentParserTests {
             #expect(help.status == .success)
             #expect(help.out.contains("Usage: trace-report \(command.name)"))
             #expect(help.out.contains("--help"))
-            #expect(top.out.contains("  \(command.name) ") == !command.isHidden)
+            #expect(top.out.contains("  \(command.name) "))
         }
         #expect(report(["help", "timeline"]).out == report(["timeline", "--help"]).out)
     }

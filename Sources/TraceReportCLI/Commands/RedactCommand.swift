@@ -1,15 +1,16 @@
 import Foundation
 import Redaction
 import Reproducible
+import TraceAnalysis
 
 /// `trace-report redact [--input-format json|jsonl|text] [--report [--json]] [FILE]`: any text, JSON
 /// or JSON Lines file with its secrets replaced, for logs and transcripts that go with a trace; with
 /// `--report`, what would be replaced (counts by kind and line numbers, never the values).
-public struct RedactCommand: ReportCommand {
-    public static let name = "redact"
-    public static let abstract = "Redact secrets and personal data in a text, JSON or JSON Lines file."
-    public static let operands = "[FILE]"
-    public static let discussion = """
+struct RedactCommand: ReportCommand {
+    static let name = "redact"
+    static let abstract = "Redact secrets and personal data in a text, JSON or JSON Lines file."
+    static let operands = "[FILE]"
+    static let discussion = """
         Reads FILE (standard input if absent or '-') and writes it to standard output with every
         secret or personal value replaced by [REDACTED:<kind>]. Prints what was replaced, counted by
         kind, on standard error. JSON is redacted inside string values only, so it stays valid JSON;
@@ -17,7 +18,7 @@ public struct RedactCommand: ReportCommand {
         non-empty line parses as JSON, else text. With --report, writes instead what would be
         replaced: the count of each kind and the lines it is on, never the values (--json: as JSON).
         """
-    public static let options: [OptionSpec] = [
+    static let options: [OptionSpec] = [
         .value("--input-format", "json|jsonl|text", "how to read the input (default: detected)"),
         .flag("--report", "list the kinds and line numbers of what would be replaced, not the text"),
         CommonOptions.json,
@@ -28,8 +29,8 @@ public struct RedactCommand: ReportCommand {
         case json, jsonl, text
     }
 
-    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitCode
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ReportExitStatus
     {
         var chosen: Mode?
         if let name = arguments.value("--input-format") {

@@ -1,12 +1,13 @@
 import Foundation
+import TraceAnalysis
 
 /// `trace-report gate --baseline FILE RUN...`: fails CI on a latency or behaviour regression
 /// that is beyond both its budget and the noise.
-public struct GateCommand: ReportCommand {
-    public static let name = "gate"
-    public static let abstract = "Fail on latency or behaviour regressions against a baseline, beyond noise."
-    public static let operands = "RUN..."
-    public static var discussion: String {
+struct GateCommand: ReportCommand {
+    static let name = "gate"
+    static let abstract = "Fail on latency or behaviour regressions against a baseline, beyond noise."
+    static let operands = "RUN..."
+    static var discussion: String {
         """
         Compares the runs (stores, or baseline .json files) with the baseline, scenario by scenario
         (run label or interval name, profile and model, as the baseline was made).
@@ -28,7 +29,7 @@ public struct GateCommand: ReportCommand {
         requests (default \(GateConfiguration.defaultMinSamples)).
         """
     }
-    public static let options: [OptionSpec] = [
+    static let options: [OptionSpec] = [
         .required("--baseline", "FILE", "the baseline JSON written by 'trace-report baseline'"),
         .value("--budget", "LIST", "budgets over the defaults, ';'-separated: 'ttft.p95: +15% and +50ms'"),
         .value("--config", "FILE", "a file of budgets, one a line, and 'min-samples: N'"),
@@ -42,8 +43,8 @@ public struct GateCommand: ReportCommand {
         CommonOptions.json,
     ]
 
-    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitCode
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ReportExitStatus
     {
         guard let baselinePath = arguments.value("--baseline") else {
             throw .usage(UsageError("--baseline FILE is required"))

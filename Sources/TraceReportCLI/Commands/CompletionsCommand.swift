@@ -1,9 +1,11 @@
+import TraceAnalysis
+
 /// `trace-report completions bash|zsh|fish`: the shell completion script, made from the help.
-public struct CompletionsCommand: ReportCommand {
-    public static let name = "completions"
-    public static let abstract = "Print the shell completion script for bash, zsh or fish."
-    public static let operands = "bash|zsh|fish"
-    public static let discussion = """
+struct CompletionsCommand: ReportCommand {
+    static let name = "completions"
+    static let abstract = "Print the shell completion script for bash, zsh or fish."
+    static let operands = "bash|zsh|fish"
+    static let discussion = """
         The script completes subcommands, their options, the values of options that list them
         (--format, --group-by, ...) and file names, from the same options --help lists.
         scripts/install.sh installs all three. By hand:
@@ -11,10 +13,10 @@ public struct CompletionsCommand: ReportCommand {
           zsh:  trace-report completions zsh > ~/.zfunc/_trace-report  (with ~/.zfunc in fpath)
           fish: trace-report completions fish > ~/.config/fish/completions/trace-report.fish
         """
-    public static let options: [OptionSpec] = []
+    static let options: [OptionSpec] = []
 
-    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
-        -> ExitCode
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ReportExitStatus
     {
         let shells = ShellCompletion.allCases.map(\.rawValue).joined(separator: ", ")
         guard arguments.positionals.count == 1 else {
@@ -24,7 +26,7 @@ public struct CompletionsCommand: ReportCommand {
             throw .usage(UsageError("no completions for '\(TerminalText.sanitized(arguments.positionals[0]))'; "
                 + "name one of \(shells)"))
         }
-        context.write(shell.script(for: TraceReport.commands.filter { !$0.isHidden }))
+        context.write(shell.script(for: TraceReport.commands))
         return .success
     }
 }

@@ -1,3 +1,5 @@
+import TraceAnalysis
+
 /// `--run ID` and `--session LABEL|ID` of the analyses that can look at one run or session.
 enum SessionOption {
     static let spec = OptionSpec.value(
