@@ -42,7 +42,7 @@ public struct SummaryCommand: ReportCommand {
             let path: String
             do { path = try arguments.storePath() } catch { throw .usage(error) }
             do {
-                let stream = try LTTngRecordStream(path: path)
+                let stream = try LTTngRecordStream(path: path, selection: SummaryReport.fieldsRead)
                 report = try SummaryReport.compute(stream: stream, prices: prices).redacted(by: context.redactor)
                 anomalies = stream.anomalies
             } catch {
