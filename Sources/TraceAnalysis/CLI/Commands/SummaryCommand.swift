@@ -30,10 +30,10 @@ public struct SummaryCommand: ReportCommand {
         let json = arguments.flag("--json")
         let prices = try CommonOptions.priceTable(arguments)
         if arguments.flag("--follow") {
-            return try Follow.run(arguments, context: context) { trace in
-                let report = SummaryReport.compute(trace: trace, prices: prices)
-                return json ? report.json.serialized() + "\n" : report.text(sessionLimit: limit)
-            }
+            return try Follow.run(
+                arguments, context: context,
+                text: { SummaryReport.compute(trace: $0, prices: prices).text(sessionLimit: limit) },
+                object: { SummaryReport.compute(trace: $0, prices: prices).json })
         }
         let report: SummaryReport
         let anomalies: [StoreAnomaly]
