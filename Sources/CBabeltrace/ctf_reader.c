@@ -17,6 +17,11 @@ struct class_entry {
     const char **field_names;
     /* The class type of each payload member, fixed by the class: looked up once, not per event. */
     bt_field_class_type *field_types;
+    /* The members decoded, in order: every one until st_ctf_select_fields() names fewer. */
+    uint64_t *decoded;
+    uint64_t decoded_count;
+    /* The class's values, in field order: those of members not decoded stay ST_CTF_OTHER. */
+    struct st_ctf_value *values;
     int64_t vpid_index; /* member of the common context, -1 if none */
 };
 
@@ -40,8 +45,6 @@ struct st_ctf_reader {
     struct trace_entry *traces;
     uint64_t trace_count, trace_capacity, last_trace;
 
-    struct st_ctf_value *values;
-    uint64_t value_capacity;
     int64_t *arrays;
     uint64_t array_capacity;
 
@@ -293,12 +296,18 @@ static struct class_entry *class_entry(struct st_ctf_reader *reader, const bt_ev
     uint64_t fields = payload ? bt_field_class_structure_get_member_count(payload) : 0;
     entry->field_names = calloc(fields ? fields : 1, sizeof *entry->field_names);
     entry->field_types = calloc(fields ? fields : 1, sizeof *entry->field_types);
-    if (!entry->field_names || !entry->field_types) {
+    entry->decoded = calloc(fields ? fields : 1, sizeof *entry->decoded);
+    entry->values = calloc(fields ? fields : 1, sizeof *entry->values);
+    if (!entry->field_names || !entry->field_types || !entry->decoded || !entry->values) {
         free(entry->field_names);
         free(entry->field_types);
+        free(entry->decoded);
+        free(entry->values);
         return NULL;
     }
+    entry->decoded_count = fields;
     for (uint64_t i = 0; i < fields; i++) {
+        entry->decoded[i] = i;
         const bt_field_class_structure_member *member =
             bt_field_class_structure_borrow_member_by_index_const(payload, i);
         entry->field_names[i] = bt_field_class_structure_member_get_name(member);
@@ -322,12 +331,6 @@ static struct class_entry *class_entry(struct st_ctf_reader *reader, const bt_ev
     entry->public_class.emf_uri = bt_event_class_get_emf_uri(event_class);
     entry->public_class.field_count = fields;
     entry->public_class.field_names = entry->field_names;
-    if (fields > reader->value_capacity) {
-        struct st_ctf_value *grown = realloc(reader->values, fields * sizeof *grown);
-        if (!grown) return NULL;
-        reader->values = grown;
-        reader->value_capacity = fields;
-    }
     reader->last_class = reader->class_count;
     reader->class_count++;
     return entry;
@@ -368,14 +371,15 @@ static int64_t integer_value(const bt_field *field) {
                : (int64_t)bt_field_integer_unsigned_get_value(field);
 }
 
-/* Decodes the payload into reader->values; returns -1 when out of memory. */
-static int decode_payload(struct st_ctf_reader *reader, const struct class_entry *entry,
+/* Decodes the payload's chosen members into entry->values; returns -1 when out of memory. */
+static int decode_payload(struct st_ctf_reader *reader, struct class_entry *entry,
                           const bt_field *payload) {
-    uint64_t count = entry->public_class.field_count;
     uint64_t array_used = 0;
-    for (uint64_t i = 0; i < count; i++) {
+    int has_arrays = 0;
+    for (uint64_t d = 0; d < entry->decoded_count; d++) {
+        uint64_t i = entry->decoded[d];
         const bt_field *field = bt_field_structure_borrow_member_field_by_index_const(payload, i);
-        struct st_ctf_value *value = &reader->values[i];
+        struct st_ctf_value *value = &entry->values[i];
         bt_field_class_type type = entry->field_types[i];
         value->string = NULL;
         value->array = NULL;
@@ -418,12 +422,13 @@ static int decode_payload(struct st_ctf_reader *reader, const struct class_entry
             value->integer = (int64_t)array_used;
             value->length = length;
             array_used += length;
+            has_arrays = 1;
         } else {
             value->type = ST_CTF_OTHER;
         }
     }
-    for (uint64_t i = 0; i < count; i++) {
-        struct st_ctf_value *value = &reader->values[i];
+    for (uint64_t d = 0; has_arrays && d < entry->decoded_count; d++) {
+        struct st_ctf_value *value = &entry->values[entry->decoded[d]];
         if (value->type == ST_CTF_ARRAY) value->array = reader->arrays + value->integer;
     }
     return 0;
@@ -439,7 +444,7 @@ static int fill_event(struct st_ctf_reader *reader, const bt_message *message, s
     const bt_field *payload = bt_event_borrow_payload_field_const(event);
     if (payload && decode_payload(reader, entry, payload) != 0) return -1;
     out->event_class = &entry->public_class;
-    out->fields = reader->values;
+    out->fields = entry->values;
     out->vpid = -1;
     if (entry->vpid_index >= 0) {
         const bt_field *common = bt_event_borrow_common_context_field_const(event);
@@ -515,6 +520,24 @@ int st_ctf_next(st_ctf_reader *reader, struct st_ctf_event *event) {
     }
 }
 
+int st_ctf_select_fields(st_ctf_reader *reader, uint64_t class_index, const uint8_t *wanted,
+                         uint64_t count) {
+    if (class_index >= reader->class_count) return -1;
+    struct class_entry *entry = &reader->classes[class_index];
+    uint64_t fields = entry->public_class.field_count;
+    if (count != fields) return -1;
+    entry->decoded_count = 0;
+    for (uint64_t i = 0; i < fields; i++) {
+        if (wanted[i]) {
+            entry->decoded[entry->decoded_count++] = i;
+        } else {
+            memset(&entry->values[i], 0, sizeof entry->values[i]);
+            entry->values[i].type = ST_CTF_OTHER;
+        }
+    }
+    return 0;
+}
+
 const char *st_ctf_error(const st_ctf_reader *reader) {
     return reader->error ? reader->error : "";
 }
@@ -528,12 +551,13 @@ void st_ctf_close(st_ctf_reader *reader) {
         bt_event_class_put_ref(reader->classes[i].event_class);
         free(reader->classes[i].field_names);
         free(reader->classes[i].field_types);
+        free(reader->classes[i].decoded);
+        free(reader->classes[i].values);
     }
     for (uint64_t i = 0; i < reader->trace_count; i++) bt_trace_put_ref(reader->traces[i].trace);
     bt_graph_put_ref(reader->graph);
     free(reader->classes);
     free(reader->traces);
-    free(reader->values);
     free(reader->arrays);
     free(reader->error);
     free(reader);

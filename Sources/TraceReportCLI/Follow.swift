@@ -1,3 +1,4 @@
+import Reproducible
 import TraceAnalysis
 
 #if canImport(Glibc)
@@ -10,7 +11,8 @@ import Glibc
 /// `net://RELAY/host/HOST/SESSION` URL) and stops when the session is destroyed; or follows a store
 /// that a running program is writing, by polling the file and its write-ahead log, read-only, and
 /// stops when the writer closes it (its `-wal` file goes). On a terminal each drawing replaces the
-/// last; otherwise each is printed after the previous one, followed by a line of `─`.
+/// last; otherwise each is printed after the previous one, followed by a line of `─`. Each drawing
+/// carries the notes on implausible values a report of the same input shows (``AnomalyNotes``).
 enum Follow {
     static let option = OptionSpec.flag(
         "--follow", "redraw as a live LTTng session (net:// URL) or a store being written grows")
@@ -18,16 +20,23 @@ enum Follow {
     /// How often a changed report is redrawn at most, and how often a quiet input is looked at.
     static let interval = Duration.milliseconds(250)
 
+    /// Follows the input of `arguments`, drawing each report as `--json` asks: `text`, or `object`.
     static func run(
         _ arguments: ParsedArguments, context: CommandContext,
-        render: (RecordedTrace) throws(CommandFailure) -> String
+        text: (RecordedTrace) throws(CommandFailure) -> String,
+        object: (RecordedTrace) throws(CommandFailure) -> OrderedJSON
     ) throws(CommandFailure) -> ReportExitStatus {
         let path: String
         do { path = try arguments.storePath() } catch { throw .usage(error) }
+        let json = arguments.flag("--json")
         var drawing = Drawing(context: context)
         // Redacted before it is analysed, as every subcommand's input is (see `loadTrace`).
         func draw(_ trace: RecordedTrace) throws(CommandFailure) {
-            try drawing.draw(render(RedactedTrace.redact(trace, with: context.redactor).trace))
+            let trace = RedactedTrace.redact(trace, with: context.redactor).trace
+            try drawing.draw(
+                json
+                    ? AnomalyNotes.adding(trace.anomalies, to: object(trace)).serialized() + "\n"
+                    : text(trace) + AnomalyNotes.text(trace.anomalies))
         }
         if LTTngTrace.isLiveURL(path) {
             try followLive(path, chunks: false, update: draw)
@@ -41,14 +50,20 @@ enum Follow {
         return .success
     }
 
-    /// Reads a live session until it is destroyed, calling `update` with the trace so far whenever
-    /// records arrived, at most once per ``interval``, and once at the end.
+    /// Reads a live session until it is destroyed, calling `update` with the trace so far (and the
+    /// implausible values read so far) whenever records arrived, at most once per ``interval``, and
+    /// once at the end.
     static func followLive(
         _ url: String, chunks: Bool, update: (RecordedTrace) throws(CommandFailure) -> Void
     ) throws(CommandFailure) {
         let stream: LTTngRecordStream
         do { stream = try LTTngRecordStream(liveURL: url) } catch { throw .input(.lttng(error)) }
         var builder = RecordedTraceBuilder(keepsChunks: chunks)
+        func current() -> RecordedTrace {
+            var trace = builder.trace(path: url)
+            trace.anomalies = stream.anomalies
+            return trace
+        }
         let clock = ContinuousClock()
         var lastDrawn = clock.now - interval
         var changed = true
@@ -60,19 +75,19 @@ enum Follow {
                 builder.add(event, runID: runID, host: host)
                 changed = true
                 if clock.now - lastDrawn >= interval {
-                    try update(builder.trace(path: url))
+                    try update(current())
                     lastDrawn = clock.now
                     changed = false
                 }
             case .again:
                 if changed {
-                    try update(builder.trace(path: url))
+                    try update(current())
                     lastDrawn = clock.now
                     changed = false
                 }
                 usleep(UInt32(interval.milliseconds * 400))
             case .end:
-                try update(builder.trace(path: url))
+                try update(current())
                 return
             }
         }

@@ -22,12 +22,16 @@ import Glibc
 /// The trace holds `events` request records (the request `store.ingest` writes), emitted by this
 /// process through `LTTngSink` in bursts the consumer daemon drains, so LTTng discards none (the
 /// bench checks). Each figure is the best of three runs.
-func lttngReadBenchmarks(events: Int) throws -> [BenchmarkRow] {
+///
+/// - Parameter keptTrace: a folder to keep the trace in, for profiling it or measuring again: a
+///   trace already there is read instead of recording a new one.
+func lttngReadBenchmarks(events: Int, keptTrace: String? = nil) throws -> [BenchmarkRow] {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("trace-bench-read-\(getpid())").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let trace = directory + "/lttng"
-    try recordRequests(events, to: trace)
+    let trace = keptTrace ?? directory + "/lttng"
+    if !FileManager.default.fileExists(atPath: trace) { try recordRequests(events, to: trace) }
 
     let loaded = try LTTngTrace.load(path: trace, chunks: false)
     let recorded = loaded.requestCount

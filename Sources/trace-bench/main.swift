@@ -16,13 +16,16 @@ func printError(_ message: String) {
 }
 
 let usage = """
-    usage: trace-bench [--json] [--events N] [--overhead PAIRS] [--memory [CASE]] [--lttng-read] [--tool-output]
+    usage: trace-bench [--json] [--events N] [--overhead PAIRS] [--memory [CASE]] [--lttng-read [--trace DIR]]
+                   [--tool-output]
 
       --events N        events per emit and store measurement (default 1,000,000)
       --tool-output     instead, what recording a tool call costs with a 100 KB and a 16-byte result
                         (its fingerprint and sketch), into a SQLite store
       --lttng-read      instead, reading an LTTng trace of N request records back: trace-report
                         summary against babeltrace2 into sink.utils.dummy, import against store.ingest
+      --trace DIR       with --lttng-read, the trace: recorded there and kept if DIR is not there,
+                        else read as it is (to profile it, or to measure it again)
       --overhead PAIRS  instead, the middleware's overhead on real requests to SmolLM2-135M on a
                         local llama.cpp server: PAIRS interleaved A/B pairs (at least 30)
       --memory          instead, peak memory of a burst of large events and of 1,000 sessions
@@ -33,6 +36,7 @@ var json = false
 var events = 1_000_000
 var overheadPairs: Int?
 var lttngRead = false
+var keptTrace: String?
 var toolOutput = false
 var memory = false
 var memoryCase: MemoryCase?
@@ -55,6 +59,12 @@ while let argument = arguments.popFirst() {
         overheadPairs = value
     case "--lttng-read":
         lttngRead = true
+    case "--trace":
+        guard let value = arguments.popFirst() else {
+            printError("trace-bench: --trace needs a folder\n\(usage)")
+            exit(2)
+        }
+        keptTrace = value
     case "--tool-output":
         toolOutput = true
     case "--memory":
@@ -119,7 +129,7 @@ if toolOutput {
 }
 if lttngRead {
     do {
-        rows = try lttngReadBenchmarks(events: events)
+        rows = try lttngReadBenchmarks(events: events, keptTrace: keptTrace)
     } catch {
         printError("trace-bench: the LTTng read benchmark failed: \(error)")
         exit(1)

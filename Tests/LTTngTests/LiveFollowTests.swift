@@ -8,7 +8,7 @@ import TestSupport
 /// `trace-report --follow` on a live session, through a real `lttng-relayd` on loopback.
 @Suite("Following a live LTTng session", .serialized)
 struct LiveFollowTests {
-    @Test("summary --follow shows requests while the run goes on, and stops when the session is destroyed")
+    @Test("summary --follow shows requests and their notes as the run goes on, and stops when it ends")
     func followsLiveSession() async throws {
         let directory = try TemporaryDirectory()
         let daemon = try LTTngControl.ensureSessionDaemon()
@@ -32,8 +32,10 @@ struct LiveFollowTests {
         let tracer = Tracer(sink: LTTngSink(), label: "live")
         await emitRequests(3, tracer: tracer)
         try await waitFor("3 requests in 1 run", in: output, while: follower)
-        await emitRequests(2, tracer: tracer)
+        // Negative token counts: no recording writes them (-1 is LTTng's unknown).
+        await emitRequests(2, tracer: tracer, inputTokens: -7)
         try await waitFor("5 requests in 1 run", in: output, while: follower)
+        try await waitFor("request.input_tokens holds 2 values outside", in: output, while: follower)
         #expect(follower.isRunning, "the follower ended before the session did")
 
         try session.stop()
@@ -46,15 +48,15 @@ struct LiveFollowTests {
         #expect(follower.terminationStatus == 0, "\(errors)")
     }
 
-    private func emitRequests(_ count: Int, tracer: Tracer) async {
+    private func emitRequests(_ count: Int, tracer: Tracer, inputTokens: Int64 = 10) async {
         await tracer.withSession("live chat") {
             for _ in 0..<count {
                 tracer.sink.record(
                     .request(
                         RequestRecord(
                             requestID: tracer.makeID(), sessionID: TraceContext.current.sessionID, ts: tracer.now(),
-                            dur: 2_000_000, timeToFirstToken: 500_000, model: "small", inputTokens: 10,
-                            outputTokens: 5)))
+                            dur: 2_000_000, timeToFirstToken: 500_000, model: "small",
+                            inputTokens: inputTokens, outputTokens: 5)))
             }
         }
     }

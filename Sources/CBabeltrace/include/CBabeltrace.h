@@ -95,6 +95,15 @@ st_ctf_reader *st_ctf_open_directories(const char *const *directories, size_t co
  */
 st_ctf_reader *st_ctf_open_live(const char *url, char *error, size_t error_size);
 
+/*
+ * From the next event on, decodes only the payload fields of the class with index `class_index`
+ * whose `wanted` entry is nonzero (`count` is the class's field_count); the others read as
+ * ST_CTF_OTHER. Every field is decoded until this is called. Returns -1 for an unknown class or
+ * a wrong count, 0 otherwise.
+ */
+int st_ctf_select_fields(st_ctf_reader *reader, uint64_t class_index, const uint8_t *wanted,
+                         uint64_t count);
+
 /* Reads the next event into *event; see enum st_ctf_status. */
 int st_ctf_next(st_ctf_reader *reader, struct st_ctf_event *event);
 

@@ -144,9 +144,35 @@ public struct SummaryReport: Sendable {
         return builder.finish(path: trace.path)
     }
 
+    /// Aggregates the LTTng trace at or below the folder `path` as it is read, decoding only
+    /// ``fieldsRead``; with the notes on implausible values in those fields.
+    public static func compute(
+        lttngTrace path: String, prices: PriceTable? = nil
+    ) throws(LTTngTraceError) -> (report: SummaryReport, anomalies: [StoreAnomaly]) {
+        let stream = try LTTngRecordStream(path: path, selection: fieldsRead)
+        return (try compute(stream: stream, prices: prices), stream.anomalies)
+    }
+
+    /// The fields of an LTTng trace the summary reads: the columns ``compute(reader:)`` selects from
+    /// a store, so the other fields are not decoded, and the notes on implausible values are the
+    /// store's.
+    static let fieldsRead: SessionTraceDecoder.Selection = [
+        .run: ["ts", "label"],
+        .session: ["label"],
+        .request: [
+            "session_id", "ts", "dur", "ttft", "profile", "provider", "model", "input_tokens",
+            "cached_input_tokens", "output_tokens", "error", "cache_write_tokens",
+            // Whether the server reported timings, and its prompt processing: the TTFT split.
+            "server_prompt_tokens", "server_prompt_dur",
+        ],
+        .toolCall: ["request_id", "session_id", "dur"],
+        .dropped: ["count"],
+    ]
+
     /// Aggregates the records of an LTTng trace as they are read: the figures of ``compute(trace:)``
     /// of the same trace, without gathering it, so a million requests cost one pass and the memory
-    /// of their figures, as ``compute(reader:)`` costs for a store.
+    /// of their figures, as ``compute(reader:)`` costs for a store. `stream` needs only
+    /// ``fieldsRead``.
     public static func compute(
         stream: LTTngRecordStream, prices: PriceTable? = nil
     ) throws(LTTngTraceError) -> SummaryReport {

@@ -89,6 +89,14 @@ final class CTFReader: @unchecked Sendable {
         }
     }
 
+    /// Decodes only the fields of the class with index `classIndex` whose `wanted` entry is true,
+    /// from the next record on; the others read as nil. Every field is decoded until this is called.
+    func selectFields(classIndex: UInt64, wanted: [Bool]) {
+        let flags = wanted.map { UInt8($0 ? 1 : 0) }
+        let status = st_ctf_select_fields(handle, classIndex, flags, UInt64(flags.count))
+        precondition(status == 0, "st_ctf_select_fields: the class has \(flags.count) fields")
+    }
+
     /// The class of the current record: the same pointer for every record of it.
     var eventClass: UnsafePointer<st_ctf_class> { current.pointee.event_class }
 

@@ -87,7 +87,7 @@ public final class LTTngRecordStream {
     public let path: String
     private let reader: CTFReader
     private let isLive: Bool
-    private var decoder = SessionTraceDecoder()
+    private var decoder: SessionTraceDecoder
     private var tracker = RunTracker()
     private var hosts: [String] = []
     private var late: [(event: TraceEvent, id: Int64?, host: String)] = []
@@ -96,10 +96,19 @@ public final class LTTngRecordStream {
     /// `session_trace` records read so far.
     private(set) var recordCount = 0
 
+    /// Opens every CTF trace at or below the folder `path`, to read every field.
+    public convenience init(path: String) throws(LTTngTraceError) {
+        try self.init(path: path, selection: nil)
+    }
+
     /// Opens every CTF trace at or below the folder `path`.
-    public init(path: String) throws(LTTngTraceError) {
+    ///
+    /// - Parameter selection: the fields to read (see ``SessionTraceDecoder/Selection``); nil for
+    ///   every field.
+    init(path: String, selection: SessionTraceDecoder.Selection?) throws(LTTngTraceError) {
         self.path = path
         isLive = false
+        decoder = SessionTraceDecoder(selection: selection)
         let directories = try LTTngTrace.traceDirectories(under: path)
         do { reader = try CTFReader(directories: directories) } catch {
             throw .damaged(path: path, reason: Self.reason(error.message))
@@ -110,6 +119,7 @@ public final class LTTngRecordStream {
     public init(liveURL url: String) throws(LTTngTraceError) {
         path = url
         isLive = true
+        decoder = SessionTraceDecoder()
         do { reader = try CTFReader(liveURL: url) } catch {
             throw .liveUnavailable(url: url, reason: Self.reason(error.message))
         }

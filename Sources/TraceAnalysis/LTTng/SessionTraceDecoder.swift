@@ -9,7 +9,15 @@ import TraceStore
 /// fields than this version writes is still read: a field the class lacks reads as unknown (nil),
 /// as the store reads a column an older schema lacks. The LTTng convention for unknown values is
 /// undone here: an integer -1 and an empty string read as nil (see `docs/lttng.md`).
+///
+/// A reader that needs only some fields names them (a ``Selection``): babeltrace2 then decodes
+/// those alone, and the others read as unknown, as the store's columns a query does not select.
 struct SessionTraceDecoder {
+    /// The fields to read, by kind, as ``fieldNames`` names them. The first field of every kind
+    /// (its id, which places a record in its run; `dropped`'s `ts`) is always read; a kind left
+    /// out reads that field alone.
+    typealias Selection = [TraceEventKind: Set<String>]
+
     /// The version of the tracepoints this reader understands, as `session_trace_tp.h` declares it
     /// in every event class's `model.emf.uri`.
     static let supportedVersion = 2
@@ -40,12 +48,19 @@ struct SessionTraceDecoder {
 
     /// Layouts by ``st_ctf_class/index``.
     private var layouts: [Layout?] = []
+    /// The fields read; nil for every field.
+    let selection: Selection?
     /// Records of other providers seen, which this reader skips.
     private(set) var foreignRecords = 0
     /// Fields this version writes that some event class of the trace lacks, as `event.field`.
     private(set) var absentFields: Set<String> = []
     /// Numbers no recording writes, each read as the nearest plausible value.
     let implausibleFields = ImplausibleFields()
+
+    /// - Parameter selection: the fields to read; nil (the default) for every field.
+    init(selection: Selection? = nil) {
+        self.selection = selection
+    }
 
     /// Decodes the reader's current record; nil for a record of another provider.
     mutating func decode(_ reader: CTFReader) throws(Failure) -> Decoded? {
@@ -56,8 +71,11 @@ struct SessionTraceDecoder {
         if let known = layouts[index] {
             layout = known
         } else {
-            layout = try Self.layout(of: eventClass, absentFields: &absentFields)
+            layout = try Self.layout(of: eventClass, selection: selection, absentFields: &absentFields)
             layouts[index] = layout
+            var wanted = [Bool](repeating: false, count: Int(eventClass.pointee.field_count))
+            for position in layout.positions where position >= 0 { wanted[position] = true }
+            reader.selectFields(classIndex: eventClass.pointee.index, wanted: wanted)
         }
         guard let kind = layout.kind else {
             foreignRecords += 1
@@ -158,7 +176,7 @@ struct SessionTraceDecoder {
         uniqueKeysWithValues: TraceEventKind.allCases.map { ("session_trace:\($0.name)", $0) })
 
     private static func layout(
-        of eventClass: UnsafePointer<st_ctf_class>, absentFields: inout Set<String>
+        of eventClass: UnsafePointer<st_ctf_class>, selection: Selection?, absentFields: inout Set<String>
     ) throws(Failure) -> Layout {
         let name = String(cString: eventClass.pointee.name)
         guard let kind = kindsByEventName[name], let fields = fieldNames[kind] else {
@@ -173,7 +191,7 @@ struct SessionTraceDecoder {
         for index in 0..<Int(eventClass.pointee.field_count) {
             positionByName[String(cString: eventClass.pointee.field_names[index]!)] = index
         }
-        let positions = fields.names.map { positionByName[$0] ?? -1 }
+        var positions = fields.names.map { positionByName[$0] ?? -1 }
         for (offset, position) in positions.enumerated() where position < 0 {
             if offset < fields.required { throw .missingField(event: name, field: fields.names[offset]) }
             absentFields.insert("\(kind.name).\(fields.names[offset])")
@@ -181,6 +199,12 @@ struct SessionTraceDecoder {
         // The ts of every kind is required too, wherever it sits in the list.
         if let ts = fields.names.firstIndex(of: "ts"), positions[ts] < 0 {
             throw .missingField(event: name, field: "ts")
+        }
+        if let selection {
+            let selected = selection[kind] ?? []
+            for (offset, name) in fields.names.enumerated() where offset > 0 && !selected.contains(name) {
+                positions[offset] = -1
+            }
         }
         return Layout(
             kind: kind, positions: positions, names: fields.names,

@@ -31,10 +31,10 @@ struct SummaryCommand: ReportCommand {
         let json = arguments.flag("--json")
         let prices = try CommonOptions.priceTable(arguments)
         if arguments.flag("--follow") {
-            return try Follow.run(arguments, context: context) { trace in
-                let report = SummaryReport.compute(trace: trace, prices: prices)
-                return json ? report.json.serialized() + "\n" : report.text(sessionLimit: limit)
-            }
+            return try Follow.run(
+                arguments, context: context,
+                text: { SummaryReport.compute(trace: $0, prices: prices).text(sessionLimit: limit) },
+                object: { SummaryReport.compute(trace: $0, prices: prices).json })
         }
         let report: SummaryReport
         let anomalies: [StoreAnomaly]
@@ -43,9 +43,9 @@ struct SummaryCommand: ReportCommand {
             let path: String
             do { path = try arguments.storePath() } catch { throw .usage(error) }
             do {
-                let stream = try LTTngRecordStream(path: path)
-                report = try SummaryReport.compute(stream: stream, prices: prices).redacted(by: context.redactor)
-                anomalies = stream.anomalies
+                let read = try SummaryReport.compute(lttngTrace: path, prices: prices)
+                report = read.report.redacted(by: context.redactor)
+                anomalies = read.anomalies
             } catch {
                 throw .input(.lttng(error))
             }

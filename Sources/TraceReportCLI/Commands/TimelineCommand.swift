@@ -45,7 +45,6 @@ struct TimelineCommand: ReportCommand {
         let json = arguments.flag("--json")
         func render(_ trace: RecordedTrace) throws(CommandFailure) -> String {
             let trace = try SessionOption.narrowed(trace, arguments, session: false)
-            if json { return TimelineData.json(trace, options: options).serialized() + "\n" }
             do {
                 return try Timeline.render(trace, options: options)
             } catch {
@@ -55,11 +54,15 @@ struct TimelineCommand: ReportCommand {
                 }
             }
         }
-        if arguments.flag("--follow") { return try Follow.run(arguments, context: context, render: render) }
+        func data(_ trace: RecordedTrace) throws(CommandFailure) -> OrderedJSON {
+            TimelineData.json(try SessionOption.narrowed(trace, arguments, session: false), options: options)
+        }
+        if arguments.flag("--follow") {
+            return try Follow.run(arguments, context: context, text: render, object: data)
+        }
         let trace = try loadTrace(arguments, context: context)
         if json {
-            let narrowed = try SessionOption.narrowed(trace, arguments, session: false)
-            context.write(json: AnomalyNotes.adding(trace.anomalies, to: TimelineData.json(narrowed, options: options)))
+            context.write(json: AnomalyNotes.adding(trace.anomalies, to: try data(trace)))
         } else {
             context.write(try render(trace) + AnomalyNotes.text(trace.anomalies))
         }
