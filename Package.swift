@@ -3,6 +3,7 @@ import PackageDescription
 
 // Layers (arrows point at what a target uses):
 //   trace-report -> TraceAnalysis -> TraceStore -> SessionTrace
+//   TraceAnalysis -> WebViewer (viewer/: the web viewer's files, embedded in the binary)
 //   planner-demo -> SessionInstrumentation -> ModelSession, SessionTrace
 //   sinks that need a system library (SessionTraceLTTng, TraceStore's StoreSink) live apart
 //   from the tracer API, which knows nothing of LTTng, SQLite or models.
@@ -39,9 +40,15 @@ let package = Package(
         .target(name: "SessionInstrumentation", dependencies: ["ModelSession", "SessionTrace"]),
         // Drives lttng, lttng-sessiond and lttng-relayd: for trace-report record, tests and bench.
         .target(name: "LTTngRecording"),
+        // viewer/ is the web viewer's one copy; its files are compiled in as bytes.
+        .target(
+            name: "WebViewer", path: "viewer",
+            resources: [.embedInCode("index.html"), .embedInCode("viewer.css"), .embedInCode("viewer.js")]),
         .target(
             name: "TraceAnalysis",
-            dependencies: ["TraceStore", "SessionTrace", "Redaction", "CBabeltrace", "LTTngRecording", "CCurl"]),
+            dependencies: [
+                "TraceStore", "SessionTrace", "Redaction", "CBabeltrace", "LTTngRecording", "CCurl", "WebViewer",
+            ]),
 
         .executableTarget(name: "trace-report", dependencies: ["TraceAnalysis"]),
         .executableTarget(
