@@ -166,6 +166,13 @@ private struct Builder {
                 ("text", .string(payload.text)),
             ])
         }
+        // User turns: recorded `turn_id`s, or inferred from finish reasons in older stores.
+        let turns: [JSONValue] = RunTurns(recorded).turns.map { turn in
+            .object([
+                ("turnID", .id(turn.turnID)), ("inferred", .bool(turn.isInferred)),
+                ("sessionID", .id(turn.sessionID)), ("requestIDs", .array(turn.requests.map { .id($0.requestID) })),
+            ])
+        }
         let dropped: [JSONValue] = recorded.dropped.map { row in
             .object([
                 ("ts", .int(row.ts - start)), ("sink", text(row.sink)), ("reason", text(row.reason)),
@@ -180,7 +187,7 @@ private struct Builder {
             ("wallClockStart", recorded.hasRunRecord ? .int(record.wallClockStart) : .null),
             ("sessions", .array(sessions)), ("requests", .array(requests)), ("toolCalls", .array(toolCalls)),
             ("handoffs", .array(handoffs)), ("intervals", .array(intervals)), ("payloads", .array(payloads)),
-            ("dropped", .array(dropped)),
+            ("dropped", .array(dropped)), ("turns", .array(turns)),
         ])
     }
 
