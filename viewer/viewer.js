@@ -1018,10 +1018,25 @@
             if (marked(e)) outlines.push([e, x0, top, w, rowSpec.height]);
         });
 
+        // Turns narrower than a few pixels merge into one line; a bracket needs room to be read.
+        let thin = null;
+        const flushThin = () => {
+            if (!thin) return;
+            ctx.fillStyle = STYLE.turn.color;
+            ctx.fillRect(thin[0], y + ROW.turn.top + 4, Math.max(1, thin[1] - thin[0]), 1);
+            thin = null;
+        };
         forEachVisible(l.turns, l.maxDur.turn, t0, t1, (turn) => {
             // A bracket under the turn's requests and tool calls, with its total time.
             const x0 = xOf(turn.ts);
             const x1 = Math.max(x0 + 1, xOf(turn.ts + turn.dur));
+            drawn.turn += 1;
+            if (x1 - x0 < 4) {
+                if (thin && x0 <= thin[1] + 1) thin[1] = Math.max(thin[1], x1);
+                else { flushThin(); thin = [x0, x1]; }
+                return;
+            }
+            flushThin();
             const top = y + ROW.turn.top;
             ctx.fillStyle = STYLE.turn.color;
             ctx.fillRect(x0, top, 1, 5);
@@ -1038,8 +1053,8 @@
                 ctx.fillText(text, x0 + 5, top + 6);
                 ctx.font = '11px system-ui, sans-serif';
             }
-            drawn.turn += 1;
         });
+        flushThin();
 
         forEachVisible(l.requests, l.maxDur.request, t0, t1, (e) => {
             const x0 = xOf(e.ts);
