@@ -42,6 +42,7 @@
         finding: { color: '#882255', label: 'touched by a finding (outlined when chosen)', shape: 'diamond' },
         selected: { color: '#332288', label: 'selected', shape: 'outline' },
         turn: { color: '#555555', label: 'one user turn, with its total time', shape: 'bracket' },
+        band: { color: '#44aa99', label: 'requests drawn as an aggregate band (taller: more)' },
     };
     const COLORS = {
         grid: '#eceef1',
@@ -222,6 +223,9 @@
             tools: [],
             handoffs: [],
             intervals: [],
+            bands: [],
+            bandRequests: 0,
+            bandTools: 0,
             payloads: new Map(),
             end: 0,
             top: 0,
@@ -236,8 +240,9 @@
                     key: key,
                     label: label || (key === '' ? '' : 'session ' + key),
                     session: null,
-                    requests: [], tools: [], handoffs: [], intervals: [], turns: [],
-                    maxDur: { request: 0, tool: 0, interval: 0, turn: 0 },
+                    requests: [], tools: [], handoffs: [], intervals: [], turns: [], bands: [],
+                    maxDur: { request: 0, tool: 0, interval: 0, turn: 0, band: 0 },
+                    bandRequests: 0, bandTools: 0, bandPeak: 1,
                     top: 0,
                 };
                 laneByKey.set(key, found);
@@ -303,6 +308,24 @@
             run.intervals.push(entry);
             l.maxDur.interval = Math.max(l.maxDur.interval, entry.dur);
         }
+        // Dense sessions of a large run come as aggregate bands (docs/viewer-data.md): each holds
+        // the requests and tool calls that start in it, and the ids of those a finding names.
+        for (const record of raw.bands || []) {
+            const l = lane(record.sessionID);
+            const entry = item('band', record, l);
+            entry.id = 'band ' + run.bands.length;
+            entry.requests = num(record.requests) || 0;
+            entry.tools = num(record.toolCalls) || 0;
+            for (const id of record.findingEventIDs || []) run.byID.set(str(id), entry);
+            l.bands.push(entry);
+            run.bands.push(entry);
+            l.bandRequests += entry.requests;
+            l.bandTools += entry.tools;
+            l.bandPeak = Math.max(l.bandPeak, entry.requests);
+            l.maxDur.band = Math.max(l.maxDur.band, entry.dur);
+            run.bandRequests += entry.requests;
+            run.bandTools += entry.tools;
+        }
         for (const payload of raw.payloads || []) {
             const key = str(payload.parentID);
             if (!run.payloads.has(key)) run.payloads.set(key, []);
@@ -314,6 +337,7 @@
             l.tools.sort(byTime);
             l.handoffs.sort(byTime);
             l.intervals.sort(byTime);
+            l.bands.sort(byTime);
         }
         run.requests.sort(byTime);
         run.tools.sort(byTime);
@@ -350,15 +374,18 @@
 
     /** The lane of records outside any session says what it holds; counts only what is there. */
     function nameLane(l) {
-        const signposts = l.requests.length === 0 && l.tools.length === 0 && l.handoffs.length === 0;
+        const signposts = l.requests.length === 0 && l.tools.length === 0 && l.handoffs.length === 0
+            && l.bands.length === 0;
         l.signpostsOnly = signposts && l.intervals.length > 0;
         if (l.key === '') {
             l.label = l.signpostsOnly ? 'signposts' : l.intervals.length ? 'outside sessions, signposts'
                 : 'outside any session';
         }
         const parts = [];
-        if (l.requests.length) parts.push(l.requests.length + ' req');
-        if (l.tools.length) parts.push(l.tools.length + ' tools');
+        const requests = l.requests.length + l.bandRequests;
+        const tools = l.tools.length + l.bandTools;
+        if (requests) parts.push(requests + ' req' + (l.bands.length ? ' in bands' : ''));
+        if (tools) parts.push(tools + ' tools');
         if (l.intervals.length) parts.push(l.intervals.length + ' intervals');
         l.counts = parts.join(' · ');
     }
@@ -521,6 +548,16 @@
             if (num(s.droppedEvents)) row.appendChild(figure('dropped', formatCount(s.droppedEvents)));
             summary.appendChild(row);
         }
+        // Never silently cut: say how many requests are drawn as bands, and how to see each one.
+        const banded = state.runs.reduce((sum, run) => sum + run.bandRequests, 0);
+        document.body.dataset.bandedRequests = String(banded);
+        document.body.dataset.bandedToolCalls = String(state.runs.reduce((sum, run) => sum + run.bandTools, 0));
+        if (banded) {
+            const notice = el('div', 'summary-run notice', formatCount(banded) + ' requests drawn as aggregate '
+                + 'bands: this run is too large for a bar per request; click a band for its figures');
+            notice.id = 'band-notice';
+            summary.appendChild(notice);
+        }
         const counts = state.data.redaction && state.data.redaction.counts;
         if (counts && Object.keys(counts).length) {
             const total = Object.values(counts).reduce((a, b) => a + (num(b) || 0), 0);
@@ -657,7 +694,7 @@
         const r = entry.record;
         const run = entry.run;
         const heading = { request: 'Request', tool: 'Tool call', handoff: 'Handoff', interval: 'Interval',
-            session: 'Session' }[entry.kind];
+            session: 'Session', band: 'Aggregate band' }[entry.kind];
         body.appendChild(el('h3', null, heading + (state.runs.length > 1 ? ' · ' + run.label : '')));
         const dl = el('dl');
         dl.dataset.kind = entry.kind;
@@ -723,6 +760,19 @@
             row(dl, 'from', str(r.from));
             row(dl, 'to', str(r.to));
             row(dl, 'at', formatDuration(entry.ts));
+        } else if (entry.kind === 'band') {
+            row(dl, 'start', formatDuration(entry.ts));
+            row(dl, 'width', formatDuration(entry.dur));
+            row(dl, 'requests', formatCount(r.requests));
+            row(dl, 'requests, ids', str(r.firstRequestID) + ' – ' + str(r.lastRequestID));
+            row(dl, 'time in requests', formatDuration(num(r.requestTime)));
+            row(dl, 'waiting (TTFT)', formatDuration(num(r.waitTime)));
+            row(dl, 'of which server prompt processing', formatDuration(num(r.promptTime)));
+            row(dl, 'generating', formatDuration(num(r.generatingTime)));
+            row(dl, 'failed requests', formatCount(r.errors));
+            row(dl, 'tool calls', formatCount(r.toolCalls));
+            row(dl, 'time in tool calls', formatDuration(num(r.toolTime)));
+            row(dl, 'failed tool calls', formatCount(r.toolErrors));
         } else if (entry.kind === 'interval') {
             row(dl, 'name', str(r.name));
             row(dl, 'start', formatDuration(entry.ts));
@@ -931,7 +981,7 @@
         ctx.font = '11px system-ui, sans-serif';
         ctx.textBaseline = 'middle';
         const drawn = { request: 0, tool: 0, handoff: 0, interval: 0, failed: 0, splitWait: 0, turn: 0,
-            findingMarker: 0, modelLabel: 0 };
+            findingMarker: 0, modelLabel: 0, band: 0, bandRequests: 0 };
         const t0 = timeAt(LABEL_WIDTH);
         const t1 = timeAt(LABEL_WIDTH + plotWidth());
         const step = niceStep(state.view.end - state.view.start, Math.max(2, plotWidth() / 110));
@@ -954,7 +1004,9 @@
             ctx.fillRect(0, runTop, width, RUN_HEADER - 2);
             ctx.fillStyle = COLORS.text;
             ctx.font = '600 12px system-ui, sans-serif';
-            ctx.fillText(fitText(ctx, run.label + '  ·  ' + run.requests.length + ' requests', width - 16),
+            const requests = run.requests.length + run.bandRequests;
+            ctx.fillText(fitText(ctx, run.label + '  ·  ' + requests + ' requests'
+                + (run.bandRequests ? ', ' + run.bandRequests + ' in aggregate bands' : ''), width - 16),
                 6, runTop + RUN_HEADER / 2 - 1);
             ctx.font = '11px system-ui, sans-serif';
             for (const l of run.lanes) {
@@ -1055,6 +1107,29 @@
             }
         });
         flushThin();
+
+        // A band: as tall as its requests' share of the lane's densest band, its tool calls in the
+        // tool row; failures hatched as on single bars.
+        forEachVisible(l.bands, l.maxDur.band, t0, t1, (e) => {
+            const x0 = xOf(e.ts);
+            const w = Math.max(1, xOf(e.ts + e.dur) - x0);
+            const top = y + ROW.request.top;
+            const h = ROW.request.height;
+            if (e.requests) {
+                const bar = Math.max(2, h * e.requests / l.bandPeak);
+                ctx.fillStyle = STYLE.band.color;
+                ctx.fillRect(x0, top + h - bar, w, bar);
+            }
+            if (e.tools) {
+                ctx.fillStyle = STYLE.tool.color;
+                ctx.fillRect(x0, y + ROW.tool.top, w, ROW.tool.height);
+            }
+            if (num(e.record.errors) || num(e.record.toolErrors)) drawFailure(ctx, x0, top, w, h, drawn);
+            drawn.band += 1;
+            drawn.bandRequests += e.requests;
+            if (e.findings.length) markers.push([x0, top + h / 2]);
+            if (marked(e)) outlines.push([e, x0, top, w, h]);
+        });
 
         forEachVisible(l.requests, l.maxDur.request, t0, t1, (e) => {
             const x0 = xOf(e.ts);
@@ -1281,6 +1356,7 @@
                     const atDepth = l.intervals.filter((e) => e.depth === depth);
                     return pick(atDepth, l.maxDur.interval);
                 }
+                if (inRow(ROW.request) && l.bands.length) return pick(l.bands, l.maxDur.band);
                 if (inRow(ROW.request)) return pick(l.requests, l.maxDur.request);
                 if (inRow(ROW.tool)) return pick(l.tools, l.maxDur.tool);
                 if (inRow(ROW.interval)) return pick(l.intervals, l.maxDur.interval);
@@ -1347,6 +1423,7 @@
         }
         if (entry.kind === 'tool') return str(r.name) + ' · ' + formatDuration(entry.dur) + ' · ' + str(r.outcome);
         if (entry.kind === 'handoff') return str(r.kind) + ': ' + str(r.from) + ' → ' + str(r.to);
+        if (entry.kind === 'band') return entry.requests + ' requests, ' + entry.tools + ' tool calls (aggregate band)';
         return str(r.name) + ' · ' + formatDuration(entry.dur);
     }
 
@@ -1470,7 +1547,8 @@
     function runSelfTest(spec) {
         const output = $('selftest');
         const log = [];
-        const lists = { request: 'requests', tool: 'tools', handoff: 'handoffs', interval: 'intervals' };
+        const lists = { request: 'requests', tool: 'tools', handoff: 'handoffs', interval: 'intervals',
+            band: 'bands' };
         for (const step of spec.split(',')) {
             const parts = step.split(':');
             const began = performance.now();

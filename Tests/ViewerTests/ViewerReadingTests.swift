@@ -71,10 +71,11 @@ struct ViewerReadingTests {
         #expect(Set(colours).count == colours.count, "legend colours repeat: \(colours)")
         let failed = try #require(entries.first { $0.style == "failed" })
         #expect(failed.shape == "hatch")
-        // The data colours are the Okabe–Ito palette's, or greys.
+        // The data colours are the Okabe–Ito palette's, or greys; aggregate bands take Tol's teal
+        // (also safe for colour-vision deficiencies), as Okabe–Ito has no ninth colour.
         let okabeIto: Set<String> = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7",
                                      "#000000"]
-        for entry in entries where !["waitRest", "waitWhole", "noCache", "finding", "selected", "turn"]
+        for entry in entries where !["waitRest", "waitWhole", "noCache", "finding", "selected", "turn", "band"]
             .contains(entry.style) {
             #expect(okabeIto.contains(entry.colour.lowercased()), "\(entry.style) is \(entry.colour)")
         }
