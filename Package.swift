@@ -4,7 +4,7 @@ import PackageDescription
 // Layers: each target and every module of this package it imports (arrows point at what it uses).
 //   trace-report -> TraceReportCLI
 //   TraceReportCLI -> TraceAnalysis, TraceStore, SessionTrace, Redaction, LTTngRecording, Reproducible
-//   TraceAnalysis -> TraceStore, SessionTrace, Redaction, CBabeltrace, CCurl, Reproducible
+//   TraceAnalysis -> TraceStore, SessionTrace, Redaction, CBabeltrace, CCurl, Reproducible, WebViewer
 //   TraceStore -> SessionTrace, CSQLite
 //   SessionTraceLTTng -> SessionTrace, CLTTngUST
 //   SessionInstrumentation -> ModelSession, SessionTrace, Reproducible
@@ -13,6 +13,7 @@ import PackageDescription
 //   LTTngRecording -> ProcessSpawn
 //   SessionTrace -> Reproducible
 //   Redaction, Reproducible (ordered JSON, FNV-1a, SplitMix64), ProcessSpawn -> nothing of ours
+//   WebViewer (viewer/: the web viewer's one copy, its files compiled in as bytes) -> nothing
 //   planner-demo -> SessionInstrumentation, ModelSession, SessionTrace, SessionTraceLTTng, TraceStore,
 //                   Redaction, LlamaServer, LTTngRecording
 //   trace-bench -> SessionTrace, SessionTraceLTTng, TraceStore, ModelSession, SessionInstrumentation,
@@ -20,7 +21,7 @@ import PackageDescription
 //                  CLTTngUST, CSQLite
 // The tracer API (SessionTrace) knows nothing of LTTng, SQLite or models; sinks that need a system
 // library (SessionTraceLTTng, TraceStore's StoreSink) live apart from it. TraceReportCLI,
-// LTTngRecording, LlamaServer, ProcessSpawn and the C shims are internal: in no product.
+// LTTngRecording, LlamaServer, ProcessSpawn, WebViewer and the C shims are internal: in no product.
 // Linux only: the sources call Glibc and link LTTng-UST, SQLite, babeltrace2 and libcurl, so no Apple
 // platform is claimed.
 let package = Package(
@@ -61,9 +62,15 @@ let package = Package(
         // Drives lttng, lttng-sessiond and lttng-relayd: for trace-report record, planner-demo, tests
         // and bench; in no product.
         .target(name: "LTTngRecording", dependencies: ["ProcessSpawn"]),
+        // viewer/ is the web viewer's one copy; its files are compiled in as bytes.
+        .target(
+            name: "WebViewer", path: "viewer",
+            resources: [.embedInCode("index.html"), .embedInCode("viewer.css"), .embedInCode("viewer.js")]),
         .target(
             name: "TraceAnalysis",
-            dependencies: ["TraceStore", "SessionTrace", "Redaction", "CBabeltrace", "CCurl", "Reproducible"]),
+            dependencies: [
+                "TraceStore", "SessionTrace", "Redaction", "CBabeltrace", "CCurl", "Reproducible", "WebViewer",
+            ]),
         // trace-report's parser, subcommands, help and output redaction, apart so tests reach them.
         .target(
             name: "TraceReportCLI",

@@ -12,23 +12,39 @@
     const LABEL_WIDTH = 150;
     const AXIS_HEIGHT = 24;
     const RUN_HEADER = 22;
-    const LANE_HEIGHT = 48;
+    const LANE_HEIGHT = 58;
     const ROW = {
         interval: { top: 4, height: 6 },
         request: { top: 13, height: 15 },
         tool: { top: 31, height: 11 },
+        turn: { top: 45, height: 10 },
     };
+    // A lane of signposts only draws nested intervals one row per depth.
+    const SIGNPOST_ROW = 13;
+    const SIGNPOST_DEPTHS = 4;
     const MIN_SPAN = 1000; // 1 µs
+    // What each colour means: one meaning per colour, from the Okabe–Ito palette (safe for the
+    // common colour-vision deficiencies), and the greys. The bars are drawn and the legend is
+    // built from this one table. Failure is a shape, hatching and a cross, in a colour nothing
+    // else uses.
+    const STYLE = {
+        waitRest: { color: '#b9e0f5', label: 'waiting: queueing, network, client' },
+        waitPrompt: { color: '#56b4e9', label: 'waiting: server prompt processing' },
+        waitWhole: { color: '#d9d9d9', label: 'waiting, not split: no server timings' },
+        cached: { color: '#009e73', label: 'generating, prompt ≥ 90% cached' },
+        partCached: { color: '#f0e442', label: 'generating, prompt partly cached' },
+        uncached: { color: '#cc79a7', label: 'generating, prompt < 10% cached' },
+        noCache: { color: '#999999', label: 'generating, no cache figures' },
+        tool: { color: '#e69f00', label: 'tool call' },
+        interval: { color: '#d55e00', label: 'signpost interval' },
+        handoff: { color: '#0072b2', label: 'handoff (profile, model, instructions, tools)', shape: 'line' },
+        failed: { color: '#000000', label: 'failed request, tool call or interval', shape: 'hatch' },
+        finding: { color: '#882255', label: 'touched by a finding (outlined when chosen)', shape: 'diamond' },
+        selected: { color: '#332288', label: 'selected', shape: 'outline' },
+        turn: { color: '#555555', label: 'one user turn, with its total time', shape: 'bracket' },
+        band: { color: '#44aa99', label: 'requests drawn as an aggregate band (taller: more)' },
+    };
     const COLORS = {
-        wait: '#c9ced6',
-        noCache: '#7f8c9b',
-        tool: '#e6a23c',
-        toolError: '#c0392b',
-        interval: '#9b8fd1',
-        handoff: '#8e44ad',
-        error: '#c0392b',
-        selected: '#111111',
-        highlight: '#f5b400',
         grid: '#eceef1',
         text: '#1d1f23',
         muted: '#6b7078',
@@ -45,7 +61,8 @@
         selected: null,
         highlight: new Set(),
         activeFinding: -1,
-        drawn: { request: 0, tool: 0, handoff: 0, interval: 0 },
+        findingEntries: [],
+        drawn: {},
         frames: 0,
     };
 
@@ -118,11 +135,62 @@
         return Math.max(0, Math.min(1, cached / input));
     }
 
-    /** Red (cold prefix) through amber to green (all cached). */
-    function cacheColor(ratio) {
-        if (ratio === null) return COLORS.noCache;
-        const hue = Math.round(4 + ratio * 128);
-        return 'hsl(' + hue + ', 62%, 46%)';
+    /** The style of a generating bar with this cached share of its prompt. */
+    function cacheStyle(ratio) {
+        if (ratio === null) return STYLE.noCache;
+        if (ratio >= 0.9) return STYLE.cached;
+        return ratio < 0.1 ? STYLE.uncached : STYLE.partCached;
+    }
+
+    function failed(entry) {
+        const r = entry.record;
+        return Boolean(r.error) || (entry.kind === 'tool' && r.outcome !== null && r.outcome !== undefined
+            && r.outcome !== 'ok');
+    }
+
+    let hatchPattern = null;
+
+    /** Black diagonal stripes over a failed bar. */
+    function hatch(ctx) {
+        if (!hatchPattern) {
+            const tile = document.createElement('canvas');
+            tile.width = 6;
+            tile.height = 6;
+            const t = tile.getContext('2d');
+            t.strokeStyle = STYLE.failed.color;
+            t.lineWidth = 1.5;
+            t.beginPath();
+            t.moveTo(-1, 7);
+            t.lineTo(7, -1);
+            t.moveTo(5, 7);
+            t.lineTo(7, 5);
+            t.moveTo(-1, 1);
+            t.lineTo(1, -1);
+            t.stroke();
+            hatchPattern = ctx.createPattern(tile, 'repeat');
+        }
+        return hatchPattern;
+    }
+
+    /** Draws a failed bar's hatching, black border and, where it fits, a cross. */
+    function drawFailure(ctx, x, top, w, h, drawn) {
+        ctx.fillStyle = hatch(ctx);
+        ctx.fillRect(x, top, w, h);
+        ctx.strokeStyle = STYLE.failed.color;
+        ctx.lineWidth = 1;
+        ctx.strokeRect(x + 0.5, top + 0.5, Math.max(1, w - 1), h - 1);
+        if (w >= h) {
+            const cx = x + Math.min(w / 2, h / 2 + 1);
+            const r = h / 2 - 2;
+            ctx.lineWidth = 2;
+            ctx.beginPath();
+            ctx.moveTo(cx - r, top + 2);
+            ctx.lineTo(cx + r, top + h - 2);
+            ctx.moveTo(cx + r, top + 2);
+            ctx.lineTo(cx - r, top + h - 2);
+            ctx.stroke();
+        }
+        drawn.failed += 1;
     }
 
     function requestRate(record) {
@@ -155,6 +223,9 @@
             tools: [],
             handoffs: [],
             intervals: [],
+            bands: [],
+            bandRequests: 0,
+            bandTools: 0,
             payloads: new Map(),
             end: 0,
             top: 0,
@@ -167,10 +238,11 @@
             if (!found) {
                 found = {
                     key: key,
-                    label: label || (key === '' ? '(no session)' : 'session ' + key),
+                    label: label || (key === '' ? '' : 'session ' + key),
                     session: null,
-                    requests: [], tools: [], handoffs: [], intervals: [],
-                    maxDur: { request: 0, tool: 0, interval: 0 },
+                    requests: [], tools: [], handoffs: [], intervals: [], turns: [], bands: [],
+                    maxDur: { request: 0, tool: 0, interval: 0, turn: 0, band: 0 },
+                    bandRequests: 0, bandTools: 0, bandPeak: 1,
                     top: 0,
                 };
                 laneByKey.set(key, found);
@@ -182,7 +254,7 @@
             const ts = num(record.ts) || 0;
             const dur = Math.max(0, num(record.dur) || 0);
             const entry = { kind: kind, id: str(record.id), ts: ts, dur: dur, record: record, lane: laneRef,
-                run: run };
+                run: run, findings: [] };
             run.byID.set(entry.id, entry);
             run.end = Math.max(run.end, ts + dur);
             return entry;
@@ -200,6 +272,11 @@
             entry.ttft = num(record.ttft);
             entry.ratio = cacheRatio(record);
             entry.toolCalls = [];
+            entry.findings = [];
+            entry.turn = null;
+            // The server's own prompt processing, part of the wait; null when it reported none.
+            const promptDur = record.server ? num(record.server.promptDur) : null;
+            entry.promptDur = promptDur === null || entry.ttft === null ? null : Math.min(promptDur, entry.ttft);
             l.requests.push(entry);
             run.requests.push(entry);
             l.maxDur.request = Math.max(l.maxDur.request, entry.dur);
@@ -231,6 +308,24 @@
             run.intervals.push(entry);
             l.maxDur.interval = Math.max(l.maxDur.interval, entry.dur);
         }
+        // Dense sessions of a large run come as aggregate bands (docs/viewer-data.md): each holds
+        // the requests and tool calls that start in it, and the ids of those a finding names.
+        for (const record of raw.bands || []) {
+            const l = lane(record.sessionID);
+            const entry = item('band', record, l);
+            entry.id = 'band ' + run.bands.length;
+            entry.requests = num(record.requests) || 0;
+            entry.tools = num(record.toolCalls) || 0;
+            for (const id of record.findingEventIDs || []) run.byID.set(str(id), entry);
+            l.bands.push(entry);
+            run.bands.push(entry);
+            l.bandRequests += entry.requests;
+            l.bandTools += entry.tools;
+            l.bandPeak = Math.max(l.bandPeak, entry.requests);
+            l.maxDur.band = Math.max(l.maxDur.band, entry.dur);
+            run.bandRequests += entry.requests;
+            run.bandTools += entry.tools;
+        }
         for (const payload of raw.payloads || []) {
             const key = str(payload.parentID);
             if (!run.payloads.has(key)) run.payloads.set(key, []);
@@ -242,17 +337,92 @@
             l.tools.sort(byTime);
             l.handoffs.sort(byTime);
             l.intervals.sort(byTime);
+            l.bands.sort(byTime);
         }
         run.requests.sort(byTime);
         run.tools.sort(byTime);
         run.handoffs.sort(byTime);
         run.intervals.sort(byTime);
+        for (const l of run.lanes) {
+            // A bar names its model only where the lane's model changes; hover names every one.
+            let model = null;
+            for (const r of l.requests) {
+                r.modelChanged = str(r.record.model) !== model;
+                model = str(r.record.model);
+            }
+            nestIntervals(l);
+            nameLane(l);
+        }
+        prepareTurns(run, raw.turns || []);
         // Sessions by start, the requests outside any session last.
         const laneStart = (l) => (l.session ? num(l.session.ts) || 0
             : l.requests.length ? l.requests[0].ts : Number.MAX_SAFE_INTEGER);
         run.lanes.sort((a, b) => (a.key === '') - (b.key === '') || laneStart(a) - laneStart(b));
         run.summary = summarize(run);
         return run;
+    }
+
+    /** Depth of each interval among those of its lane that enclose it (signposts nest). */
+    function nestIntervals(l) {
+        const open = [];
+        for (const e of l.intervals) {
+            while (open.length && open[open.length - 1].ts + open[open.length - 1].dur <= e.ts) open.pop();
+            e.depth = Math.min(open.length, SIGNPOST_DEPTHS - 1);
+            open.push(e);
+        }
+    }
+
+    /** The lane of records outside any session says what it holds; counts only what is there. */
+    function nameLane(l) {
+        const signposts = l.requests.length === 0 && l.tools.length === 0 && l.handoffs.length === 0
+            && l.bands.length === 0;
+        l.signpostsOnly = signposts && l.intervals.length > 0;
+        if (l.key === '') {
+            l.label = l.signpostsOnly ? 'signposts' : l.intervals.length ? 'outside sessions, signposts'
+                : 'outside any session';
+        }
+        const parts = [];
+        const requests = l.requests.length + l.bandRequests;
+        const tools = l.tools.length + l.bandTools;
+        if (requests) parts.push(requests + ' req' + (l.bands.length ? ' in bands' : ''));
+        if (tools) parts.push(tools + ' tools');
+        if (l.intervals.length) parts.push(l.intervals.length + ' intervals');
+        l.counts = parts.join(' · ');
+    }
+
+    /** The rows of an interval: nested rows in a lane of signposts, the thin top row elsewhere. */
+    function intervalRow(l, e) {
+        if (!l.signpostsOnly) return ROW.interval;
+        return { top: 3 + e.depth * SIGNPOST_ROW, height: SIGNPOST_ROW - 3 };
+    }
+
+    /** User turns (format: runs[].turns): the requests of one turn and the tool calls they made. */
+    function prepareTurns(run, turns) {
+        for (const raw of turns) {
+            const requests = (raw.requestIDs || []).map((id) => run.byID.get(str(id)))
+                .filter((e) => e && e.kind === 'request');
+            if (!requests.length) continue;
+            const l = requests[0].lane;
+            let start = Infinity;
+            let end = -Infinity;
+            let tools = 0;
+            for (const r of requests) {
+                start = Math.min(start, r.ts);
+                end = Math.max(end, r.ts + r.dur);
+                for (const t of r.toolCalls) { end = Math.max(end, t.ts + t.dur); tools += 1; }
+            }
+            const turn = { kind: 'turn', id: str(raw.turnID), ts: start, dur: end - start, lane: l, run: run,
+                requests: requests, tools: tools, inferred: Boolean(raw.inferred), number: 0 };
+            for (const [round, r] of requests.entries()) { r.turn = turn; r.round = round; }
+            l.turns.push(turn);
+        }
+        for (const l of run.lanes) {
+            l.turns.sort((a, b) => a.ts - b.ts);
+            l.turns.forEach((turn, index) => {
+                turn.number = index + 1;
+                l.maxDur.turn = Math.max(l.maxDur.turn, turn.dur);
+            });
+        }
     }
 
     /** The run's figures: from the export's summary when present, else computed here. */
@@ -299,6 +469,7 @@
         state.highlight = new Set();
         state.activeFinding = -1;
         state.scrollY = 0;
+        linkFindings();
         layout();
         resetView();
         buildHeader();
@@ -306,6 +477,27 @@
         buildLegend();
         clear($('event-list'));
         showDetails(null);
+    }
+
+    /** Each finding's events, and on each event the findings that touch it. */
+    function linkFindings() {
+        const findings = Array.isArray(state.data.findings) ? state.data.findings : [];
+        state.findingEntries = findings.map((finding, index) => {
+            const runIndex = num(finding.run);
+            const runs = runIndex !== null && state.runs[runIndex] ? [state.runs[runIndex]] : state.runs;
+            const entries = [];
+            for (const id of finding.eventIDs || []) {
+                for (const run of runs) {
+                    const entry = run.byID.get(str(id));
+                    if (entry && entry.kind !== 'session' && !entries.includes(entry)) {
+                        entries.push(entry);
+                        entry.findings.push(index);
+                        break;
+                    }
+                }
+            }
+            return entries;
+        });
     }
 
     function layout() {
@@ -350,18 +542,21 @@
                 'cached input tokens over input tokens, summed'));
             const model = num(s.modelTime) || 0;
             const tool = num(s.toolTime) || 0;
-            const split = figure('model / tool', formatDuration(model) + ' / ' + formatDuration(tool));
-            const bar = el('span', 'time-split');
-            const part = el('span');
-            part.style.width = (model + tool > 0 ? (100 * model) / (model + tool) : 100).toFixed(1) + '%';
-            bar.appendChild(part);
-            bar.title = 'model time (blue) against tool time (amber)';
-            split.appendChild(document.createTextNode(' '));
-            split.appendChild(bar);
-            row.appendChild(split);
+            row.appendChild(figure('model / tool', formatDuration(model) + ' / ' + formatDuration(tool),
+                'time in requests against time in tool calls, summed'));
             if (num(s.errors)) row.appendChild(figure('errors', formatCount(s.errors)));
             if (num(s.droppedEvents)) row.appendChild(figure('dropped', formatCount(s.droppedEvents)));
             summary.appendChild(row);
+        }
+        // Never silently cut: say how many requests are drawn as bands, and how to see each one.
+        const banded = state.runs.reduce((sum, run) => sum + run.bandRequests, 0);
+        document.body.dataset.bandedRequests = String(banded);
+        document.body.dataset.bandedToolCalls = String(state.runs.reduce((sum, run) => sum + run.bandTools, 0));
+        if (banded) {
+            const notice = el('div', 'summary-run notice', formatCount(banded) + ' requests drawn as aggregate '
+                + 'bands: this run is too large for a bar per request; click a band for its figures');
+            notice.id = 'band-notice';
+            summary.appendChild(notice);
         }
         const counts = state.data.redaction && state.data.redaction.counts;
         if (counts && Object.keys(counts).length) {
@@ -396,26 +591,21 @@
         });
     }
 
+    /** The legend: every entry of STYLE, its swatch drawn as the bars are. */
     function buildLegend() {
         const list = $('legend-list');
         clear(list);
-        const entries = [
-            [COLORS.wait, 'wait before the first token'],
-            [cacheColor(1), 'generating, prompt fully cached'],
-            [cacheColor(0.5), 'generating, half cached'],
-            [cacheColor(0), 'generating, cache miss'],
-            [COLORS.noCache, 'generating, no cache figures'],
-            [COLORS.tool, 'tool call'],
-            [COLORS.toolError, 'failed tool call or request'],
-            [COLORS.interval, 'interval (signpost)'],
-            [COLORS.handoff, 'handoff (profile, model, instructions, tools)'],
-        ];
-        for (const [color, text] of entries) {
+        for (const key of Object.keys(STYLE)) {
+            const style = STYLE[key];
             const li = el('li');
-            const swatch = el('span', 'swatch');
-            swatch.style.background = color;
+            li.dataset.style = key;
+            li.dataset.color = style.color;
+            li.dataset.shape = style.shape || 'bar';
+            const swatch = el('span', 'swatch swatch-' + (style.shape || 'bar'));
+            swatch.style.color = style.color;
+            if (!style.shape || style.shape === 'bar') swatch.style.background = style.color;
             li.appendChild(swatch);
-            li.appendChild(document.createTextNode(text));
+            li.appendChild(document.createTextNode(style.label));
             list.appendChild(li);
         }
     }
@@ -456,8 +646,16 @@
                 add(i, 'interval ' + str(i.record.name) + ' at ' + formatDuration(i.ts) + ', '
                     + formatDuration(i.dur));
             }
+            for (const l of run.lanes) {
+                for (const turn of l.turns) add(turn, turnText(turn));
+            }
         }
         list.appendChild(fragment);
+    }
+
+    function turnText(turn) {
+        return 'turn ' + turn.number + ' of ' + turn.lane.label + ': ' + turn.requests.length + ' requests, '
+            + turn.tools + ' tool calls, total ' + formatDuration(turn.dur) + (turn.inferred ? ' (inferred)' : '');
     }
 
     // MARK: - Details panel
@@ -496,7 +694,7 @@
         const r = entry.record;
         const run = entry.run;
         const heading = { request: 'Request', tool: 'Tool call', handoff: 'Handoff', interval: 'Interval',
-            session: 'Session' }[entry.kind];
+            session: 'Session', band: 'Aggregate band' }[entry.kind];
         body.appendChild(el('h3', null, heading + (state.runs.length > 1 ? ' · ' + run.label : '')));
         const dl = el('dl');
         dl.dataset.kind = entry.kind;
@@ -511,6 +709,12 @@
             row(dl, 'start', formatDuration(entry.ts));
             row(dl, 'duration', formatDuration(entry.dur));
             row(dl, 'TTFT', formatDuration(entry.ttft));
+            if (entry.promptDur !== null) {
+                row(dl, 'server prompt processing', formatDuration(entry.promptDur));
+                row(dl, 'queueing, network, client', formatDuration(entry.ttft - entry.promptDur));
+            } else if (entry.ttft !== null) {
+                row(dl, 'TTFT split', 'no server timings');
+            }
             row(dl, 'generating', entry.ttft === null ? '–' : formatDuration(entry.dur - entry.ttft));
             row(dl, 'rate', formatRate(requestRate(r)));
             row(dl, 'input tokens', formatCount(r.inputTokens));
@@ -523,6 +727,10 @@
                 + formatCount(r.transcriptEntries) + ' entries');
             row(dl, 'finish reason', str(r.finishReason));
             if (r.error) row(dl, 'error', str(r.error));
+            if (entry.turn) {
+                row(dl, 'turn', entry.turn.number + ', round ' + (entry.round + 1) + ' of '
+                    + entry.turn.requests.length + ', turn total ' + formatDuration(entry.turn.dur));
+            }
             if (entry.toolCalls.length) {
                 body.appendChild(el('h3', null, 'Tool calls (' + entry.toolCalls.length + ')'));
                 const list = el('ul');
@@ -552,6 +760,19 @@
             row(dl, 'from', str(r.from));
             row(dl, 'to', str(r.to));
             row(dl, 'at', formatDuration(entry.ts));
+        } else if (entry.kind === 'band') {
+            row(dl, 'start', formatDuration(entry.ts));
+            row(dl, 'width', formatDuration(entry.dur));
+            row(dl, 'requests', formatCount(r.requests));
+            row(dl, 'requests, ids', str(r.firstRequestID) + ' – ' + str(r.lastRequestID));
+            row(dl, 'time in requests', formatDuration(num(r.requestTime)));
+            row(dl, 'waiting (TTFT)', formatDuration(num(r.waitTime)));
+            row(dl, 'of which server prompt processing', formatDuration(num(r.promptTime)));
+            row(dl, 'generating', formatDuration(num(r.generatingTime)));
+            row(dl, 'failed requests', formatCount(r.errors));
+            row(dl, 'tool calls', formatCount(r.toolCalls));
+            row(dl, 'time in tool calls', formatDuration(num(r.toolTime)));
+            row(dl, 'failed tool calls', formatCount(r.toolErrors));
         } else if (entry.kind === 'interval') {
             row(dl, 'name', str(r.name));
             row(dl, 'start', formatDuration(entry.ts));
@@ -561,7 +782,24 @@
             }
             if (r.error) row(dl, 'error', str(r.error));
         }
+        showFindingsOf(body, entry);
         showPayloads(body, run, entry.id);
+    }
+
+    function showFindingsOf(body, entry) {
+        if (!entry.findings || !entry.findings.length) return;
+        body.appendChild(el('h3', null, 'Findings (' + entry.findings.length + ')'));
+        const list = el('ul', 'entry-findings');
+        for (const index of entry.findings) {
+            const li = el('li');
+            const button = el('button', 'link-button', state.data.findings[index].title);
+            button.type = 'button';
+            button.dataset.finding = String(index);
+            button.addEventListener('click', () => focusFinding(index));
+            li.appendChild(button);
+            list.appendChild(li);
+        }
+        body.appendChild(list);
     }
 
     /** The details panel as plain lines, for the self-test output. */
@@ -573,6 +811,7 @@
             const terms = dl.querySelectorAll('dt');
             for (const dt of terms) lines.push(dt.textContent + ': ' + dt.nextElementSibling.textContent);
         }
+        for (const b of body.querySelectorAll('.entry-findings button')) lines.push('finding: ' + b.textContent);
         for (const pre of body.querySelectorAll('pre')) lines.push('payload: ' + pre.textContent);
         return lines.join('\n');
     }
@@ -613,15 +852,7 @@
         for (const button of document.querySelectorAll('.finding')) {
             button.classList.toggle('active', button.dataset.index === String(index));
         }
-        const runIndex = num(finding.run);
-        const runs = runIndex !== null && state.runs[runIndex] ? [state.runs[runIndex]] : state.runs;
-        const entries = [];
-        for (const id of finding.eventIDs || []) {
-            for (const run of runs) {
-                const entry = run.byID.get(str(id));
-                if (entry && entry.kind !== 'session') { entries.push(entry); break; }
-            }
-        }
+        const entries = state.findingEntries[index] || [];
         state.highlight = new Set(entries);
         if (!entries.length) { render(); return; }
         let start = Infinity;
@@ -645,8 +876,9 @@
         let span = Math.min(Math.max(end - start, MIN_SPAN), maxSpan);
         const center = (start + end) / 2;
         let s = center - span / 2;
-        const lo = -state.fullSpan * 0.1;
-        const hi = state.fullSpan * 1.1;
+        // Nothing happens before the run starts: the view never shows negative time.
+        const lo = 0;
+        const hi = Math.max(span, state.fullSpan * 1.1);
         if (s < lo) s = lo;
         if (s + span > hi) s = Math.max(lo, hi - span);
         state.view.start = s;
@@ -654,8 +886,7 @@
     }
 
     function resetView() {
-        const pad = state.fullSpan * 0.02;
-        setView(-pad, state.fullSpan + pad);
+        setView(0, state.fullSpan * 1.02);
     }
 
     function zoom(factor, anchorTime) {
@@ -749,7 +980,8 @@
         ctx.clearRect(0, 0, width, height);
         ctx.font = '11px system-ui, sans-serif';
         ctx.textBaseline = 'middle';
-        const drawn = { request: 0, tool: 0, handoff: 0, interval: 0 };
+        const drawn = { request: 0, tool: 0, handoff: 0, interval: 0, failed: 0, splitWait: 0, turn: 0,
+            findingMarker: 0, modelLabel: 0, band: 0, bandRequests: 0 };
         const t0 = timeAt(LABEL_WIDTH);
         const t1 = timeAt(LABEL_WIDTH + plotWidth());
         const step = niceStep(state.view.end - state.view.start, Math.max(2, plotWidth() / 110));
@@ -772,7 +1004,9 @@
             ctx.fillRect(0, runTop, width, RUN_HEADER - 2);
             ctx.fillStyle = COLORS.text;
             ctx.font = '600 12px system-ui, sans-serif';
-            ctx.fillText(fitText(ctx, run.label + '  ·  ' + run.requests.length + ' requests', width - 16),
+            const requests = run.requests.length + run.bandRequests;
+            ctx.fillText(fitText(ctx, run.label + '  ·  ' + requests + ' requests'
+                + (run.bandRequests ? ', ' + run.bandRequests + ' in aggregate bands' : ''), width - 16),
                 6, runTop + RUN_HEADER / 2 - 1);
             ctx.font = '11px system-ui, sans-serif';
             for (const l of run.lanes) {
@@ -810,21 +1044,91 @@
         ctx.fillStyle = COLORS.text;
         ctx.fillText(fitText(ctx, l.label, LABEL_WIDTH - 12), 8, y + ROW.request.top + ROW.request.height / 2);
         ctx.fillStyle = COLORS.muted;
-        ctx.fillText(l.requests.length + ' req · ' + l.tools.length + ' tools', 8, y + ROW.tool.top + 5);
+        ctx.fillText(fitText(ctx, l.counts, LABEL_WIDTH - 12), 8, y + ROW.tool.top + 5);
 
         ctx.save();
         ctx.beginPath();
         ctx.rect(LABEL_WIDTH, y, width - LABEL_WIDTH, LANE_HEIGHT);
         ctx.clip();
         const outlines = [];
+        const markers = [];
 
         forEachVisible(l.intervals, l.maxDur.interval, t0, t1, (e) => {
             const x0 = xOf(e.ts);
             const w = Math.max(1, xOf(e.ts + e.dur) - x0);
-            ctx.fillStyle = e.record.error ? COLORS.error : COLORS.interval;
-            ctx.fillRect(x0, y + ROW.interval.top, w, ROW.interval.height);
+            const rowSpec = intervalRow(l, e);
+            const top = y + rowSpec.top;
+            ctx.fillStyle = STYLE.interval.color;
+            ctx.fillRect(x0, top, w, rowSpec.height);
+            if (failed(e)) drawFailure(ctx, x0, top, w, rowSpec.height, drawn);
+            if (l.signpostsOnly && w > 50) {
+                ctx.fillStyle = '#ffffff';
+                ctx.fillText(fitText(ctx, str(e.record.name), w - 6), x0 + 3, top + rowSpec.height / 2);
+            }
             drawn.interval += 1;
-            if (marked(e)) outlines.push([e, x0, y + ROW.interval.top, w, ROW.interval.height]);
+            if (e.findings.length) markers.push([x0, top + rowSpec.height / 2]);
+            if (marked(e)) outlines.push([e, x0, top, w, rowSpec.height]);
+        });
+
+        // Turns narrower than a few pixels merge into one line; a bracket needs room to be read.
+        let thin = null;
+        const flushThin = () => {
+            if (!thin) return;
+            ctx.fillStyle = STYLE.turn.color;
+            ctx.fillRect(thin[0], y + ROW.turn.top + 4, Math.max(1, thin[1] - thin[0]), 1);
+            thin = null;
+        };
+        forEachVisible(l.turns, l.maxDur.turn, t0, t1, (turn) => {
+            // A bracket under the turn's requests and tool calls, with its total time.
+            const x0 = xOf(turn.ts);
+            const x1 = Math.max(x0 + 1, xOf(turn.ts + turn.dur));
+            drawn.turn += 1;
+            if (x1 - x0 < 4) {
+                if (thin && x0 <= thin[1] + 1) thin[1] = Math.max(thin[1], x1);
+                else { flushThin(); thin = [x0, x1]; }
+                return;
+            }
+            flushThin();
+            const top = y + ROW.turn.top;
+            ctx.fillStyle = STYLE.turn.color;
+            ctx.fillRect(x0, top, 1, 5);
+            ctx.fillRect(x1 - 1, top, 1, 5);
+            ctx.fillRect(x0, top + 4, x1 - x0, 1);
+            const label = 'turn ' + turn.number + ' · ' + formatDuration(turn.dur);
+            if (x1 - x0 > 40) {
+                ctx.font = '10px system-ui, sans-serif';
+                const text = fitText(ctx, label, x1 - x0 - 8);
+                const tw = ctx.measureText(text).width;
+                ctx.fillStyle = '#ffffff';
+                ctx.fillRect(x0 + 3, top + 1, tw + 4, 9);
+                ctx.fillStyle = STYLE.turn.color;
+                ctx.fillText(text, x0 + 5, top + 6);
+                ctx.font = '11px system-ui, sans-serif';
+            }
+        });
+        flushThin();
+
+        // A band: as tall as its requests' share of the lane's densest band, its tool calls in the
+        // tool row; failures hatched as on single bars.
+        forEachVisible(l.bands, l.maxDur.band, t0, t1, (e) => {
+            const x0 = xOf(e.ts);
+            const w = Math.max(1, xOf(e.ts + e.dur) - x0);
+            const top = y + ROW.request.top;
+            const h = ROW.request.height;
+            if (e.requests) {
+                const bar = Math.max(2, h * e.requests / l.bandPeak);
+                ctx.fillStyle = STYLE.band.color;
+                ctx.fillRect(x0, top + h - bar, w, bar);
+            }
+            if (e.tools) {
+                ctx.fillStyle = STYLE.tool.color;
+                ctx.fillRect(x0, y + ROW.tool.top, w, ROW.tool.height);
+            }
+            if (num(e.record.errors) || num(e.record.toolErrors)) drawFailure(ctx, x0, top, w, h, drawn);
+            drawn.band += 1;
+            drawn.bandRequests += e.requests;
+            if (e.findings.length) markers.push([x0, top + h / 2]);
+            if (marked(e)) outlines.push([e, x0, top, w, h]);
         });
 
         forEachVisible(l.requests, l.maxDur.request, t0, t1, (e) => {
@@ -833,25 +1137,33 @@
             const w = Math.max(1, x1 - x0);
             const top = y + ROW.request.top;
             const h = ROW.request.height;
-            const split = e.ttft === null ? x0 : Math.min(x1, xOf(e.ts + Math.min(e.ttft, e.dur)));
-            // The wait before the first token, then the generating part, coloured by cache ratio.
+            const firstToken = e.ts + Math.min(e.ttft === null ? 0 : e.ttft, e.dur);
+            const split = e.ttft === null ? x0 : Math.min(x1, xOf(firstToken));
+            // The wait before the first token, in two shades where the server reported its prompt
+            // processing (drawn last, just before the first token); then the generating part,
+            // coloured by how much of the prompt was cached.
             if (split > x0) {
-                ctx.fillStyle = COLORS.wait;
+                ctx.fillStyle = e.promptDur === null ? STYLE.waitWhole.color : STYLE.waitRest.color;
                 ctx.fillRect(x0, top, Math.max(1, split - x0), h);
+                if (e.promptDur !== null) {
+                    const prompt = Math.max(x0, xOf(firstToken - e.promptDur));
+                    ctx.fillStyle = STYLE.waitPrompt.color;
+                    ctx.fillRect(prompt, top, Math.max(e.promptDur > 0 ? 1 : 0, split - prompt), h);
+                    drawn.splitWait += 1;
+                }
             }
             if (x1 - split >= 0.5 || split <= x0) {
-                ctx.fillStyle = cacheColor(e.ratio);
+                ctx.fillStyle = cacheStyle(e.ratio).color;
                 ctx.fillRect(split, top + 2, Math.max(1, x1 - split), h - 4);
             }
-            if (e.record.error) {
-                ctx.fillStyle = COLORS.error;
-                ctx.fillRect(x0, top + h - 2, w, 2);
-            }
-            if (w > 60) {
+            if (failed(e)) drawFailure(ctx, x0, top, w, h, drawn);
+            if (w > 60 && e.modelChanged) {
                 ctx.fillStyle = COLORS.text;
                 ctx.fillText(fitText(ctx, str(e.record.model), w - 6), x0 + 3, top + h / 2);
+                drawn.modelLabel += 1;
             }
             drawn.request += 1;
+            if (e.findings.length) markers.push([x0, top + h / 2]);
             if (marked(e)) outlines.push([e, x0, top, w, h]);
         });
 
@@ -859,8 +1171,9 @@
             const x0 = xOf(e.ts);
             const w = Math.max(1, xOf(e.ts + e.dur) - x0);
             const top = y + ROW.tool.top;
-            ctx.fillStyle = e.record.outcome === 'error' || e.record.error ? COLORS.toolError : COLORS.tool;
+            ctx.fillStyle = STYLE.tool.color;
             ctx.fillRect(x0, top, w, ROW.tool.height);
+            if (failed(e)) drawFailure(ctx, x0, top, w, ROW.tool.height, drawn);
             // A thin stem ties the call to the request that asked for it.
             if (e.parent) {
                 ctx.fillStyle = 'rgba(0,0,0,0.25)';
@@ -872,6 +1185,7 @@
                 ctx.fillText(fitText(ctx, str(e.record.name), w - 6), x0 + 3, top + ROW.tool.height / 2);
             }
             drawn.tool += 1;
+            if (e.findings.length) markers.push([x0, top + ROW.tool.height / 2]);
             if (marked(e)) outlines.push([e, x0, top, w, ROW.tool.height]);
         });
 
@@ -879,7 +1193,7 @@
         const labelEnds = [-Infinity, -Infinity];
         forEachVisible(l.handoffs, 0, t0, t1, (e) => {
             const x = Math.round(xOf(e.ts));
-            ctx.fillStyle = COLORS.handoff;
+            ctx.fillStyle = STYLE.handoff.color;
             ctx.fillRect(x, y + 2, 2, LANE_HEIGHT - 4);
             ctx.beginPath();
             ctx.moveTo(x - 5, y + 1);
@@ -896,17 +1210,34 @@
                 const text = fitText(ctx, label, Math.min(room, 260));
                 const tw = ctx.measureText(text).width;
                 ctx.fillRect(x + 6, textY - 6, tw + 4, 13);
-                ctx.fillStyle = COLORS.handoff;
+                ctx.fillStyle = STYLE.handoff.color;
                 ctx.fillText(text, x + 8, textY);
                 labelEnds[slot] = x + 10 + tw;
             }
             drawn.handoff += 1;
+            if (e.findings.length) markers.push([x + 1, y + ROW.request.top + ROW.request.height / 2]);
             if (marked(e)) outlines.push([e, x - 4, y + 1, 10, LANE_HEIGHT - 2]);
         });
 
+        // A diamond on the left end of every event a finding is about.
+        for (const [x, cy] of markers) {
+            ctx.beginPath();
+            ctx.moveTo(x, cy - 6);
+            ctx.lineTo(x + 5, cy);
+            ctx.lineTo(x, cy + 6);
+            ctx.lineTo(x - 5, cy);
+            ctx.closePath();
+            ctx.fillStyle = STYLE.finding.color;
+            ctx.fill();
+            ctx.strokeStyle = '#ffffff';
+            ctx.lineWidth = 1;
+            ctx.stroke();
+            drawn.findingMarker += 1;
+        }
+
         for (const [e, x, top, w, h] of outlines) {
             ctx.lineWidth = state.selected === e ? 2 : 3;
-            ctx.strokeStyle = state.selected === e ? COLORS.selected : COLORS.highlight;
+            ctx.strokeStyle = state.selected === e ? STYLE.selected.color : STYLE.finding.color;
             ctx.strokeRect(x - 1.5, top - 1.5, Math.max(w, 2) + 3, h + 3);
         }
         ctx.restore();
@@ -936,9 +1267,8 @@
         ctx.clearRect(0, 0, width, height);
         ctx.fillStyle = '#f3f4f6';
         ctx.fillRect(0, 0, width, height);
-        const span = state.fullSpan * 1.04;
-        const origin = -state.fullSpan * 0.02;
-        const px = (t) => ((t - origin) / span) * width;
+        const span = state.fullSpan * 1.02;
+        const px = (t) => (t / span) * width;
         const bandHeight = (height - 4) / Math.max(1, state.runs.length);
         state.runs.forEach((run, index) => {
             // Requests per pixel column, as a density strip coloured by the column's cache ratio.
@@ -964,11 +1294,11 @@
             for (let c = 0; c < columns; c++) {
                 if (!counts[c]) continue;
                 const h = Math.max(2, ((bandHeight - 4) * counts[c]) / max);
-                ctx.fillStyle = input[c] > 0 ? cacheColor(cached[c] / input[c]) : '#8fa3bf';
+                ctx.fillStyle = cacheStyle(input[c] > 0 ? cached[c] / input[c] : null).color;
                 ctx.fillRect(c, top + bandHeight - 2 - h, 1, h);
             }
             for (const h of run.handoffs) {
-                ctx.fillStyle = COLORS.handoff;
+                ctx.fillStyle = STYLE.handoff.color;
                 ctx.fillRect(Math.round(px(h.ts)), top, 1, bandHeight - 2);
             }
             if (state.runs.length > 1) {
@@ -1021,6 +1351,12 @@
                     return found;
                 };
                 const inRow = (rowSpec) => local >= rowSpec.top - 2 && local <= rowSpec.top + rowSpec.height + 2;
+                if (l.signpostsOnly) {
+                    const depth = Math.max(0, Math.min(SIGNPOST_DEPTHS - 1, Math.floor((local - 3) / SIGNPOST_ROW)));
+                    const atDepth = l.intervals.filter((e) => e.depth === depth);
+                    return pick(atDepth, l.maxDur.interval);
+                }
+                if (inRow(ROW.request) && l.bands.length) return pick(l.bands, l.maxDur.band);
                 if (inRow(ROW.request)) return pick(l.requests, l.maxDur.request);
                 if (inRow(ROW.tool)) return pick(l.tools, l.maxDur.tool);
                 if (inRow(ROW.interval)) return pick(l.intervals, l.maxDur.interval);
@@ -1032,7 +1368,8 @@
 
     /** Where an entry is drawn now, in canvas coordinates, or null when off screen. */
     function entryPoint(entry) {
-        const rowSpec = entry.kind === 'tool' ? ROW.tool : entry.kind === 'interval' ? ROW.interval : ROW.request;
+        const rowSpec = entry.kind === 'tool' ? ROW.tool
+            : entry.kind === 'interval' ? intervalRow(entry.lane, entry) : ROW.request;
         let x;
         if (entry.kind === 'request' && entry.ttft !== null && entry.dur > entry.ttft) {
             x = (xOf(entry.ts + entry.ttft) + xOf(entry.ts + entry.dur)) / 2;
@@ -1075,6 +1412,25 @@
     window.addEventListener('mouseup', () => {
         lanesCanvas.classList.remove('dragging');
         if (drag) setTimeout(() => { drag = null; }, 0);
+    });
+
+    /** One line about an event, for the hover tooltip: a bar's model shows here when not on the bar. */
+    function hoverText(entry) {
+        if (!entry) return '';
+        const r = entry.record;
+        if (entry.kind === 'request') {
+            return str(r.model) + ' · ' + formatDuration(entry.dur) + ' · TTFT ' + formatDuration(entry.ttft);
+        }
+        if (entry.kind === 'tool') return str(r.name) + ' · ' + formatDuration(entry.dur) + ' · ' + str(r.outcome);
+        if (entry.kind === 'handoff') return str(r.kind) + ': ' + str(r.from) + ' → ' + str(r.to);
+        if (entry.kind === 'band') return entry.requests + ' requests, ' + entry.tools + ' tool calls (aggregate band)';
+        return str(r.name) + ' · ' + formatDuration(entry.dur);
+    }
+
+    lanesCanvas.addEventListener('mousemove', (event) => {
+        if (drag) return;
+        const point = canvasPoint(event);
+        lanesCanvas.title = hoverText(hitTest(point.x, point.y));
     });
 
     lanesCanvas.addEventListener('click', (event) => {
@@ -1129,8 +1485,7 @@
     let overviewDrag = false;
     function overviewMove(event) {
         const rect = overviewCanvas.getBoundingClientRect();
-        const span = state.fullSpan * 1.04;
-        const t = -state.fullSpan * 0.02 + ((event.clientX - rect.left) / rect.width) * span;
+        const t = ((event.clientX - rect.left) / rect.width) * state.fullSpan * 1.02;
         const half = (state.view.end - state.view.start) / 2;
         setView(t - half, t + half);
         render();
@@ -1192,7 +1547,8 @@
     function runSelfTest(spec) {
         const output = $('selftest');
         const log = [];
-        const lists = { request: 'requests', tool: 'tools', handoff: 'handoffs', interval: 'intervals' };
+        const lists = { request: 'requests', tool: 'tools', handoff: 'handoffs', interval: 'intervals',
+            band: 'bands' };
         for (const step of spec.split(',')) {
             const parts = step.split(':');
             const began = performance.now();

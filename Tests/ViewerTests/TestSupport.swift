@@ -12,6 +12,11 @@ let repositoryRoot: String = {
     return url.path
 }()
 
+/// A file of the web viewer's source, `viewer/NAME`.
+func viewerSource(_ name: String) throws -> String {
+    try String(contentsOfFile: repositoryRoot + "/viewer/" + name, encoding: .utf8)
+}
+
 /// Where the tests leave their screenshots for people to look at.
 let screenshotDirectory: String = {
     let path = repositoryRoot + "/.build/viewer-screenshots"

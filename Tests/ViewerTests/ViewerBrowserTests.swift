@@ -38,7 +38,7 @@ struct ViewerBrowserTests {
         #expect(dom.canvas("data-drawn-handoff") == counts.handoffs)
         // Lanes: two sessions and the requests made outside any.
         #expect(dom.events("session") == 3)
-        #expect(dom.html.contains("(no session)"))
+        #expect(dom.html.contains(">session outside any session</li>"))
 
         // The header's figures are the summary report's.
         let summary = SummaryReport.compute(trace: try TraceLoader.load(path: store)).runs[0]
@@ -91,7 +91,9 @@ struct ViewerBrowserTests {
         #expect(dom.canvas("data-drawn-request") == counts.requests)
         #expect(dom.canvas("data-drawn-tool") == counts.toolCalls)
         #expect(dom.canvas("data-drawn-handoff") == counts.handoffs)
-        try Chromium.screenshot(html, to: screenshotDirectory + "/planner-run.png")
+        // Before issue 16 (main's viewer): planner-run-before.png beside these, made by hand.
+        try Chromium.screenshot(html, to: screenshotDirectory + "/planner-run-after.png")
+        try Chromium.screenshot(html, fragment: "selftest=finding:1", to: screenshotDirectory + "/planner-run-finding.png")
     }
 
     @Test("clicking a request shows its figures as the store holds them")

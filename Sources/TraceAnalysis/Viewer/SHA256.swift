@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4), for the Content-Security-Policy hash of the export's inline script and
 /// style. The package may use nothing from outside and Foundation on Linux has no digest, so it is
 /// here, small and tested against the standard's vectors.
-public enum SHA256 {
+enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -14,7 +14,7 @@ public enum SHA256 {
     ]
 
     /// The 32-byte digest of `bytes`.
-    public static func digest<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+    static func digest<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var hash: [UInt32] = [
             0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
         ]
@@ -57,7 +57,7 @@ public enum SHA256 {
     }
 
     /// The digest of `text`'s UTF-8 bytes in lowercase hex.
-    public static func hex(_ text: String) -> String {
+    static func hex(_ text: String) -> String {
         digest(Array(text.utf8)).map { byte in
             let digits = String(byte, radix: 16)
             return byte < 16 ? "0" + digits : digits
@@ -65,7 +65,7 @@ public enum SHA256 {
     }
 
     /// The digest of `text`'s UTF-8 bytes in base64, as a CSP source `'sha256-...'` wants it.
-    public static func base64(_ text: String) -> String {
+    static func base64(_ text: String) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
         let bytes = digest(Array(text.utf8))
         var out = ""

@@ -46,11 +46,18 @@ public struct ViewerData: Sendable {
         var summaries: [OrderedJSON] = []
         var counts = (requests: 0, tools: 0, handoffs: 0)
         for (storeIndex, trace) in traces.enumerated() {
-            let firstRun = runs.count
             var runIndex: [Int64: Int] = [:]
-            for (offset, run) in trace.runs.enumerated() {
-                runIndex[run.run.runID] = firstRun + offset
-                runs.append(builder.run(run, store: trace.path, storeIndex: storeIndex))
+            for (offset, run) in trace.runs.enumerated() { runIndex[run.run.runID] = runs.count + offset }
+            let storeFindings = builder.findings(trace, runIndex: runIndex)
+            // Events a finding names: a band lists those it holds, so the finding marks the band.
+            var named = Set<Int64>()
+            for case .object(let members) in storeFindings {
+                for case ("eventIDs", .array(let ids)) in members {
+                    for case .string(let id) in ids { if let value = Int64(id) { named.insert(value) } }
+                }
+            }
+            for run in trace.runs {
+                runs.append(builder.run(run, store: trace.path, storeIndex: storeIndex, named: named))
                 counts.requests += run.requests.count
                 counts.tools += run.toolCalls.count
                 counts.handoffs += run.handoffs.count
@@ -60,7 +67,7 @@ public struct ViewerData: Sendable {
                 let group = summary.runs.first { $0.runID == run.run.runID }
                 summaries.append(builder.summary(group, run: run))
             }
-            findings += builder.findings(trace, runIndex: runIndex)
+            findings += storeFindings
         }
         let json = OrderedJSON.object([
             ("version", .int(version)),
@@ -88,17 +95,21 @@ private struct Builder {
     }
 
 
-    func run(_ recorded: RecordedRun, store: String, storeIndex: Int) -> OrderedJSON {
+    func run(_ recorded: RecordedRun, store: String, storeIndex: Int, named: Set<Int64>) -> OrderedJSON {
         let start = recorded.startTime
         let record = recorded.run
         let storeName = store.split(separator: "/").last.map(String.init) ?? store
+        let banded = ViewerBands.bandedSessions(recorded)
+        let bands = ViewerBands.bands(recorded, sessions: banded, named: named)
         let sessions: [OrderedJSON] = recorded.sessions.map { session in
             .object([
                 ("id", .id(session.sessionID)), ("label", text(session.label)),
                 ("ts", .int(session.ts - start)), ("dur", .int(session.dur)),
             ])
         }
-        let requests: [OrderedJSON] = recorded.requests.map { request in
+        func isBanded(_ session: Int64?) -> Bool { session.map(banded.contains) ?? false }
+        let bandedRequests = Set(recorded.requests.filter { isBanded($0.sessionID) }.map(\.requestID))
+        let requests: [OrderedJSON] = recorded.requests.filter { !isBanded($0.sessionID) }.map { request in
             var members: [(String, OrderedJSON)] = [
                 ("id", .id(request.requestID)), ("sessionID", .id(request.sessionID)),
                 ("parentID", .id(request.parentID)), ("ts", .int(request.ts - start)),
@@ -124,7 +135,9 @@ private struct Builder {
             }
             return .object(members)
         }
-        let toolCalls: [OrderedJSON] = recorded.toolCalls.map { call in
+        let toolCalls: [OrderedJSON] = recorded.toolCalls.filter { call in
+            !(call.sessionID.map(banded.contains) ?? call.requestID.map(bandedRequests.contains) ?? false)
+        }.map { call in
             .object([
                 ("id", .id(call.toolCallID)), ("requestID", .id(call.requestID)),
                 ("sessionID", .id(call.sessionID)), ("ts", .int(call.ts - start)),
@@ -167,6 +180,13 @@ private struct Builder {
                 ("text", .string(payload.text)),
             ])
         }
+        // User turns: recorded `turn_id`s, or inferred from finish reasons in older stores.
+        let turns: [OrderedJSON] = RunTurns(recorded).turns.filter { !isBanded($0.sessionID) }.map { turn in
+            .object([
+                ("turnID", .id(turn.turnID)), ("inferred", .bool(turn.isInferred)),
+                ("sessionID", .id(turn.sessionID)), ("requestIDs", .array(turn.requests.map { .id($0.requestID) })),
+            ])
+        }
         let dropped: [OrderedJSON] = recorded.dropped.map { row in
             .object([
                 ("ts", .int(row.ts - start)), ("sink", text(row.sink)), ("reason", text(row.reason)),
@@ -181,7 +201,7 @@ private struct Builder {
             ("wallClockStart", recorded.hasRunRecord ? .int(record.wallClockStart) : .null),
             ("sessions", .array(sessions)), ("requests", .array(requests)), ("toolCalls", .array(toolCalls)),
             ("handoffs", .array(handoffs)), ("intervals", .array(intervals)), ("payloads", .array(payloads)),
-            ("dropped", .array(dropped)),
+            ("dropped", .array(dropped)), ("turns", .array(turns)), ("bands", .array(bands)),
         ])
     }
 

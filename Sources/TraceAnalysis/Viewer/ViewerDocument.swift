@@ -1,4 +1,5 @@
 import Reproducible
+import WebViewer
 
 /// The web viewer as one self-contained HTML file: `viewer/index.html` with the stylesheet and
 /// script inlined and the trace data embedded, openable from disk with no network.

@@ -1,0 +1,205 @@
+import Foundation
+import SessionTrace
+import TestSupport
+import Testing
+import TraceScenarios
+import TraceStore
+
+@testable import TraceAnalysis
+
+/// What a reader takes from the page: where the wait went, what each colour and shape means,
+/// turns, findings on their bars, and the axis. Read back from real headless Chromium.
+@Suite("Viewer reading", .serialized)
+struct ViewerReadingTests {
+    static let planner = repositoryRoot + "/tracefiles/planner/run-1.sqlite"
+
+    private func export(_ stores: [String], _ directory: TemporaryDirectory) throws -> String {
+        let html = directory.path("export.html")
+        _ = try exportHTML(stores, to: html)
+        return html
+    }
+
+    /// The store's requests in the order the viewer numbers them for `click:request:N`.
+    private func requestsInViewerOrder(_ store: String) throws -> [RequestRecord] {
+        try StoreReader(path: store).requests().sorted {
+            ($0.ts, String($0.requestID)) < ($1.ts, String($1.requestID))
+        }
+    }
+
+    @Test("the wait bar splits TTFT into the server's prompt processing and the rest, as the store has them")
+    func splitWaitBar() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let directory = try TemporaryDirectory()
+        let html = try export([Self.planner], directory)
+        let requests = try requestsInViewerOrder(Self.planner)
+        let timed = requests.filter { $0.serverTimings?.promptDuration != nil && $0.timeToFirstToken != nil }
+        #expect(timed.count == requests.count && !timed.isEmpty)
+        let full = try Chromium.dumpDOM(html)
+        #expect(full.canvas("data-drawn-split-wait") == timed.count)
+        for index in [0, requests.count / 2, requests.count - 1] {
+            let request = requests[index]
+            let ttft = try #require(request.timeToFirstToken)
+            let prompt = min(try #require(request.serverTimings?.promptDuration), ttft)
+            let dom = try Chromium.dumpDOM(html, fragment: "selftest=click:request:\(index)")
+            #expect(dom.selfTest("data-clicked-id") == String(request.requestID))
+            #expect(dom.detail("TTFT") == viewerDuration(ttft))
+            #expect(dom.detail("server prompt processing") == viewerDuration(prompt))
+            #expect(dom.detail("queueing, network, client") == viewerDuration(ttft - prompt))
+        }
+        // A store without server timings: one shade, and the panel says why; nothing guessed.
+        let small = directory.path("small.sqlite")
+        try writeSmallStore(small)
+        let plain = try export([small], directory)
+        let dom = try Chromium.dumpDOM(plain, fragment: "selftest=click:request:0")
+        #expect(dom.canvas("data-drawn-split-wait") == 0)
+        #expect(dom.detail("TTFT split") == "no server timings")
+        #expect(dom.detail("server prompt processing") == nil)
+    }
+
+    @Test("one meaning per colour: no two legend entries share one; failure is hatched in a colour of its own")
+    func colourAndShapeTable() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let directory = try TemporaryDirectory()
+        let small = directory.path("small.sqlite")
+        try writeSmallStore(small)
+        let dom = try Chromium.dumpDOM(try export([small], directory))
+        let entries = legend(dom)
+        let styles = entries.map(\.style)
+        for needed in ["waitRest", "waitPrompt", "waitWhole", "cached", "partCached", "uncached", "noCache",
+                       "tool", "interval", "handoff", "failed", "finding", "selected", "turn"] {
+            #expect(styles.contains(needed), "legend lacks \(needed)")
+        }
+        let colours = entries.map { $0.colour.lowercased() }
+        #expect(Set(colours).count == colours.count, "legend colours repeat: \(colours)")
+        let failed = try #require(entries.first { $0.style == "failed" })
+        #expect(failed.shape == "hatch")
+        // The data colours are the Okabe–Ito palette's, or greys; aggregate bands take Tol's teal
+        // (also safe for colour-vision deficiencies), as Okabe–Ito has no ninth colour.
+        let okabeIto: Set<String> = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7",
+                                     "#000000"]
+        for entry in entries where !["waitRest", "waitWhole", "noCache", "finding", "selected", "turn", "band"]
+            .contains(entry.style) {
+            #expect(okabeIto.contains(entry.colour.lowercased()), "\(entry.style) is \(entry.colour)")
+        }
+        // Every failed event is drawn as failed: the small store has one failed tool call.
+        let failures = try StoreReader(path: small).toolCalls().filter { $0.outcome != "ok" }.count
+            + StoreReader(path: small).requests().filter { $0.error != nil }.count
+        #expect(failures == 1)
+        #expect(dom.canvas("data-drawn-failed") == failures)
+    }
+
+    private struct LegendEntry { var style: String; var colour: String; var shape: String }
+
+    private func legend(_ dom: DOM) -> [LegendEntry] {
+        dom.html.components(separatedBy: "<li data-style=\"").dropFirst().compactMap { chunk in
+            let tag = String(chunk.prefix { $0 != ">" })
+            let style = String(tag.prefix { $0 != "\"" })
+            let probe = DOM(html: "<li data-style=\"" + tag + ">")
+            guard let colour = probe.attribute("data-color", of: "data-style"),
+                  let shape = probe.attribute("data-shape", of: "data-style") else { return nil }
+            return LegendEntry(style: style, colour: colour, shape: shape)
+        }
+    }
+
+    @Test("on fit the axis starts at the run's start, 0, and ends after its last event")
+    func axisOnFit() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let directory = try TemporaryDirectory()
+        let html = try export([Self.planner], directory)
+        for fragment in ["", "selftest=key:%2B,key:ArrowLeft,key:ArrowLeft,key:0"] {
+            let dom = try Chromium.dumpDOM(html, fragment: fragment)
+            #expect(dom.canvas("data-view-start") == 0)
+            #expect(dom.html.contains("<p id=\"status\" role=\"status\">showing 0 ns – "))
+        }
+        // Panning left from the start stops at 0 too.
+        let panned = try Chromium.dumpDOM(
+            html, fragment: "selftest=key:%2B,key:ArrowLeft,key:ArrowLeft,key:ArrowLeft,key:ArrowLeft")
+        #expect(panned.canvas("data-view-start") == 0)
+    }
+
+    @Test("each user turn is grouped with its total time, from the first request to the last tool call")
+    func turnGroups() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let directory = try TemporaryDirectory()
+        let html = try export([Self.planner], directory)
+        let run = try #require(try TraceLoader.load(path: Self.planner).runs.first)
+        let turns = RunTurns(run).turns
+        #expect(turns.count > 1 && turns.contains { $0.requests.count > 1 })
+        let dom = try Chromium.dumpDOM(html)
+        #expect(dom.events("turn") == turns.count)
+        #expect(dom.canvas("data-drawn-turn") == turns.count)
+        for turn in turns {
+            let start = turn.requests.map(\.ts).min()!
+            var end = turn.requests.map { $0.ts + $0.dur }.max()!
+            for request in turn.requests {
+                for call in run.toolCallsByRequest[request.requestID] ?? [] { end = max(end, call.ts + call.dur) }
+            }
+            let calls = turn.requests.reduce(0) { $0 + (run.toolCallsByRequest[$1.requestID]?.count ?? 0) }
+            let text = "\(turn.requests.count) requests, \(calls) tool calls, total \(viewerDuration(end - start))"
+            #expect(dom.html.contains(text), "no turn reads \(text)")
+        }
+        // A request's panel names its turn and round.
+        let clicked = try Chromium.dumpDOM(html, fragment: "selftest=click:request:1")
+        let second = try requestsInViewerOrder(Self.planner)[1]
+        let turn = try #require(turns.first { $0.requests.contains { $0.requestID == second.requestID } })
+        let round = try #require(turn.requests.firstIndex { $0.requestID == second.requestID })
+        #expect(clicked.detail("turn")?.contains("round \(round + 1) of \(turn.requests.count)") == true)
+    }
+
+    @Test("findings are on their bars: a marker on each event, the panel lists them, a click zooms to them")
+    func findingLinks() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let store = repositoryRoot + "/tracefiles/scenarios/" + Scenario.toolLoop.fileName
+        let directory = try TemporaryDirectory()
+        let html = try export([store], directory)
+        let data = ViewerData.build([try TraceLoader.load(path: store)])
+        let json = try JSONSerialization.jsonObject(with: Data(data.json.compact().utf8)) as? [String: Any]
+        let findings = try #require(json?["findings"] as? [[String: Any]])
+        try #require(!findings.isEmpty)
+        let touched = Set(findings.flatMap { ($0["eventIDs"] as? [String]) ?? [] })
+        let full = try Chromium.dumpDOM(html)
+        #expect(full.canvas("data-drawn-finding-marker") == touched.count)
+        let fullSpan = try #require(full.canvas("data-view-end")) - (try #require(full.canvas("data-view-start")))
+
+        // Clicking a finding zooms to exactly its events.
+        let first = Set(try #require(findings[0]["eventIDs"] as? [String]))
+        let focused = try Chromium.dumpDOM(html, fragment: "selftest=finding:0")
+        let highlighted = Set((focused.selfTest("data-highlighted") ?? "").split(separator: " ").map(String.init))
+        #expect(highlighted == first)
+        let start = try #require(focused.canvas("data-view-start"))
+        let end = try #require(focused.canvas("data-view-end"))
+        #expect(end - start < fullSpan)
+        let trace = try TraceLoader.load(path: store)
+        let runStart = trace.runs[0].startTime
+        for request in trace.runs[0].requests where first.contains(String(request.requestID)) {
+            #expect(request.ts - runStart >= Int64(start) && request.ts + request.dur - runStart <= Int64(end))
+        }
+
+        // The details panel of a request a finding is about lists that finding.
+        let requests = try requestsInViewerOrder(store)
+        let index = try #require(requests.firstIndex { touched.contains(String($0.requestID)) })
+        let titles = findings.filter { (($0["eventIDs"] as? [String]) ?? []).contains(String(requests[index].requestID)) }
+            .compactMap { $0["title"] as? String }
+        let clicked = try Chromium.dumpDOM(html, fragment: "selftest=click:request:\(index)")
+        let listed = clicked.selfTestText.split(separator: "\n").filter { $0.hasPrefix("finding: ") }
+            .map { String($0.dropFirst("finding: ".count)) }
+        #expect(listed == titles && !titles.isEmpty)
+        try Chromium.screenshot(html, fragment: "selftest=click:request:\(index)",
+                                to: screenshotDirectory + "/tool-loop-request-findings.png")
+    }
+
+    @Test("the signpost lane is named for what it holds; a bar names its model only where it changes")
+    func lanesAndModelLabels() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let directory = try TemporaryDirectory()
+        let html = try export([Self.planner], directory)
+        let dom = try Chromium.dumpDOM(html)
+        #expect(dom.html.contains(">session signposts</li>"))
+        #expect(!dom.html.contains("(no session)"))
+        // One model over the run's two lanes: at most one label per lane, not one per bar.
+        let requests = try StoreReader(path: Self.planner).requests()
+        #expect(Set(requests.map(\.model)).count == 1)
+        let labels = try #require(dom.canvas("data-drawn-model-label"))
+        #expect(labels >= 1 && labels <= Set(requests.map(\.sessionID)).count)
+    }
+}
