@@ -255,13 +255,7 @@ struct JSONRedaction {
         out.reserveCapacity(s.count)
         var i = 0
         func hex4(_ at: Int) throws -> UInt32 {
-            guard at + 4 <= s.count else { throw Invalid() }
-            var value: UInt32 = 0
-            for k in 0..<4 {
-                let c = s[at + k]
-                guard isHex(c) else { throw Invalid() }
-                value = value << 4 | UInt32(isDigit(c) ? c - 0x30 : (c | 0x20) - 0x61 + 10)
-            }
+            guard let value = hexQuad(s, at: at) else { throw Invalid() }
             return value
         }
         while i < s.count {

@@ -183,7 +183,13 @@ public struct Redactor: Sendable {
 
     /// Sorted, non-overlapping findings of the built-in scanners and the custom rules.
     func findings(in b: UnsafeBufferPointer<UInt8>, text: @autoclosure () -> String) -> [Finding] {
-        var found = TextScanner.findings(in: b, config: config)
+        var found: [Finding]
+        if let escaped = EscapedText(b) {
+            found = escaped.bytes.withUnsafeBufferPointer { TextScanner.findings(in: $0, config: config) }
+                .map(escaped.original)
+        } else {
+            found = TextScanner.findings(in: b, config: config)
+        }
         guard !custom.isEmpty else { return found }
         var extra: [Finding] = []
         var string: String?

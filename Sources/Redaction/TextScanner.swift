@@ -105,6 +105,13 @@ enum TextScanner {
                     finding = scanParenthesizedPhone(b, at: i)
                 }
             case UInt8(ascii: "["):
+                // A marker from an earlier pass is neither a secret nor a name for what follows it:
+                // read it as the finding it was, so that redacting again changes nothing.
+                if let end = markerEnd(b, at: i) {
+                    lastEnd = end
+                    i = end
+                    continue
+                }
                 if config.email && b.hasIgnoringCase("[at]", at: i) {
                     finding = scanSpelledEmail(b, at: i, lowerLimit: lastEnd)
                 }
@@ -162,6 +169,15 @@ enum TextScanner {
         if p == UInt8(ascii: ".") || p == UInt8(ascii: "+") { return false }
         if p == UInt8(ascii: "-") && i >= 2 && isAlnum(b[i - 2]) { return false }
         return true
+    }
+
+    /// The end of the `[REDACTED:<kind>]` marker that starts at `i`, if one does.
+    static func markerEnd(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int? {
+        guard b.has("[REDACTED:", at: i) else { return nil }
+        var j = i + 10
+        while j < b.count && (isLower(b[j]) || isDigit(b[j]) || b[j] == UInt8(ascii: "_")) { j += 1 }
+        guard j > i + 10, j < b.count, b[j] == UInt8(ascii: "]") else { return nil }
+        return j + 1
     }
 
     @inline(__always) static func endsWord(_ b: UnsafeBufferPointer<UInt8>, _ j: Int) -> Bool {
@@ -735,13 +751,15 @@ enum TextScanner {
             return Finding(start: i, end: close + 5, kind: "private_key")
         }
         // Cut off before its END line: keep taking lines that look like the body (base64, or
-        // `Proc-Type: 4,ENCRYPTED` headers, or one blank line), so prose after it stays.
+        // `Proc-Type: 4,ENCRYPTED` headers, or one blank line), so prose after it stays. A quote
+        // ends the body with its line: the text was a quoted or JSON string, cut off.
         var k = bodyStart
         var lineStart = bodyStart
         var blankLines = 0
         while true {
             var e = lineStart
             while e < b.count && b[e] != UInt8(ascii: "\n") && b[e] != UInt8(ascii: "\r")
+                    && b[e] != UInt8(ascii: "\"") && b[e] != UInt8(ascii: "'")
                     && !(b[e] == UInt8(ascii: "\\") && e + 1 < b.count
                          && (b[e + 1] == UInt8(ascii: "n") || b[e + 1] == UInt8(ascii: "r"))) {
                 e += 1
@@ -756,7 +774,7 @@ enum TextScanner {
             } else {
                 break
             }
-            guard e < b.count else { break }
+            guard e < b.count, b[e] != UInt8(ascii: "\""), b[e] != UInt8(ascii: "'") else { break }
             // One line break: `\n`, `\r\n`, or their escaped forms.
             lineStart = e + (b[e] == UInt8(ascii: "\\") ? 2 : 1)
             if b.has("\n", at: lineStart) && b[e] == UInt8(ascii: "\r") { lineStart += 1 }
