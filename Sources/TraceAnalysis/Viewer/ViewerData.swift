@@ -223,51 +223,23 @@ private struct Builder {
         ])
     }
 
-    /// Tool, cache and growth findings of one store, each naming the events it is about.
+    /// The findings `trace-report check` gives on one store (``Diagnosis``), most costly first, each
+    /// naming the requests and tool calls it is about.
     func findings(_ trace: RecordedTrace, runIndex: [Int64: Int]) -> [OrderedJSON] {
-        var out: [OrderedJSON] = []
-        func finding(
-            _ kind: String, run: Int64, title: String, detail: String, events: [Int64]
-        ) -> OrderedJSON {
-            var unique: [Int64] = []
-            for id in events where !unique.contains(id) { unique.append(id) }
+        Diagnosis.analyze([trace]).findings.map { finding in
+            var detail = "session \(finding.sessionLabel)"
+            if let turn = finding.turnIndex { detail += ", turn \(turn + 1)" }
+            detail += "; requests " + finding.requestIDs.map(ShortID.record).joined(separator: ", ")
+            var cost: [String] = []
+            if finding.cost.time > 0 { cost.append(Format.duration(finding.cost.time)) }
+            if finding.cost.tokens > 0 { cost.append("\(Format.count(finding.cost.tokens)) tokens") }
+            if !cost.isEmpty { detail += "; cost " + cost.joined(separator: ", ") }
+            var events: [Int64] = []
+            for id in finding.toolCallIDs + finding.requestIDs where !events.contains(id) { events.append(id) }
             return .object([
-                ("kind", .string(kind)), ("run", .int(runIndex[run].map(Int64.init))), ("title", text(title)),
-                ("detail", text(detail)), ("eventIDs", .array(unique.map { .id($0) })),
+                ("kind", .string(finding.kind.rawValue)), ("run", .int(runIndex[finding.runID].map(Int64.init))),
+                ("title", text(finding.summary)), ("detail", text(detail)), ("eventIDs", .array(events.map { .id($0) })),
             ])
         }
-        let tools = ToolFindings.analyze(trace)
-        for item in tools.findings {
-            let detail = "session \(item.sessionLabel); requests "
-                + item.requestIDs.map(ShortID.record).joined(separator: ", ")
-                + "; the repeats cost \(Format.duration(item.cost))"
-            out.append(finding(
-                item.kind.rawValue, run: item.runID,
-                title: item.headline,
-                detail: detail, events: item.calls.map(\.record.toolCallID) + item.requestIDs))
-        }
-        for item in CacheFindings.analyze(trace).findings {
-            var detail = "session \(item.sessionLabel): \(item.explanation)"
-            if let lost = item.cachedTokensLost { detail += "; cached tokens lost \(Format.count(lost))" }
-            if let slower = item.ttftIncrease { detail += "; TTFT \(Format.signedDuration(slower))" }
-            out.append(finding(
-                "cache_break", run: item.runID,
-                title: "cache prefix broken: " + item.causes.map(\.phrase).joined(separator: ", "),
-                detail: detail, events: [item.request.requestID] + item.handoffs.map(\.handoffID)))
-        }
-        let growth = GrowthReport.analyze(trace)
-        for session in growth.findings {
-            guard let first = session.firstOverWarning else { continue }
-            let runStart = trace.runs.first { $0.run.runID == session.runID }?.startTime ?? 0
-            let peak = session.requests.max { ($0.inputTokens ?? 0) < ($1.inputTokens ?? 0) } ?? first
-            out.append(finding(
-                "prompt_growth", run: session.runID,
-                title: "prompt growth: session \(session.label) reached \(Format.percent(session.peakShare)) "
-                    + "of the \(Format.count(growth.options.contextWindow))-token window",
-                detail: "first over \(Format.percent(growth.options.warnShare)) at "
-                    + Format.duration(first.ts - runStart),
-                events: [first.requestID, peak.requestID]))
-        }
-        return out
     }
 }
