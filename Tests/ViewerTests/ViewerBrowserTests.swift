@@ -68,9 +68,9 @@ struct ViewerBrowserTests {
         #expect(dom.canvas("data-drawn-tool") == counts.toolCalls)
         #expect(dom.canvas("data-drawn-handoff") == counts.handoffs)
         let trace = try TraceLoader.load(path: store)
-        let findings = ToolFindings.analyze(trace).findings.count + CacheFindings.analyze(trace).findings.count
-            + GrowthReport.analyze(trace).findings.count
-        #expect(dom.count("<button class=\"finding\"") == findings)
+        // The page lists the findings `trace-report check` gives, one button each.
+        let findings = Diagnosis.analyze([trace]).findings
+        #expect(dom.count("<button class=\"finding\"") == findings.count)
         try Chromium.screenshot(html, to: screenshotDirectory + "/scenario-\(scenario.rawValue).png")
     }
 
