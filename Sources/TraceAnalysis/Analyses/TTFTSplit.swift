@@ -23,6 +23,12 @@ public struct TTFTSplit: Sendable, Hashable {
         prompt = min(max(0, serverPromptDuration), self.ttft)
     }
 
+    /// The split as drawn in a wait of `wait` nanoseconds (a bar cut at the request's end): the
+    /// prompt keeps its place at the end of the wait, clamped to it.
+    public func drawn(in wait: Int64) -> TTFTSplit {
+        TTFTSplit(ttft: min(ttft, wait), serverPromptDuration: prompt)
+    }
+
     /// The split of `request`; nil when it has no time to first token or no server timings.
     public init?(_ request: RequestRecord) {
         guard let ttft = request.timeToFirstToken, let timings = request.serverTimings else { return nil }

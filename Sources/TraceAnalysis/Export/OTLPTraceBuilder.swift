@@ -282,8 +282,7 @@ struct OTLPTraceBuilder {
     /// time to first token (``TTFTSplit``): `queue, network, client`, then `server prompt processing`.
     private func requestNodes(_ request: RequestRecord, parent: UInt64) -> [Node] {
         let chat = requestNode(request, parent: parent)
-        guard let ttft = TTFTSplit(request) else { return [chat] }
-        let split = TTFTSplit(ttft: min(ttft.ttft, chat.end - chat.start), serverPromptDuration: ttft.prompt)
+        guard let split = TTFTSplit(request)?.drawn(in: chat.end - chat.start) else { return [chat] }
         let attributes = [OTLPAttribute("openinference.span.kind", "UNKNOWN")]
             + conversationAttributes(request.sessionID)
             + [OTLPAttribute("session_trace.request_id", id: request.requestID)]

@@ -235,7 +235,7 @@ private struct RunBuilder {
         guard let ttft = request.timeToFirstToken else { return }
         let waiting = min(max(0, ttft), dur)
         var waitArgs: [(String, OrderedJSON)] = [("ttft_ms", .double(Double(ttft) / 1e6))]
-        let split = TTFTSplit(request).map { TTFTSplit(ttft: waiting, serverPromptDuration: $0.prompt) }
+        let split = TTFTSplit(request)?.drawn(in: waiting)
         if let split {
             waitArgs += [
                 ("server_prompt_ms", .double(Double(split.prompt) / 1e6)), ("rest_ms", .double(Double(split.rest) / 1e6)),

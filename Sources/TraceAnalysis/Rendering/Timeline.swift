@@ -268,7 +268,7 @@ public struct Timeline: Sendable {
             drawn.append(range)
             for column in range { owners[column] += 1 }
             let firstToken = request.timeToFirstToken.map { request.ts + min($0, request.dur) } ?? end
-            let promptStart = TTFTSplit(request).map { firstToken - min($0.prompt, firstToken - request.ts) }
+            let promptStart = TTFTSplit(request).map { firstToken - $0.drawn(in: firstToken - request.ts).prompt }
                 ?? firstToken
             cover(&waitingCover, from: request.ts, to: promptStart)
             cover(&promptCover, from: promptStart, to: firstToken)
