@@ -95,7 +95,7 @@ public struct Diagnosis: Sendable {
             var summary = "cache break (" + item.causes.map(\.phrase).joined(separator: ", ") + ")"
             if let lost = item.cachedTokensLost { summary += ": \(Format.count(lost)) cached tokens lost" }
             if let slower = item.ttftIncrease {
-                summary += ", time to first token \(Format.signedDuration(slower))"
+                summary += ", \(Format.signedDuration(slower)) time to first token"
             }
             out.append(
                 locator.finding(
