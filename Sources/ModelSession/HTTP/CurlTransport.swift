@@ -9,7 +9,8 @@ import Synchronization
 /// a model thinks. Connections stay in the multi handle's cache for the next request to the
 /// same server.
 final class CurlTransport: Sendable {
-    /// The process's transport; its thread starts with the first request.
+    /// The process's transport; its thread starts with the first request. Nil when libcurl could
+    /// not start (out of memory): every request then fails with that error, and nothing traps.
     static let shared = CurlTransport()
 
     private struct Inbox {
@@ -21,9 +22,8 @@ final class CurlTransport: Sendable {
     /// documents as callable from any thread.
     private nonisolated(unsafe) let multi: UnsafeMutableRawPointer
 
-    private init() {
-        precondition(ccurl_global_init() == CURLE_OK, "libcurl failed to initialise")
-        guard let multi = curl_multi_init() else { fatalError("libcurl could not create a multi handle") }
+    private init?() {
+        guard ccurl_global_init() == CURLE_OK, let multi = curl_multi_init() else { return nil }
         self.multi = multi
         Thread.detachNewThread { [self] in
             Thread.current.name = "CurlTransport"

@@ -19,7 +19,11 @@ struct EventStreamClient: Sendable {
             continuation.finish(throwing: error)
             return stream
         }
-        let transport = CurlTransport.shared
+        guard let transport = CurlTransport.shared else {
+            continuation.finish(throwing: HTTPEndpoint.Error.transport(
+                url: transfer.url, description: "libcurl could not start"))
+            return stream
+        }
         continuation.onTermination = { termination in
             if case .cancelled = termination { transport.cancel(transfer) }
         }
