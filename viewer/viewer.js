@@ -1121,6 +1121,40 @@
         };
     }
 
+    /**
+     * Requests under two pixels wide, summed per pixel column of the request row: a column shows the
+     * part (a shade of waiting or a cache colour of generating) that holds most of its time, drawn as
+     * that part is on a wide bar. Requests come in time order, so the columns do too.
+     */
+    function makeColumns(bars, top, h) {
+        let column = null;
+        const time = new Map();
+        const flush = () => {
+            if (column === null) return;
+            let best = null;
+            let most = -1;
+            for (const [style, t] of time) {
+                if (t > most) { best = style; most = t; }
+            }
+            const waiting = best === STYLE.waitWhole || best === STYLE.waitRest || best === STYLE.waitPrompt;
+            if (waiting) bars.add(best.color, column, top, 1, h);
+            else bars.add(best.color, column, top + 2, 1, h - 4);
+            time.clear();
+            column = null;
+        };
+        return {
+            add(x, style, t) {
+                const c = Math.floor(x);
+                if (c !== column) {
+                    flush();
+                    column = c;
+                }
+                time.set(style, (time.get(style) || 0) + t);
+            },
+            flush: flush,
+        };
+    }
+
     function drawLane(ctx, l, y, t0, t1, drawn, width) {
         ctx.fillStyle = COLORS.grid;
         ctx.fillRect(0, y + LANE_HEIGHT - 1, width, 1);
@@ -1135,6 +1169,7 @@
         ctx.clip();
         // Bars first, then on top of them: hatching, labels, turns, handoffs, markers, outlines.
         const bars = makeBars();
+        const columns = makeColumns(bars, y + ROW.request.top, ROW.request.height);
         const failures = [];
         const labels = [];
         const outlines = [];
@@ -1186,19 +1221,28 @@
             const split = e.ttft === null ? x0 : Math.min(x1, xOf(firstToken));
             // The wait before the first token, in two shades where the server reported its prompt
             // processing (drawn last, just before the first token); then the generating part,
-            // coloured by how much of the prompt was cached.
-            if (split > x0) {
-                bars.add(e.promptDur === null ? STYLE.waitWhole.color : STYLE.waitRest.color,
-                    x0, top, Math.max(1, split - x0), h);
-                if (e.promptDur !== null) {
-                    const prompt = Math.max(x0, xOf(firstToken - e.promptDur));
-                    bars.add(STYLE.waitPrompt.color, prompt, top, Math.max(e.promptDur > 0 ? 1 : 0, split - prompt),
-                        h);
-                    drawn.splitWait += 1;
+            // coloured by how much of the prompt was cached. A bar under two pixels cannot show its
+            // parts: their times count in its pixel column instead.
+            if (x1 - x0 < 2) {
+                const wait = e.ttft === null ? 0 : Math.min(e.ttft, e.dur);
+                const prompt = e.promptDur === null ? 0 : Math.min(e.promptDur, wait);
+                columns.add(x0, e.promptDur === null ? STYLE.waitWhole : STYLE.waitRest, wait - prompt);
+                if (prompt > 0) columns.add(x0, STYLE.waitPrompt, prompt);
+                columns.add(x0, cacheStyle(e.ratio), e.dur - wait);
+            } else {
+                if (split > x0) {
+                    bars.add(e.promptDur === null ? STYLE.waitWhole.color : STYLE.waitRest.color,
+                        x0, top, Math.max(1, split - x0), h);
+                    if (e.promptDur !== null) {
+                        const prompt = Math.max(x0, xOf(firstToken - e.promptDur));
+                        bars.add(STYLE.waitPrompt.color, prompt, top,
+                            Math.max(e.promptDur > 0 ? 1 : 0, split - prompt), h);
+                        drawn.splitWait += 1;
+                    }
                 }
-            }
-            if (x1 - split >= 0.5 || split <= x0) {
-                bars.add(cacheStyle(e.ratio).color, split, top + 2, Math.max(1, x1 - split), h - 4);
+                if (x1 - split >= 0.5 || split <= x0) {
+                    bars.add(cacheStyle(e.ratio).color, split, top + 2, Math.max(1, x1 - split), h - 4);
+                }
             }
             if (failed(e)) failures.push([x0, top, w, h]);
             if (w > 60 && e.modelChanged) {
@@ -1208,6 +1252,7 @@
             drawn.request += 1;
             mark(e, x0, top, w, h);
         });
+        columns.flush();
 
         forEachVisible(l.tools, l.maxDur.tool, t0, t1, (e) => {
             const x0 = xOf(e.ts);
