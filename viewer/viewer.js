@@ -23,6 +23,7 @@
     const SIGNPOST_ROW = 13;
     const SIGNPOST_DEPTHS = 4;
     const MIN_SPAN = 1000; // 1 µs
+    const FINDINGS_PAGE = 200;
     // What each colour means: one meaning per colour, from the Okabe–Ito palette (safe for the
     // common colour-vision deficiencies), and the greys. The bars are drawn and the legend is
     // built from this one table. Failure is a shape, hatching and a cross, in a colour nothing
@@ -41,7 +42,8 @@
         failed: { color: '#000000', label: 'failed request, tool call or interval', shape: 'hatch' },
         finding: { color: '#882255', label: 'touched by a finding (outlined when chosen)', shape: 'diamond' },
         selected: { color: '#332288', label: 'selected', shape: 'outline' },
-        turn: { color: '#555555', label: 'one user turn, with its total time', shape: 'bracket' },
+        turn: { color: '#555555', shape: 'bracket',
+            label: 'a user turn with its total time; under a band, the turns starting in it' },
         band: { color: '#44aa99', label: 'requests drawn as an aggregate band (taller: more)' },
     };
     const COLORS = {
@@ -64,6 +66,11 @@
         findingEntries: [],
         drawn: {},
         frames: 0,
+        // The lanes canvas's width in CSS pixels, measured once a frame: reading clientWidth forces
+        // a layout check, far too slow to do per bar.
+        width: 0,
+        // The overview drawn once per size and data (it shows the whole run), copied each frame.
+        overview: null,
     };
 
     const $ = (id) => document.getElementById(id);
@@ -104,9 +111,12 @@
         return Math.round(ns) + ' ns';
     }
 
+    // One formatter: toLocaleString builds a new one on every call, about half a millisecond each.
+    const countFormat = new Intl.NumberFormat('en-US');
+
     function formatCount(value) {
         const n = num(value);
-        return n === null ? '–' : n.toLocaleString('en-US');
+        return n === null ? '–' : countFormat.format(n);
     }
 
     function formatRate(value) {
@@ -250,11 +260,11 @@
             }
             return found;
         }
-        function item(kind, record, laneRef) {
+        function item(kind, record, laneRef, id) {
             const ts = num(record.ts) || 0;
             const dur = Math.max(0, num(record.dur) || 0);
-            const entry = { kind: kind, id: str(record.id), ts: ts, dur: dur, record: record, lane: laneRef,
-                run: run, findings: [] };
+            const entry = { kind: kind, id: id === undefined ? str(record.id) : id, ts: ts, dur: dur,
+                record: record, lane: laneRef, run: run, findings: [] };
             run.byID.set(entry.id, entry);
             run.end = Math.max(run.end, ts + dur);
             return entry;
@@ -309,13 +319,15 @@
             l.maxDur.interval = Math.max(l.maxDur.interval, entry.dur);
         }
         // Dense sessions of a large run come as aggregate bands (docs/viewer-data.md): each holds
-        // the requests and tool calls that start in it, and the ids of those a finding names.
+        // the requests, tool calls and turns that start in it, and the ids of those a finding names:
+        // a finding about any of them marks the band.
         for (const record of raw.bands || []) {
             const l = lane(record.sessionID);
-            const entry = item('band', record, l);
-            entry.id = 'band ' + run.bands.length;
+            // Its id names its position; ids hold no space, as the self-test lists them space-separated.
+            const entry = item('band', record, l, 'band-' + run.bands.length);
             entry.requests = num(record.requests) || 0;
             entry.tools = num(record.toolCalls) || 0;
+            entry.turns = num(record.turns) || 0;
             for (const id of record.findingEventIDs || []) run.byID.set(str(id), entry);
             l.bands.push(entry);
             run.bands.push(entry);
@@ -465,6 +477,7 @@
         state.data = data;
         state.runs = data.runs.map(prepareRun);
         state.fullSpan = Math.max(MIN_SPAN, ...state.runs.map((r) => r.end));
+        state.overview = null;
         state.selected = null;
         state.highlight = new Set();
         state.activeFinding = -1;
@@ -577,18 +590,43 @@
             list.appendChild(el('li', 'hint', 'No findings.'));
             return;
         }
-        findings.forEach((finding, index) => {
+        showFindings(findings, 0);
+    }
+
+    /** Adds the findings from `first` on, a page of them, and a button for the rest: a run can have
+     *  tens of thousands, and laying out every one would delay the first frame by seconds. */
+    function showFindings(findings, first) {
+        const list = $('findings-list');
+        const end = Math.min(findings.length, first + FINDINGS_PAGE);
+        const fragment = document.createDocumentFragment();
+        for (let index = first; index < end; index++) {
+            const finding = findings[index];
             const li = el('li');
             const button = el('button', 'finding');
             button.type = 'button';
             button.dataset.index = String(index);
+            button.classList.toggle('active', index === state.activeFinding);
             button.appendChild(el('span', 'finding-kind', finding.kind));
             button.appendChild(el('span', 'finding-title', finding.title));
             if (finding.detail) button.appendChild(el('span', 'finding-detail', finding.detail));
             button.addEventListener('click', () => focusFinding(index));
             li.appendChild(button);
-            list.appendChild(li);
-        });
+            fragment.appendChild(li);
+        }
+        if (end < findings.length) {
+            const li = el('li');
+            const rest = findings.length - end;
+            const more = el('button', 'more-findings', 'Show ' + formatCount(Math.min(FINDINGS_PAGE, rest))
+                + ' more of ' + formatCount(rest) + ' further findings');
+            more.type = 'button';
+            more.addEventListener('click', () => {
+                li.remove();
+                showFindings(findings, end);
+            });
+            li.appendChild(more);
+            fragment.appendChild(li);
+        }
+        list.appendChild(fragment);
     }
 
     /** The legend: every entry of STYLE, its swatch drawn as the bars are. */
@@ -773,6 +811,9 @@
             row(dl, 'tool calls', formatCount(r.toolCalls));
             row(dl, 'time in tool calls', formatDuration(num(r.toolTime)));
             row(dl, 'failed tool calls', formatCount(r.toolErrors));
+            row(dl, 'turns starting here', formatCount(r.turns));
+            row(dl, 'their total time', formatDuration(num(r.turnTime)));
+            row(dl, 'longest turn', formatDuration(num(r.longestTurn)));
         } else if (entry.kind === 'interval') {
             row(dl, 'name', str(r.name));
             row(dl, 'start', formatDuration(entry.ts));
@@ -908,7 +949,7 @@
     }
 
     function plotWidth() {
-        return Math.max(10, lanesCanvas.clientWidth - LABEL_WIDTH - 8);
+        return Math.max(10, state.width - LABEL_WIDTH - 8);
     }
 
     function xOf(t) {
@@ -921,17 +962,20 @@
 
     // MARK: - Drawing
 
+    /** Fits the canvas's pixels to its CSS size; returns its context, width and height (CSS pixels). */
     function sizeCanvas(canvas) {
         const ratio = window.devicePixelRatio || 1;
-        const w = Math.max(1, Math.round(canvas.clientWidth * ratio));
-        const h = Math.max(1, Math.round(canvas.clientHeight * ratio));
+        const width = canvas.clientWidth;
+        const height = canvas.clientHeight;
+        const w = Math.max(1, Math.round(width * ratio));
+        const h = Math.max(1, Math.round(height * ratio));
         if (canvas.width !== w || canvas.height !== h) {
             canvas.width = w;
             canvas.height = h;
         }
         const ctx = canvas.getContext('2d');
         ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-        return ctx;
+        return { ctx: ctx, width: width, height: height };
     }
 
     /** Index of the first entry with ts >= t in a list sorted by ts. */
@@ -974,14 +1018,13 @@
 
     function render() {
         const began = performance.now();
-        const ctx = sizeCanvas(lanesCanvas);
-        const width = lanesCanvas.clientWidth;
-        const height = lanesCanvas.clientHeight;
+        const { ctx, width, height } = sizeCanvas(lanesCanvas);
+        state.width = width;
         ctx.clearRect(0, 0, width, height);
         ctx.font = '11px system-ui, sans-serif';
         ctx.textBaseline = 'middle';
         const drawn = { request: 0, tool: 0, handoff: 0, interval: 0, failed: 0, splitWait: 0, turn: 0,
-            findingMarker: 0, modelLabel: 0, band: 0, bandRequests: 0 };
+            findingMarker: 0, modelLabel: 0, band: 0, bandRequests: 0, bandTurns: 0 };
         const t0 = timeAt(LABEL_WIDTH);
         const t1 = timeAt(LABEL_WIDTH + plotWidth());
         const step = niceStep(state.view.end - state.view.start, Math.max(2, plotWidth() / 110));
@@ -1038,6 +1081,80 @@
         return state.selected === entry || state.highlight.has(entry);
     }
 
+    /**
+     * Rectangles of one frame, grouped by colour, drawn in one pass a colour: a rectangle that starts
+     * within half a pixel of the last one of its colour, top and height extends it. Dense lanes thus
+     * cost a draw per visible run of bars, not a draw per bar, and a colour is set once, not per bar.
+     * Colours are drawn in the order they were first used, so a bar added later stays on top.
+     */
+    function makeBars() {
+        // Per colour: its rectangles as x, top, width, height in one flat array (no object per bar),
+        // and where the last rectangle of each top and height starts in it.
+        const groups = new Map();
+        return {
+            add(color, x, top, w, h) {
+                let group = groups.get(color);
+                if (!group) {
+                    group = { rects: [], open: new Map() };
+                    groups.set(color, group);
+                }
+                const rects = group.rects;
+                const key = top * 1024 + h;
+                const last = group.open.get(key);
+                if (last !== undefined && x >= rects[last] && x <= rects[last] + rects[last + 2] + 0.5) {
+                    rects[last + 2] = Math.max(rects[last + 2], x + w - rects[last]);
+                    return;
+                }
+                group.open.set(key, rects.length);
+                rects.push(x, top, w, h);
+            },
+            draw(ctx) {
+                for (const [color, group] of groups) {
+                    ctx.fillStyle = color;
+                    const rects = group.rects;
+                    for (let i = 0; i < rects.length; i += 4) {
+                        ctx.fillRect(rects[i], rects[i + 1], rects[i + 2], rects[i + 3]);
+                    }
+                }
+                groups.clear();
+            },
+        };
+    }
+
+    /**
+     * Requests under two pixels wide, summed per pixel column of the request row: a column shows the
+     * part (a shade of waiting or a cache colour of generating) that holds most of its time, drawn as
+     * that part is on a wide bar. Requests come in time order, so the columns do too.
+     */
+    function makeColumns(bars, top, h) {
+        let column = null;
+        const time = new Map();
+        const flush = () => {
+            if (column === null) return;
+            let best = null;
+            let most = -1;
+            for (const [style, t] of time) {
+                if (t > most) { best = style; most = t; }
+            }
+            const waiting = best === STYLE.waitWhole || best === STYLE.waitRest || best === STYLE.waitPrompt;
+            if (waiting) bars.add(best.color, column, top, 1, h);
+            else bars.add(best.color, column, top + 2, 1, h - 4);
+            time.clear();
+            column = null;
+        };
+        return {
+            add(x, style, t) {
+                const c = Math.floor(x);
+                if (c !== column) {
+                    flush();
+                    column = c;
+                }
+                time.set(style, (time.get(style) || 0) + t);
+            },
+            flush: flush,
+        };
+    }
+
     function drawLane(ctx, l, y, t0, t1, drawn, width) {
         ctx.fillStyle = COLORS.grid;
         ctx.fillRect(0, y + LANE_HEIGHT - 1, width, 1);
@@ -1050,63 +1167,31 @@
         ctx.beginPath();
         ctx.rect(LABEL_WIDTH, y, width - LABEL_WIDTH, LANE_HEIGHT);
         ctx.clip();
+        // Bars first, then on top of them: hatching, labels, turns, handoffs, markers, outlines.
+        const bars = makeBars();
+        const columns = makeColumns(bars, y + ROW.request.top, ROW.request.height);
+        const failures = [];
+        const labels = [];
         const outlines = [];
         const markers = [];
+        const mark = (e, x, top, w, h) => {
+            if (e.findings.length) markers.push([x, top + h / 2]);
+            if (marked(e)) outlines.push([e, x, top, w, h]);
+        };
 
         forEachVisible(l.intervals, l.maxDur.interval, t0, t1, (e) => {
             const x0 = xOf(e.ts);
             const w = Math.max(1, xOf(e.ts + e.dur) - x0);
             const rowSpec = intervalRow(l, e);
             const top = y + rowSpec.top;
-            ctx.fillStyle = STYLE.interval.color;
-            ctx.fillRect(x0, top, w, rowSpec.height);
-            if (failed(e)) drawFailure(ctx, x0, top, w, rowSpec.height, drawn);
+            bars.add(STYLE.interval.color, x0, top, w, rowSpec.height);
+            if (failed(e)) failures.push([x0, top, w, rowSpec.height]);
             if (l.signpostsOnly && w > 50) {
-                ctx.fillStyle = '#ffffff';
-                ctx.fillText(fitText(ctx, str(e.record.name), w - 6), x0 + 3, top + rowSpec.height / 2);
+                labels.push(['#ffffff', str(e.record.name), x0, top + rowSpec.height / 2, w]);
             }
             drawn.interval += 1;
-            if (e.findings.length) markers.push([x0, top + rowSpec.height / 2]);
-            if (marked(e)) outlines.push([e, x0, top, w, rowSpec.height]);
+            mark(e, x0, top, w, rowSpec.height);
         });
-
-        // Turns narrower than a few pixels merge into one line; a bracket needs room to be read.
-        let thin = null;
-        const flushThin = () => {
-            if (!thin) return;
-            ctx.fillStyle = STYLE.turn.color;
-            ctx.fillRect(thin[0], y + ROW.turn.top + 4, Math.max(1, thin[1] - thin[0]), 1);
-            thin = null;
-        };
-        forEachVisible(l.turns, l.maxDur.turn, t0, t1, (turn) => {
-            // A bracket under the turn's requests and tool calls, with its total time.
-            const x0 = xOf(turn.ts);
-            const x1 = Math.max(x0 + 1, xOf(turn.ts + turn.dur));
-            drawn.turn += 1;
-            if (x1 - x0 < 4) {
-                if (thin && x0 <= thin[1] + 1) thin[1] = Math.max(thin[1], x1);
-                else { flushThin(); thin = [x0, x1]; }
-                return;
-            }
-            flushThin();
-            const top = y + ROW.turn.top;
-            ctx.fillStyle = STYLE.turn.color;
-            ctx.fillRect(x0, top, 1, 5);
-            ctx.fillRect(x1 - 1, top, 1, 5);
-            ctx.fillRect(x0, top + 4, x1 - x0, 1);
-            const label = 'turn ' + turn.number + ' · ' + formatDuration(turn.dur);
-            if (x1 - x0 > 40) {
-                ctx.font = '10px system-ui, sans-serif';
-                const text = fitText(ctx, label, x1 - x0 - 8);
-                const tw = ctx.measureText(text).width;
-                ctx.fillStyle = '#ffffff';
-                ctx.fillRect(x0 + 3, top + 1, tw + 4, 9);
-                ctx.fillStyle = STYLE.turn.color;
-                ctx.fillText(text, x0 + 5, top + 6);
-                ctx.font = '11px system-ui, sans-serif';
-            }
-        });
-        flushThin();
 
         // A band: as tall as its requests' share of the lane's densest band, its tool calls in the
         // tool row; failures hatched as on single bars.
@@ -1116,19 +1201,14 @@
             const top = y + ROW.request.top;
             const h = ROW.request.height;
             if (e.requests) {
-                const bar = Math.max(2, h * e.requests / l.bandPeak);
-                ctx.fillStyle = STYLE.band.color;
-                ctx.fillRect(x0, top + h - bar, w, bar);
+                const bar = Math.max(2, Math.round(h * e.requests / l.bandPeak));
+                bars.add(STYLE.band.color, x0, top + h - bar, w, bar);
             }
-            if (e.tools) {
-                ctx.fillStyle = STYLE.tool.color;
-                ctx.fillRect(x0, y + ROW.tool.top, w, ROW.tool.height);
-            }
-            if (num(e.record.errors) || num(e.record.toolErrors)) drawFailure(ctx, x0, top, w, h, drawn);
+            if (e.tools) bars.add(STYLE.tool.color, x0, y + ROW.tool.top, w, ROW.tool.height);
+            if (num(e.record.errors) || num(e.record.toolErrors)) failures.push([x0, top, w, h]);
             drawn.band += 1;
             drawn.bandRequests += e.requests;
-            if (e.findings.length) markers.push([x0, top + h / 2]);
-            if (marked(e)) outlines.push([e, x0, top, w, h]);
+            mark(e, x0, top, w, h);
         });
 
         forEachVisible(l.requests, l.maxDur.request, t0, t1, (e) => {
@@ -1141,53 +1221,62 @@
             const split = e.ttft === null ? x0 : Math.min(x1, xOf(firstToken));
             // The wait before the first token, in two shades where the server reported its prompt
             // processing (drawn last, just before the first token); then the generating part,
-            // coloured by how much of the prompt was cached.
-            if (split > x0) {
-                ctx.fillStyle = e.promptDur === null ? STYLE.waitWhole.color : STYLE.waitRest.color;
-                ctx.fillRect(x0, top, Math.max(1, split - x0), h);
-                if (e.promptDur !== null) {
-                    const prompt = Math.max(x0, xOf(firstToken - e.promptDur));
-                    ctx.fillStyle = STYLE.waitPrompt.color;
-                    ctx.fillRect(prompt, top, Math.max(e.promptDur > 0 ? 1 : 0, split - prompt), h);
-                    drawn.splitWait += 1;
+            // coloured by how much of the prompt was cached. A bar under two pixels cannot show its
+            // parts: their times count in its pixel column instead.
+            if (x1 - x0 < 2) {
+                const wait = e.ttft === null ? 0 : Math.min(e.ttft, e.dur);
+                const prompt = e.promptDur === null ? 0 : Math.min(e.promptDur, wait);
+                columns.add(x0, e.promptDur === null ? STYLE.waitWhole : STYLE.waitRest, wait - prompt);
+                if (prompt > 0) columns.add(x0, STYLE.waitPrompt, prompt);
+                columns.add(x0, cacheStyle(e.ratio), e.dur - wait);
+            } else {
+                if (split > x0) {
+                    bars.add(e.promptDur === null ? STYLE.waitWhole.color : STYLE.waitRest.color,
+                        x0, top, Math.max(1, split - x0), h);
+                    if (e.promptDur !== null) {
+                        const prompt = Math.max(x0, xOf(firstToken - e.promptDur));
+                        bars.add(STYLE.waitPrompt.color, prompt, top,
+                            Math.max(e.promptDur > 0 ? 1 : 0, split - prompt), h);
+                        drawn.splitWait += 1;
+                    }
+                }
+                if (x1 - split >= 0.5 || split <= x0) {
+                    bars.add(cacheStyle(e.ratio).color, split, top + 2, Math.max(1, x1 - split), h - 4);
                 }
             }
-            if (x1 - split >= 0.5 || split <= x0) {
-                ctx.fillStyle = cacheStyle(e.ratio).color;
-                ctx.fillRect(split, top + 2, Math.max(1, x1 - split), h - 4);
-            }
-            if (failed(e)) drawFailure(ctx, x0, top, w, h, drawn);
+            if (failed(e)) failures.push([x0, top, w, h]);
             if (w > 60 && e.modelChanged) {
-                ctx.fillStyle = COLORS.text;
-                ctx.fillText(fitText(ctx, str(e.record.model), w - 6), x0 + 3, top + h / 2);
+                labels.push([COLORS.text, str(e.record.model), x0, top + h / 2, w]);
                 drawn.modelLabel += 1;
             }
             drawn.request += 1;
-            if (e.findings.length) markers.push([x0, top + h / 2]);
-            if (marked(e)) outlines.push([e, x0, top, w, h]);
+            mark(e, x0, top, w, h);
         });
+        columns.flush();
 
         forEachVisible(l.tools, l.maxDur.tool, t0, t1, (e) => {
             const x0 = xOf(e.ts);
             const w = Math.max(1, xOf(e.ts + e.dur) - x0);
             const top = y + ROW.tool.top;
-            ctx.fillStyle = STYLE.tool.color;
-            ctx.fillRect(x0, top, w, ROW.tool.height);
-            if (failed(e)) drawFailure(ctx, x0, top, w, ROW.tool.height, drawn);
+            bars.add(STYLE.tool.color, x0, top, w, ROW.tool.height);
+            if (failed(e)) failures.push([x0, top, w, ROW.tool.height]);
             // A thin stem ties the call to the request that asked for it.
             if (e.parent) {
-                ctx.fillStyle = 'rgba(0,0,0,0.25)';
-                ctx.fillRect(Math.round(x0), y + ROW.request.top + ROW.request.height, 1,
+                bars.add('rgba(0,0,0,0.25)', Math.round(x0), y + ROW.request.top + ROW.request.height, 1,
                     ROW.tool.top - ROW.request.top - ROW.request.height);
             }
-            if (w > 50) {
-                ctx.fillStyle = COLORS.text;
-                ctx.fillText(fitText(ctx, str(e.record.name), w - 6), x0 + 3, top + ROW.tool.height / 2);
-            }
+            if (w > 50) labels.push([COLORS.text, str(e.record.name), x0, top + ROW.tool.height / 2, w]);
             drawn.tool += 1;
-            if (e.findings.length) markers.push([x0, top + ROW.tool.height / 2]);
-            if (marked(e)) outlines.push([e, x0, top, w, ROW.tool.height]);
+            mark(e, x0, top, w, ROW.tool.height);
         });
+
+        bars.draw(ctx);
+        for (const [x, top, w, h] of failures) drawFailure(ctx, x, top, w, h, drawn);
+        for (const [color, text, x, cy, w] of labels) {
+            ctx.fillStyle = color;
+            ctx.fillText(fitText(ctx, text, w - 6), x + 3, cy);
+        }
+        drawTurns(ctx, l, y, t0, t1, drawn);
 
         // Handoff labels take the tool row, then the one above when a label would overlap.
         const labelEnds = [-Infinity, -Infinity];
@@ -1219,20 +1308,27 @@
             if (marked(e)) outlines.push([e, x - 4, y + 1, 10, LANE_HEIGHT - 2]);
         });
 
-        // A diamond on the left end of every event a finding is about.
-        for (const [x, cy] of markers) {
+        // A diamond on the left end of every event a finding is about, all of a lane in one path; a
+        // diamond within two pixels of one already drawn would look the same as that one alone.
+        if (markers.length) {
+            const placed = new Set();
             ctx.beginPath();
-            ctx.moveTo(x, cy - 6);
-            ctx.lineTo(x + 5, cy);
-            ctx.lineTo(x, cy + 6);
-            ctx.lineTo(x - 5, cy);
-            ctx.closePath();
+            for (const [x, cy] of markers) {
+                const key = Math.round(x / 2) * 1024 + cy;
+                if (placed.has(key)) continue;
+                placed.add(key);
+                ctx.moveTo(x, cy - 6);
+                ctx.lineTo(x + 5, cy);
+                ctx.lineTo(x, cy + 6);
+                ctx.lineTo(x - 5, cy);
+                ctx.closePath();
+            }
             ctx.fillStyle = STYLE.finding.color;
             ctx.fill();
             ctx.strokeStyle = '#ffffff';
             ctx.lineWidth = 1;
             ctx.stroke();
-            drawn.findingMarker += 1;
+            drawn.findingMarker += markers.length;
         }
 
         for (const [e, x, top, w, h] of outlines) {
@@ -1241,6 +1337,59 @@
             ctx.strokeRect(x - 1.5, top - 1.5, Math.max(w, 2) + 3, h + 3);
         }
         ctx.restore();
+    }
+
+    /** Brackets under the requests and tool calls of each user turn, with the turn's total time. */
+    function drawTurns(ctx, l, y, t0, t1, drawn) {
+        const top = y + ROW.turn.top;
+        // Turns narrower than a few pixels merge into one line; a bracket needs room to be read.
+        let thin = null;
+        const flushThin = () => {
+            if (!thin) return;
+            ctx.fillStyle = STYLE.turn.color;
+            ctx.fillRect(thin[0], top + 4, Math.max(1, thin[1] - thin[0]), 1);
+            thin = null;
+        };
+        const bracket = (ts, dur, label) => {
+            const x0 = xOf(ts);
+            const x1 = Math.max(x0 + 1, xOf(ts + dur));
+            if (x1 - x0 < 4) {
+                if (thin && x0 <= thin[1] + 1) thin[1] = Math.max(thin[1], x1);
+                else { flushThin(); thin = [x0, x1]; }
+                return;
+            }
+            flushThin();
+            ctx.fillStyle = STYLE.turn.color;
+            ctx.fillRect(x0, top, 1, 5);
+            ctx.fillRect(x1 - 1, top, 1, 5);
+            ctx.fillRect(x0, top + 4, x1 - x0, 1);
+            if (x1 - x0 > 40) turnLabel(ctx, label(), x0, x1, top);
+        };
+        forEachVisible(l.turns, l.maxDur.turn, t0, t1, (turn) => {
+            drawn.turn += 1;
+            bracket(turn.ts, turn.dur, () => 'turn ' + turn.number + ' · ' + formatDuration(turn.dur));
+        });
+        // A lane drawn as bands has no single turns: a band's bracket stands for the turns that start
+        // in it, labelled with their count and the longest one's time.
+        forEachVisible(l.bands, l.maxDur.band, t0, t1, (band) => {
+            if (!band.turns) return;
+            drawn.bandTurns += band.turns;
+            bracket(band.ts, band.dur, () => band.turns + (band.turns === 1 ? ' turn' : ' turns')
+                + ' · longest ' + formatDuration(num(band.record.longestTurn)));
+        });
+        flushThin();
+    }
+
+    /** A turn's label on a white ground, inside its bracket. */
+    function turnLabel(ctx, label, x0, x1, top) {
+        ctx.font = '10px system-ui, sans-serif';
+        const text = fitText(ctx, label, x1 - x0 - 8);
+        const tw = ctx.measureText(text).width;
+        ctx.fillStyle = '#ffffff';
+        ctx.fillRect(x0 + 3, top + 1, tw + 4, 9);
+        ctx.fillStyle = STYLE.turn.color;
+        ctx.fillText(text, x0 + 5, top + 6);
+        ctx.font = '11px system-ui, sans-serif';
     }
 
     function drawAxis(ctx, width, t0, t1, step) {
@@ -1260,25 +1409,50 @@
         }
     }
 
+    /** The overview: the whole run, drawn once per size and data, and the view's box over it. */
     function drawOverview() {
-        const ctx = sizeCanvas(overviewCanvas);
-        const width = overviewCanvas.clientWidth;
-        const height = overviewCanvas.clientHeight;
+        const { ctx, width, height } = sizeCanvas(overviewCanvas);
+        const ratio = window.devicePixelRatio || 1;
+        const key = width + 'x' + height + '@' + ratio;
+        if (!state.overview || state.overview.key !== key) {
+            state.overview = { key: key, image: overviewImage(width, height, ratio) };
+        }
         ctx.clearRect(0, 0, width, height);
+        ctx.drawImage(state.overview.image, 0, 0, width, height);
+        const span = state.fullSpan * 1.02;
+        const x0 = (state.view.start / span) * width;
+        const x1 = (state.view.end / span) * width;
+        ctx.fillStyle = 'rgba(47,111,219,0.12)';
+        ctx.fillRect(x0, 0, Math.max(2, x1 - x0), height);
+        ctx.strokeStyle = '#2f6fdb';
+        ctx.lineWidth = 1;
+        ctx.strokeRect(x0 + 0.5, 0.5, Math.max(2, x1 - x0) - 1, height - 1);
+        overviewCanvas.dataset.viewStart = String(Math.round(state.view.start));
+    }
+
+    /** Requests per pixel column of each run, as a density strip coloured by the column's cache ratio;
+     *  columns of aggregate bands only in the band colour. */
+    function overviewImage(width, height, ratio) {
+        const image = document.createElement('canvas');
+        image.width = Math.max(1, Math.round(width * ratio));
+        image.height = Math.max(1, Math.round(height * ratio));
+        const ctx = image.getContext('2d');
+        ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
         ctx.fillStyle = '#f3f4f6';
         ctx.fillRect(0, 0, width, height);
         const span = state.fullSpan * 1.02;
         const px = (t) => (t / span) * width;
         const bandHeight = (height - 4) / Math.max(1, state.runs.length);
+        const columns = Math.max(1, Math.floor(width));
+        const column = (t) => Math.max(0, Math.min(columns - 1, Math.floor(px(t))));
         state.runs.forEach((run, index) => {
-            // Requests per pixel column, as a density strip coloured by the column's cache ratio.
-            const columns = Math.max(1, Math.floor(width));
             const counts = new Float64Array(columns);
+            const banded = new Float64Array(columns);
             const cached = new Float64Array(columns);
             const input = new Float64Array(columns);
             for (const r of run.requests) {
-                const a = Math.max(0, Math.min(columns - 1, Math.floor(px(r.ts))));
-                const b = Math.max(a, Math.min(columns - 1, Math.floor(px(r.ts + r.dur))));
+                const a = column(r.ts);
+                const b = Math.max(a, column(r.ts + r.dur));
                 const withCache = r.ratio !== null;
                 const cachedTokens = withCache ? num(r.record.cachedInputTokens) : 0;
                 const inputTokens = withCache ? num(r.record.inputTokens) : 0;
@@ -1288,13 +1462,20 @@
                     input[c] += inputTokens;
                 }
             }
+            for (const band of run.bands) {
+                const a = column(band.ts);
+                const b = Math.max(a, column(band.ts + band.dur));
+                for (let c = a; c <= b; c++) banded[c] += band.requests / (b - a + 1);
+            }
             let max = 1;
-            for (let c = 0; c < columns; c++) max = Math.max(max, counts[c]);
+            for (let c = 0; c < columns; c++) max = Math.max(max, counts[c] + banded[c]);
             const top = 2 + index * bandHeight;
             for (let c = 0; c < columns; c++) {
-                if (!counts[c]) continue;
-                const h = Math.max(2, ((bandHeight - 4) * counts[c]) / max);
-                ctx.fillStyle = cacheStyle(input[c] > 0 ? cached[c] / input[c] : null).color;
+                const all = counts[c] + banded[c];
+                if (!all) continue;
+                const h = Math.max(2, ((bandHeight - 4) * all) / max);
+                ctx.fillStyle = !counts[c] ? STYLE.band.color
+                    : cacheStyle(input[c] > 0 ? cached[c] / input[c] : null).color;
                 ctx.fillRect(c, top + bandHeight - 2 - h, 1, h);
             }
             for (const h of run.handoffs) {
@@ -1308,14 +1489,7 @@
                 ctx.fillText(fitText(ctx, run.label, 200), 4, top + 1);
             }
         });
-        const x0 = px(state.view.start);
-        const x1 = px(state.view.end);
-        ctx.fillStyle = 'rgba(47,111,219,0.12)';
-        ctx.fillRect(x0, 0, Math.max(2, x1 - x0), height);
-        ctx.strokeStyle = '#2f6fdb';
-        ctx.lineWidth = 1;
-        ctx.strokeRect(x0 + 0.5, 0.5, Math.max(2, x1 - x0) - 1, height - 1);
-        overviewCanvas.dataset.viewStart = String(Math.round(state.view.start));
+        return image;
     }
 
     // MARK: - Hit testing and input
@@ -1423,7 +1597,10 @@
         }
         if (entry.kind === 'tool') return str(r.name) + ' · ' + formatDuration(entry.dur) + ' · ' + str(r.outcome);
         if (entry.kind === 'handoff') return str(r.kind) + ': ' + str(r.from) + ' → ' + str(r.to);
-        if (entry.kind === 'band') return entry.requests + ' requests, ' + entry.tools + ' tool calls (aggregate band)';
+        if (entry.kind === 'band') {
+            return entry.requests + ' requests, ' + entry.tools + ' tool calls, ' + entry.turns
+                + ' turns starting (aggregate band)';
+        }
         return str(r.name) + ' · ' + formatDuration(entry.dur);
     }
 
@@ -1543,6 +1720,11 @@
     //   key:KEY                 press KEY (+, -, ArrowLeft, 0, ...) on the timeline
     //   wheel:DELTA             turn the wheel over the middle of the timeline
     // The result goes to <output id="selftest">: the details panel's text, and data attributes.
+    //
+    // A step's time runs from the input to the canvas's pixels: reading one pixel back makes the
+    // browser rasterize everything the step drew before the clock stops. Before each step the page's
+    // pending style and layout are settled, as the browser does before a person's input reaches it.
+    // (Steps run in one task: in headless Chromium's virtual time, a later task's clock stands still.)
 
     function runSelfTest(spec) {
         const output = $('selftest');
@@ -1550,6 +1732,7 @@
         const lists = { request: 'requests', tool: 'tools', handoff: 'handoffs', interval: 'intervals',
             band: 'bands' };
         for (const step of spec.split(',')) {
+            void document.body.offsetHeight;
             const parts = step.split(':');
             const began = performance.now();
             if (parts[0] === 'click') {
@@ -1586,6 +1769,7 @@
                 log.push('unknown ' + step);
                 continue;
             }
+            lanesCanvas.getContext('2d').getImageData(0, 0, 1, 1);
             log.push(step + ' ' + (performance.now() - began).toFixed(1) + 'ms');
         }
         output.dataset.steps = log.join('; ');

@@ -6,8 +6,9 @@ import SessionTrace
 /// In a run of more than ``threshold`` requests, every session with more than ``bandsPerLane``
 /// requests is written as at most ``bandsPerLane`` bands of equal time instead of its requests
 /// and tool calls. Each request and tool call of such a session counts in exactly one band (the
-/// one its start falls in); a band holds their counts and summed times, and the ids of the
-/// events in it that a finding names. Format in `docs/viewer-data.md`.
+/// one its start falls in); a band holds their counts and summed times, the user turns that start
+/// in it with their total times, and the ids of the events in it that a finding names. Format in
+/// `docs/viewer-data.md`.
 public enum ViewerBands {
     /// Requests in one run above which dense sessions are drawn as bands. Chosen from the
     /// viewer's measurements: 10,000 bars open in about 0.3 s, 100,000 in over 6 s.
@@ -25,8 +26,11 @@ public enum ViewerBands {
         return Set(perSession.filter { $0.value > bandsPerLane }.keys)
     }
 
-    /// The bands of the `sessions` of `recorded`, as the viewer's JSON, time relative to the run.
-    static func bands(_ recorded: RecordedRun, sessions: Set<Int64>, named: Set<Int64>) -> [OrderedJSON] {
+    /// The bands of the `sessions` of `recorded`, as the viewer's JSON, time relative to the run;
+    /// `turns` are the run's turns (``RunTurns``).
+    static func bands(
+        _ recorded: RecordedRun, sessions: Set<Int64>, named: Set<Int64>, turns: [Turn]
+    ) -> [OrderedJSON] {
         guard !sessions.isEmpty else { return [] }
         let start = recorded.startTime
         var sessionOfRequest: [Int64: Int64] = [:]
@@ -60,6 +64,19 @@ public enum ViewerBands {
             let index = bucket(session, call.ts)
             lanes[session]![index].add(call, named: named)
         }
+        for turn in turns {
+            guard let session = turn.sessionID, sessions.contains(session), let first = turn.requests.first
+            else { continue }
+            // A turn lasts from its first request's start to the end of its last request or tool call.
+            var end = first.ts
+            for request in turn.requests {
+                end = max(end, request.ts + request.dur)
+                for call in recorded.toolCallsByRequest[request.requestID] ?? [] {
+                    end = max(end, call.ts + call.dur)
+                }
+            }
+            lanes[session]![bucket(session, first.ts)].add(turnTime: end - first.ts)
+        }
         return lanes.keys.sorted().flatMap { session in
             lanes[session]!.filter { $0.requests + $0.toolCalls > 0 }.map { $0.json(session: session, start: start) }
         }
@@ -77,6 +94,9 @@ public enum ViewerBands {
         var waitTime: Int64 = 0
         var promptTime: Int64 = 0
         var toolTime: Int64 = 0
+        var turns: Int64 = 0
+        var turnTime: Int64 = 0
+        var longestTurn: Int64 = 0
         var first: Int64?
         var last: Int64?
         var findingEventIDs: [Int64] = []
@@ -100,6 +120,12 @@ public enum ViewerBands {
             if named.contains(call.toolCallID) { findingEventIDs.append(call.toolCallID) }
         }
 
+        mutating func add(turnTime time: Int64) {
+            turns += 1
+            turnTime += time
+            longestTurn = max(longestTurn, time)
+        }
+
         func json(session: Int64, start: Int64) -> OrderedJSON {
             .object([
                 ("sessionID", .id(session)), ("ts", .int(ts - start)), ("dur", .int(dur)),
@@ -107,6 +133,7 @@ public enum ViewerBands {
                 ("toolErrors", .int(toolErrors)), ("requestTime", .int(requestTime)),
                 ("waitTime", .int(waitTime)), ("promptTime", .int(promptTime)),
                 ("generatingTime", .int(requestTime - waitTime)), ("toolTime", .int(toolTime)),
+                ("turns", .int(turns)), ("turnTime", .int(turnTime)), ("longestTurn", .int(longestTurn)),
                 ("firstRequestID", .id(first)), ("lastRequestID", .id(last)),
                 ("findingEventIDs", .array(findingEventIDs.map { .id($0) })),
             ])

@@ -100,7 +100,8 @@ private struct Builder {
         let record = recorded.run
         let storeName = store.split(separator: "/").last.map(String.init) ?? store
         let banded = ViewerBands.bandedSessions(recorded)
-        let bands = ViewerBands.bands(recorded, sessions: banded, named: named)
+        let runTurns = RunTurns(recorded).turns
+        let bands = ViewerBands.bands(recorded, sessions: banded, named: named, turns: runTurns)
         let sessions: [OrderedJSON] = recorded.sessions.map { session in
             .object([
                 ("id", .id(session.sessionID)), ("label", text(session.label)),
@@ -181,7 +182,7 @@ private struct Builder {
             ])
         }
         // User turns: recorded `turn_id`s, or inferred from finish reasons in older stores.
-        let turns: [OrderedJSON] = RunTurns(recorded).turns.filter { !isBanded($0.sessionID) }.map { turn in
+        let turns: [OrderedJSON] = runTurns.filter { !isBanded($0.sessionID) }.map { turn in
             .object([
                 ("turnID", .id(turn.turnID)), ("inferred", .bool(turn.isInferred)),
                 ("sessionID", .id(turn.sessionID)), ("requestIDs", .array(turn.requests.map { .id($0.requestID) })),
