@@ -125,6 +125,20 @@ public struct RecordedRun: Sendable {
         requests.filter { $0.sessionID == sessionID }
     }
 
+    /// The requests of each session (nil: those outside any session), each session's by start
+    /// time, then id. Positions are grouped and sorted, so each record is copied once.
+    func requestsBySession() -> [Int64?: [RequestRecord]] {
+        var positions: [Int64?: [Int]] = [:]
+        for (position, request) in requests.enumerated() {
+            positions[request.sessionID, default: []].append(position)
+        }
+        return positions.mapValues { group in
+            group.sorted {
+                (requests[$0].ts, requests[$0].requestID) < (requests[$1].ts, requests[$1].requestID)
+            }.map { requests[$0] }
+        }
+    }
+
     /// The captured text of `kind` for a request or tool call, if payload capture was on.
     public func payload(_ kind: PayloadRecord.Kind, of parentID: Int64) -> String? {
         payloadsByParent[parentID]?.first(where: { $0.kind == kind })?.text
