@@ -24,10 +24,11 @@ extension OrderedJSON {
     /// holds); otherwise copies the runs between escapes as whole slices of `value`.
     static func writeString(_ value: String, to out: inout String, escapingHTML: Bool) {
         out += "\""
-        let plain = value.utf8.allSatisfy { byte in
-            byte < 0x80 && escape(Unicode.Scalar(byte), escapingHTML: escapingHTML) == nil
-        }
-        if plain {
+        let plainBytes = escapingHTML ? plainInHTML : plain
+        let isPlain = value.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { $0 < 0x80 && plainBytes[Int($0)] }
+        } ?? false
+        if isPlain {
             out += value
         } else {
             let scalars = value.unicodeScalars
@@ -45,6 +46,14 @@ extension OrderedJSON {
             out += Substring(scalars[copied...])
         }
         out += "\""
+    }
+
+    /// Whether each ASCII byte is written as itself, from ``escape(_:escapingHTML:)``.
+    private static let plain = (0..<128).map { byte in
+        escape(Unicode.Scalar(UInt8(byte)), escapingHTML: false) == nil
+    }
+    private static let plainInHTML = (0..<128).map { byte in
+        escape(Unicode.Scalar(UInt8(byte)), escapingHTML: true) == nil
     }
 
     /// How `scalar` is written inside a JSON string; nil when as itself.

@@ -126,16 +126,17 @@ public struct RecordedRun: Sendable {
     }
 
     /// The requests of each session (nil: those outside any session), each session's by start
-    /// time, then id. Positions are grouped and sorted, so each record is copied once.
+    /// time, then id. Positions are grouped and sorted by their keys, so each record is copied once.
     func requestsBySession() -> [Int64?: [RequestRecord]] {
         var positions: [Int64?: [Int]] = [:]
+        var keys: [(ts: Int64, id: Int64)] = []
+        keys.reserveCapacity(requests.count)
         for (position, request) in requests.enumerated() {
             positions[request.sessionID, default: []].append(position)
+            keys.append((request.ts, request.requestID))
         }
         return positions.mapValues { group in
-            group.sorted {
-                (requests[$0].ts, requests[$0].requestID) < (requests[$1].ts, requests[$1].requestID)
-            }.map { requests[$0] }
+            group.sorted { keys[$0] < keys[$1] }.map { requests[$0] }
         }
     }
 
