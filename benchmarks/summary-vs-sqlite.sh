@@ -1,13 +1,13 @@
 #!/bin/bash
 # trace-report summary against the sqlite3 CLI running the same aggregates, on one store of
-# REQUESTS requests (default 1,000,000) in SESSIONS sessions (default 1,000), a tool call on
-# every 4th request.
+# REQUESTS requests (default 1,000,000) in SESSIONS sessions (default 1,000) at once, over 3
+# profiles and 2 models, a tool call on every 4th request.
 #
-# The store is generated in SQL (WITH RECURSIVE) into the real schema, copied from a scenario
-# store, so it is what StoreSink creates. The SQL side computes per run, per session and per
-# profile/model: count, ttft p50/p95/max, tokens/s p50, latency p50/p95/sum, tool time, cache
-# hit rate and errors, percentiles by nearest rank through window functions: the definitions
-# `trace-report summary` documents. Each side runs RUNS (3) times; the best time counts.
+# The store is generated in SQL into the real schema by benchmarks/lib/generate-store.sh. The
+# SQL side computes per run, per session and per profile/model: count, ttft p50/p95/max, tokens/s
+# p50, latency p50/p95/sum, tool time, cache hit rate and errors, percentiles by nearest rank
+# through window functions: the definitions `trace-report summary` documents. Each side runs RUNS
+# (3) times; the best time counts.
 #
 # Usage: benchmarks/summary-vs-sqlite.sh [REQUESTS] [SESSIONS]
 set -euo pipefail
@@ -21,40 +21,11 @@ STORE=$WORK/bench.sqlite
 
 swift build -c release --product trace-report >/dev/null
 BIN=$(swift build -c release --show-bin-path)/trace-report
+source benchmarks/lib/generate-store.sh
 
 now() { date +%s.%N; }
 start=$(now)
-sqlite3 tracefiles/scenarios/tool-loop.sqlite .schema | sqlite3 "$STORE"
-sqlite3 "$STORE" >/dev/null <<SQL
-PRAGMA journal_mode = OFF;
-PRAGMA synchronous = OFF;
-PRAGMA application_id = 1398035011;
-PRAGMA user_version = 1;
-BEGIN;
-INSERT INTO meta (key, value) VALUES ('schema_version', 1), ('tool_version', 'bench'), ('created_at', 0);
-INSERT INTO run VALUES (1 << 32, 0, 0, 'bench', 'summary-vs-sqlite.sh', NULL, 'bench', 'bench');
-WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < $SESSIONS - 1)
-INSERT INTO session SELECT (1 << 32) | (2000000000 + i), 1 << 32, i * 1000, 1000000000000, 'session-' || i FROM s;
-WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < $REQUESTS - 1)
-INSERT INTO request (request_id, run_id, session_id, parent_id, ts, dur, ttft, profile, provider, model,
-    input_tokens, cached_input_tokens, output_tokens, prompt_bytes, transcript_entries, reused_prefix_entries,
-    finish_reason, error)
-SELECT (1 << 32) | (i + 1), 1 << 32, (1 << 32) | (2000000000 + i % $SESSIONS), NULL, i * 1000000,
-    200000000 + (i * 7919) % 800000000,
-    CASE WHEN i % 101 = 0 THEN NULL ELSE 20000000 + (i * 104729) % 150000000 END,
-    CASE i % 3 WHEN 0 THEN 'economy' WHEN 1 THEN 'quality' ELSE 'fast' END, 'llama.cpp',
-    CASE i % 2 WHEN 0 THEN 'smollm2-135m' ELSE 'smollm2-360m' END,
-    500 + i % 3000, (500 + i % 3000) * (i % 10) / 10, 1 + i % 200, 4 * (500 + i % 3000),
-    2 + 2 * ((i / $SESSIONS) % 50), 2 * ((i / $SESSIONS) % 50), 'stop',
-    CASE WHEN i % 997 = 0 THEN 'timeout' END
-FROM n;
-INSERT INTO tool_call (tool_call_id, run_id, request_id, session_id, ts, dur, name, call_id,
-    arguments_fingerprint, arguments_bytes, output_bytes, outcome)
-SELECT request_id + (1 << 31), run_id, request_id, session_id, ts + dur, 5000000 + (request_id % 97) * 1000000,
-    'searchNotes', NULL, printf('%016x', request_id % 5000), 40, 300, 'ok'
-FROM request WHERE request_id % 4 = 0;
-COMMIT;
-SQL
+generate_store "$STORE" "$REQUESTS" "$SESSIONS" interleaved 4 1
 echo "generated $(sqlite3 "$STORE" 'SELECT count(*) FROM request') requests," \
     "$(sqlite3 "$STORE" 'SELECT count(*) FROM tool_call') tool calls, $SESSIONS sessions" \
     "in $(echo "$(now) - $start" | bc) s ($(du -h "$STORE" | cut -f1))"

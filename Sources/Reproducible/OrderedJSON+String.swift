@@ -20,27 +20,58 @@ extension OrderedJSON {
         }
     }
 
+    /// Appends `value` whole when it is ASCII with nothing to escape (nearly every string a trace
+    /// holds); otherwise copies the runs between escapes as whole slices of `value`.
     static func writeString(_ value: String, to out: inout String, escapingHTML: Bool) {
-        out.reserveCapacity(out.utf8.count + value.utf8.count + 2)
         out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "<" where escapingHTML, ">" where escapingHTML, "&" where escapingHTML:
-                writeUnicodeEscape(scalar, to: &out)
-            case _ where needsEscape(scalar): writeUnicodeEscape(scalar, to: &out)
-            default: out.unicodeScalars.append(scalar)
+        let plainBytes = escapingHTML ? plainInHTML : plain
+        let isPlain = value.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { $0 < 0x80 && plainBytes[Int($0)] }
+        } ?? false
+        if isPlain {
+            out += value
+        } else {
+            let scalars = value.unicodeScalars
+            var copied = scalars.startIndex
+            var index = copied
+            while index != scalars.endIndex {
+                let next = scalars.index(after: index)
+                if let escape = escape(scalars[index], escapingHTML: escapingHTML) {
+                    out += Substring(scalars[copied..<index])
+                    out += escape
+                    copied = next
+                }
+                index = next
             }
+            out += Substring(scalars[copied...])
         }
         out += "\""
     }
 
-    private static func writeUnicodeEscape(_ scalar: Unicode.Scalar, to out: inout String) {
+    /// Whether each ASCII byte is written as itself, from ``escape(_:escapingHTML:)``.
+    private static let plain = (0..<128).map { byte in
+        escape(Unicode.Scalar(UInt8(byte)), escapingHTML: false) == nil
+    }
+    private static let plainInHTML = (0..<128).map { byte in
+        escape(Unicode.Scalar(UInt8(byte)), escapingHTML: true) == nil
+    }
+
+    /// How `scalar` is written inside a JSON string; nil when as itself.
+    private static func escape(_ scalar: Unicode.Scalar, escapingHTML: Bool) -> String? {
+        switch scalar {
+        case "\"": "\\\""
+        case "\\": "\\\\"
+        case "\n": "\\n"
+        case "\r": "\\r"
+        case "\t": "\\t"
+        case "<" where escapingHTML, ">" where escapingHTML, "&" where escapingHTML: unicodeEscape(scalar)
+        case _ where needsEscape(scalar): unicodeEscape(scalar)
+        default: nil
+        }
+    }
+
+    private static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
         let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 }

@@ -292,6 +292,8 @@ struct StoreColumn: Hashable, Sendable {
 /// as SQLite gives it.
 final class ColumnChecks {
     private let origins: [StoreColumn?]
+    /// The rule of each origin, apart: reading one then copies no table or column name.
+    private let rules: [ColumnRule?]
     private let database: SQLiteDatabase
 
     init(statement: OpaquePointer, database: SQLiteDatabase) {
@@ -306,11 +308,12 @@ final class ColumnChecks {
                 StoreColumn(table: String(cString: table), column: name, rule: $0)
             }
         }
+        rules = origins.map { $0?.rule }
     }
 
     @inline(__always)
     func rule(of index: Int) -> ColumnRule? {
-        index < origins.count ? origins[index]?.rule : nil
+        index < rules.count ? rules[index] : nil
     }
 
     /// Notes that column `index` held an implausible value.

@@ -62,6 +62,7 @@ extension StoreReader {
         var anomalies: [StoreAnomaly] = []
         for (table, members) in Dictionary(grouping: columns, by: \.table).sorted(by: { $0.key < $1.key }) {
             let members = members.sorted { $0.column < $1.column }
+            guard try holdsImplausibleValue(table, members) else { continue }
             let sql = "SELECT " + members.map(Self.aggregates).joined(separator: ", ") + " FROM "
                 + Self.quotedName(table)
             try database.prepare(sql, persistent: false).forEachRow { row in
@@ -79,29 +80,61 @@ extension StoreReader {
         return anomalies
     }
 
+    /// Whether a row of `table` holds a value that the aggregates of `members` count: one scan
+    /// that stops at the first such value and computes nothing, so a clean table (nearly every
+    /// one) costs no aggregates.
+    private func holdsImplausibleValue(_ table: String, _ members: [StoreColumn]) throws(StoreError) -> Bool {
+        let test = members.map { "(\(Self.implausible($0)))" }.joined(separator: " OR ")
+        var found = false
+        try database.prepare(
+            "SELECT EXISTS (SELECT 1 FROM \(Self.quotedName(table)) WHERE \(test))", persistent: false
+        ).forEachRow { row in found = row.int64(0) != 0 }
+        return found
+    }
+
+    /// A value of `member` that one of its aggregates counts. In an INTEGER column that is
+    /// anything but NULL or an integer in range: text and blobs sort above every number, so
+    /// `NOT BETWEEN` holds for them too; in a REAL column, what is not a finite number.
+    private static func implausible(_ member: StoreColumn) -> String {
+        let column = quotedName(member.column)
+        switch member.rule {
+        case .integer(let range):
+            return "\(column) NOT BETWEEN \(range.lowerBound) AND \(range.upperBound)"
+                + " OR typeof(\(column)) = 'real'"
+        case .real:
+            return notNumber(member)
+        }
+    }
+
+    /// The values of `member` read as unknown: text and blobs, and infinities (9e999 in SQL) in a
+    /// REAL column, which holds any finite number.
+    private static func notNumber(_ member: StoreColumn) -> String {
+        let column = quotedName(member.column)
+        let text = "typeof(\(column)) IN ('text', 'blob')"
+        guard case .real = member.rule else { return text }
+        return text + " OR \(column) IN (9e999, -9e999)"
+    }
+
     /// Five aggregates over `member`: how many numbers are outside its range, the lowest below
     /// and the highest above, how many have a fraction, and how many are not numbers.
     private static func aggregates(_ member: StoreColumn) -> String {
         let column = quotedName(member.column)
         let number = "typeof(\(column)) IN ('integer', 'real')"
         let (below, above, fraction): (String, String, String)
-        var notNumber = "typeof(\(column)) IN ('text', 'blob')"
         switch member.rule {
         case .integer(let range):
             below = "\(column) < \(range.lowerBound)"
             above = "\(column) > \(range.upperBound)"
             fraction = "typeof(\(column)) = 'real' AND \(column) BETWEEN \(range.lowerBound) AND \(range.upperBound)"
         case .real:
-            // A REAL column holds any finite number; infinity (9e999 in SQL) is not one.
             (below, above, fraction) = ("0", "0", "0")
-            notNumber += " OR \(column) IN (9e999, -9e999)"
         }
         return """
             count(*) FILTER (WHERE \(number) AND (\(below) OR \(above))), \
             min(\(column)) FILTER (WHERE \(number) AND \(below)), \
             max(\(column)) FILTER (WHERE \(number) AND \(above)), \
             count(*) FILTER (WHERE \(fraction)), \
-            count(*) FILTER (WHERE \(notNumber))
+            count(*) FILTER (WHERE \(notNumber(member)))
             """
     }
 

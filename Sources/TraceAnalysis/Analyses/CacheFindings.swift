@@ -174,7 +174,7 @@ public struct CacheFindings: Sendable {
         var chronic: [ChronicBreak] = []
         var followUps = 0
         var money = prices.map { Money(prices: $0) }
-        let requests = trace.runs.flatMap(\.requests)
+        let requests = trace.runs.lazy.flatMap(\.requests)
         if let prices {
             for request in requests where request.inputTokens != nil || request.outputTokens != nil {
                 guard let price = prices.price(provider: request.provider, model: request.model) else {
@@ -189,20 +189,18 @@ public struct CacheFindings: Sendable {
         }
         for run in trace.runs {
             let handoffsBySession = Dictionary(
-                grouping: run.handoffs.filter { $0.sessionID != nil }, by: { $0.sessionID! })
-            let requestsBySession = Dictionary(
-                grouping: run.requests.filter { $0.sessionID != nil }, by: { $0.sessionID! })
-            for (sessionID, unsorted) in requestsBySession {
-                let requests = unsorted.sorted { ($0.ts, $0.requestID) < ($1.ts, $1.requestID) }
+                grouping: run.handoffs.lazy.filter { $0.sessionID != nil }, by: { $0.sessionID! }
+            ).mapValues { $0.sorted { ($0.ts, $0.handoffID) < ($1.ts, $1.handoffID) } }
+            for case (let sessionID?, let requests) in run.requestsBySession() {
                 var prefix = PrefixTexts(run: run, request: requests[0])
                 var sessionFindings: [Finding] = []
                 for (previous, request) in zip(requests, requests.dropFirst()) {
                     followUps += 1
                     let before = prefix
                     prefix.update(run: run, request: request)
-                    let handoffs = (handoffsBySession[sessionID] ?? []).filter {
-                        $0.ts > previous.ts && $0.ts <= request.ts &+ handoffTolerance
-                    }.sorted { ($0.ts, $0.handoffID) < ($1.ts, $1.handoffID) }
+                    let handoffs = Self.handoffs(
+                        in: handoffsBySession[sessionID] ?? [], after: previous.ts,
+                        through: request.ts &+ handoffTolerance)
                     guard let finding = judge(request, after: previous, handoffs: handoffs) else { continue }
                     let price = prices?.price(provider: request.provider, model: request.model)
                     let tax = price.flatMap { price in
@@ -235,9 +233,23 @@ public struct CacheFindings: Sendable {
         findings.sort { ($0.request.ts, $0.request.requestID) < ($1.request.ts, $1.request.requestID) }
         return CacheFindings(
             path: trace.path, findings: findings, chronic: chronic, followUpRequests: followUps,
-            cacheReportedRequests: requests.filter { $0.cachedInputTokens != nil }.count,
-            cacheWriteRequests: requests.filter { $0.cacheWriteTokens != nil }.count, money: money,
+            cacheReportedRequests: requests.count { $0.cachedInputTokens != nil },
+            cacheWriteRequests: requests.count { $0.cacheWriteTokens != nil }, money: money,
             waits: UnexplainedWaits.analyze(trace))
+    }
+
+    /// The handoffs of `sorted` (by time) after `start` and at or before `end`, found by binary
+    /// search: a session may hold thousands of requests and handoffs.
+    static func handoffs(
+        in sorted: [HandoffRecord], after start: Int64, through end: Int64
+    ) -> [HandoffRecord] {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if sorted[middle].ts <= start { low = middle + 1 } else { high = middle }
+        }
+        return Array(sorted[low...].prefix { $0.ts <= end })
     }
 
     /// The causes of a break between `previous` and `request`, nil when the prefix held.

@@ -50,17 +50,21 @@ public struct CappedAnswers: Sendable {
     public static func analyze(_ trace: RecordedTrace) -> CappedAnswers {
         var findings: [Finding] = []
         for run in trace.runs {
-            let groups = Dictionary(grouping: run.requests) {
-                SessionCap(sessionID: $0.sessionID, cap: $0.maxTokens)
+            // Requests are counted by session and cap; only those that hit the cap are kept.
+            var counts: [SessionCap: Int] = [:]
+            var cappedByKey: [SessionCap: [RequestRecord]] = [:]
+            for request in run.requests {
+                let key = SessionCap(sessionID: request.sessionID, cap: request.maxTokens)
+                counts[key, default: 0] += 1
+                if hitCap(request) { cappedByKey[key, default: []].append(request) }
             }
-            for (key, requests) in groups {
-                let capped = requests.filter(hitCap).sorted { ($0.ts, $0.requestID) < ($1.ts, $1.requestID) }
-                guard !capped.isEmpty else { continue }
+            for (key, unsorted) in cappedByKey {
+                let capped = unsorted.sorted { ($0.ts, $0.requestID) < ($1.ts, $1.requestID) }
                 findings.append(
                     Finding(
                         runID: run.run.runID, sessionID: key.sessionID,
                         sessionLabel: run.sessionLabel(key.sessionID),
-                        cap: key.cap, capped: capped, requestsUnderCap: requests.count,
+                        cap: key.cap, capped: capped, requestsUnderCap: counts[key]!,
                         runStart: run.startTime))
             }
         }

@@ -15,11 +15,19 @@ public struct Diagnosis: Sendable {
     /// Runs every analysis with its default options on each trace; with `prices`, each finding's
     /// tokens are priced too.
     public static func analyze(_ traces: [RecordedTrace], prices: PriceTable? = nil) -> Diagnosis {
+        analyze(traces.map { ($0, $0.runs.map(RunTurns.init)) }, prices: prices)
+    }
+
+    /// Runs every analysis on each trace whose runs' turns are already grouped, in its order: turns
+    /// are grouped once for the repeated-call analysis, for locating every finding and for the caller.
+    static func analyze(
+        _ traces: [(trace: RecordedTrace, turns: [RunTurns])], prices: PriceTable?
+    ) -> Diagnosis {
         var findings: [Finding] = []
         var notes: [String] = []
-        for trace in traces {
-            let tools = ToolFindings.analyze(trace)
-            findings += Self.findings(trace, tools: tools, prices: prices)
+        for (trace, turns) in traces {
+            let tools = ToolFindings.analyze(trace, options: ToolFindings.Options(), turns: turns)
+            findings += Self.findings(trace, turns: turns, tools: tools, prices: prices)
             let store = TerminalText.sanitized(trace.path)
             if tools.toolCallCount > 0, tools.callsWithArguments == 0 {
                 notes.append(
@@ -36,12 +44,14 @@ public struct Diagnosis: Sendable {
             if $0.cost != $1.cost { return Finding.Cost.ranksBefore($0.cost, $1.cost) }
             return ($0.store, $0.ts, $0.kind.rawValue) < ($1.store, $1.ts, $1.kind.rawValue)
         }
-        return Diagnosis(stores: traces.map(\.path), findings: findings, notes: notes, prices: prices)
+        return Diagnosis(stores: traces.map(\.trace.path), findings: findings, notes: notes, prices: prices)
     }
 
     /// The findings of every analysis of one trace, unranked.
-    static func findings(_ trace: RecordedTrace, tools: ToolFindings, prices: PriceTable?) -> [Finding] {
-        let locator = Locator(trace)
+    static func findings(
+        _ trace: RecordedTrace, turns: [RunTurns], tools: ToolFindings, prices: PriceTable?
+    ) -> [Finding] {
+        let locator = Locator(trace, turns: turns)
         /// `tokens` of `request`'s model at the price `part` picks; nil without a price.
         func dollars(
             _ tokens: Int64?, _ request: RequestRecord, _ part: (PriceTable.Price) -> Double
@@ -164,10 +174,11 @@ public struct Diagnosis: Sendable {
         /// Session labels that name one session in the store, so `--session LABEL` finds it.
         let uniqueLabels: Set<String>
 
-        init(_ trace: RecordedTrace) {
+        /// `turns`: those of each run of `trace`, in its order.
+        init(_ trace: RecordedTrace, turns: [RunTurns]) {
             self.trace = trace
-            turns = Dictionary(
-                trace.runs.map { ($0.run.runID, RunTurns($0)) }, uniquingKeysWith: { first, _ in first })
+            self.turns = Dictionary(
+                zip(trace.runs.map(\.run.runID), turns), uniquingKeysWith: { first, _ in first })
             var counts: [String: Int] = [:]
             for run in trace.runs {
                 for session in run.sessions { counts[session.label, default: 0] += 1 }

@@ -56,31 +56,39 @@ public struct GrowthReport: Sendable {
 
     public static func analyze(_ trace: RecordedTrace, options: Options = Options()) -> GrowthReport {
         var report = GrowthReport(path: trace.path, options: options, sessions: [], largest: [])
-        var prompts: [Prompt] = []
+        // Every request is a candidate for the largest prompts: its session's place in
+        // `report.sessions` and its position there, sorted instead of the records themselves.
+        var candidates: [(session: Int, position: Int)] = []
         for run in trace.runs {
-            let grouped = Dictionary(grouping: run.requests, by: \.sessionID)
-            for (sessionID, unsorted) in grouped {
-                let requests = unsorted.sorted { ($0.ts, $0.requestID) < ($1.ts, $1.requestID) }
+            for (sessionID, requests) in run.requestsBySession() {
                 let shares = requests.map { report.share($0) }
                 let first = zip(requests, shares).first { ($0.1 ?? 0) >= options.warnShare }?.0
                 report.sessions.append(
                     SessionGrowth(
                         runID: run.run.runID, sessionID: sessionID, label: run.sessionLabel(sessionID),
                         requests: requests, peakShare: shares.compactMap { $0 }.max(), firstOverWarning: first))
-                for (request, share) in zip(requests, shares) {
-                    prompts.append(Prompt(runID: run.run.runID, sessionLabel: run.sessionLabel(sessionID),
-                                          request: request, share: share))
-                }
+                candidates += requests.indices.map { (report.sessions.count - 1, $0) }
             }
+        }
+        let sessions = report.sessions
+        func request(_ candidate: (session: Int, position: Int)) -> RequestRecord {
+            sessions[candidate.session].requests[candidate.position]
+        }
+        candidates.sort {
+            let (left, right) = (request($0), request($1))
+            return (left.inputTokens ?? -1, left.promptBytes, right.requestID)
+                > (right.inputTokens ?? -1, right.promptBytes, left.requestID)
+        }
+        report.largest = candidates.prefix(options.top).map { candidate in
+            let session = sessions[candidate.session]
+            let request = request(candidate)
+            return Prompt(
+                runID: session.runID, sessionLabel: session.label, request: request,
+                share: report.share(request))
         }
         report.sessions.sort {
             ($0.requests[0].ts, $0.sessionID ?? -1) < ($1.requests[0].ts, $1.sessionID ?? -1)
         }
-        prompts.sort {
-            ($0.request.inputTokens ?? -1, $0.request.promptBytes, $1.request.requestID)
-                > ($1.request.inputTokens ?? -1, $1.request.promptBytes, $0.request.requestID)
-        }
-        report.largest = Array(prompts.prefix(options.top))
         return report
     }
 }

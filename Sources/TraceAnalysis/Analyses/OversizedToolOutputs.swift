@@ -45,12 +45,11 @@ public struct OversizedToolOutputs: Sendable {
     public static func analyze(_ trace: RecordedTrace, options: Options = Options()) -> OversizedToolOutputs {
         var findings: [Finding] = []
         for run in trace.runs {
-            let requestsBySession = Dictionary(grouping: run.requests, by: \.sessionID).mapValues {
-                $0.sorted { ($0.ts, $0.requestID) < ($1.ts, $1.requestID) }
-            }
+            let requestsBySession = run.requestsBySession()
             for call in run.toolCalls where call.outputBytes >= options.minimumBytes {
                 let end = call.ts &+ call.dur
-                guard let next = requestsBySession[call.sessionID]?.first(where: { $0.ts >= end }),
+                guard let requests = requestsBySession[call.sessionID],
+                    let next = firstRequest(startingAtOrAfter: end, in: requests),
                     next.promptBytes > 0, call.outputBytes <= next.promptBytes
                 else { continue }
                 let share = Double(call.outputBytes) / Double(next.promptBytes)
@@ -64,6 +63,20 @@ public struct OversizedToolOutputs: Sendable {
         }
         findings.sort { ($0.call.ts, $0.call.toolCallID) < ($1.call.ts, $1.call.toolCallID) }
         return OversizedToolOutputs(path: trace.path, options: options, findings: findings)
+    }
+
+    /// The first of `requests` (by start time) that starts at or after `time`, by binary search:
+    /// a session may hold many thousands of requests and tool calls.
+    private static func firstRequest(
+        startingAtOrAfter time: Int64, in requests: [RequestRecord]
+    ) -> RequestRecord? {
+        var low = 0
+        var high = requests.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if requests[middle].ts < time { low = middle + 1 } else { high = middle }
+        }
+        return low < requests.count ? requests[low] : nil
     }
 }
 

@@ -162,14 +162,19 @@ public struct ToolFindings: Sendable {
 
     /// Finds repeated calls in every session of `trace`.
     public static func analyze(_ trace: RecordedTrace, options: Options = Options()) -> ToolFindings {
+        analyze(trace, options: options, turns: trace.runs.map(RunTurns.init))
+    }
+
+    /// Finds repeated calls with the turns of each run of `trace` already grouped, in its order.
+    static func analyze(_ trace: RecordedTrace, options: Options, turns: [RunTurns]) -> ToolFindings {
         var report = ToolFindings(
             path: trace.path, options: options, findings: [], toolCallCount: 0, callsWithArguments: 0,
             inferredTurns: false)
-        for run in trace.runs {
-            let analysis = RunAnalysis(run: run, options: options)
+        for (run, turns) in zip(trace.runs, turns) {
+            let analysis = RunAnalysis(run: run, options: options, turns: turns)
             report.findings += analysis.sessionFindings() + analysis.loopFindings()
             report.toolCallCount += run.toolCalls.count
-            report.callsWithArguments += analysis.calls.filter { $0.arguments != nil }.count
+            report.callsWithArguments += analysis.calls.count { $0.arguments != nil }
             report.inferredTurns = report.inferredTurns || analysis.turns.turns.contains { $0.isInferred }
         }
         report.findings.sort {
@@ -200,10 +205,10 @@ private struct RunAnalysis {
     /// Calls made after a failed call of the same ask.
     private var retries: Set<Int64> = []
 
-    init(run: RecordedRun, options: ToolFindings.Options) {
+    init(run: RecordedRun, options: ToolFindings.Options, turns: RunTurns) {
         self.run = run
         self.options = options
-        turns = RunTurns(run)
+        self.turns = turns
         calls = run.toolCalls
             .map { ToolFindings.Call(record: $0, arguments: run.payload(.toolArguments, of: $0.toolCallID)) }
             .sorted { ($0.record.ts, $0.record.toolCallID) < ($1.record.ts, $1.record.toolCallID) }

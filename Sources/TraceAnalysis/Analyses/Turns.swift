@@ -25,20 +25,22 @@ struct Turn: Sendable, Hashable {
 struct RunTurns: Sendable {
     /// Every turn of the run, session by session, each session's in order.
     var turns: [Turn]
-    private var turnOfRequest: [Int64: Int]
-    private var roundOfRequest: [Int64: Int]
+    /// Where each request is: its turn's position in ``turns``, and its round in that turn.
+    private var place: [Int64: Place]
+
+    private struct Place {
+        var turn: Int
+        var round: Int
+    }
 
     /// Groups the requests of every session of `run` into turns.
     init(_ run: RecordedRun) {
         var turns: [Turn] = []
-        let bySession = Dictionary(grouping: run.requests, by: \.sessionID)
+        let bySession = run.requestsBySession()
         let sessions = bySession.keys.sorted { (lhs: Int64?, rhs: Int64?) in
-            let left = bySession[lhs]!.map(\.ts).min()!
-            let right = bySession[rhs]!.map(\.ts).min()!
-            return (left, lhs ?? -1) < (right, rhs ?? -1)
+            (bySession[lhs]![0].ts, lhs ?? -1) < (bySession[rhs]![0].ts, rhs ?? -1)
         }
         for sessionID in sessions {
-            let requests = bySession[sessionID]!.sorted { ($0.ts, $0.requestID) < ($1.ts, $1.requestID) }
             var current: [RequestRecord] = []
             var index = 0
             func close() {
@@ -50,7 +52,7 @@ struct RunTurns: Sendable {
                 index += 1
                 current = []
             }
-            for request in requests {
+            for request in bySession[sessionID]! {
                 if let last = current.last {
                     let sameTurn: Bool
                     if let turn = request.turnID, let previous = last.turnID {
@@ -66,16 +68,14 @@ struct RunTurns: Sendable {
             close()
         }
         self.turns = turns
-        var turnOfRequest: [Int64: Int] = [:]
-        var roundOfRequest: [Int64: Int] = [:]
+        var place: [Int64: Place] = [:]
+        place.reserveCapacity(run.requests.count)
         for (position, turn) in turns.enumerated() {
             for (round, request) in turn.requests.enumerated() {
-                turnOfRequest[request.requestID] = position
-                roundOfRequest[request.requestID] = round
+                place[request.requestID] = Place(turn: position, round: round)
             }
         }
-        self.turnOfRequest = turnOfRequest
-        self.roundOfRequest = roundOfRequest
+        self.place = place
     }
 
     /// The turn a request belongs to.
@@ -86,19 +86,19 @@ struct RunTurns: Sendable {
     /// The position in ``turns`` of the turn a request belongs to.
     func position(of requestID: Int64?) -> Int? {
         guard let requestID else { return nil }
-        return turnOfRequest[requestID]
+        return place[requestID]?.turn
     }
 
     /// The request with `id`, if the run has it.
     func request(_ id: Int64) -> RequestRecord? {
-        guard let position = turnOfRequest[id], let round = roundOfRequest[id] else { return nil }
-        return turns[position].requests[round]
+        guard let place = place[id] else { return nil }
+        return turns[place.turn].requests[place.round]
     }
 
     /// The request's round in its turn, from 0.
     func round(of requestID: Int64?) -> Int? {
         guard let requestID else { return nil }
-        return roundOfRequest[requestID]
+        return place[requestID]?.round
     }
 
     /// Finish reasons with which a model asks for tools: OpenAI's, Anthropic's and the older

@@ -68,7 +68,7 @@ public struct UnexplainedWaits: Sendable {
         for run in trace.runs {
             let splits = run.requests.compactMap { request in TTFTSplit(request).map { (request, $0) } }
             checked += splits.count
-            unchecked += run.requests.filter { $0.timeToFirstToken != nil }.count - splits.count
+            unchecked += run.requests.count { $0.timeToFirstToken != nil } - splits.count
             guard !splits.isEmpty else { continue }
             var rests = splits.map(\.1.rest)
             let usual = Percentile.select(&rests, rank: Percentile.rank(25, count: rests.count))

@@ -56,7 +56,13 @@ public struct RedactedTrace: Sendable {
 private struct Scrubber {
     let redactor: Redactor
     var report = RedactionReport()
-    var memo: [String: RedactionResult] = [:]
+    var memo: [Remembered: RedactionResult] = [:]
+
+    /// A value and the field it was redacted as, since the field's name can decide.
+    struct Remembered: Hashable {
+        var field: String
+        var value: String
+    }
 
     init(redactor: Redactor) { self.redactor = redactor }
 
@@ -64,7 +70,7 @@ private struct Scrubber {
         if value.isEmpty { return value }
         let result: RedactionResult
         if value.utf8.count <= 256 {
-            let key = field + "\u{0}" + value
+            let key = Remembered(field: field, value: value)
             if let known = memo[key] {
                 result = known
             } else {

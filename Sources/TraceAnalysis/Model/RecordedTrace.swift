@@ -125,6 +125,21 @@ public struct RecordedRun: Sendable {
         requests.filter { $0.sessionID == sessionID }
     }
 
+    /// The requests of each session (nil: those outside any session), each session's by start
+    /// time, then id. Positions are grouped and sorted by their keys, so each record is copied once.
+    func requestsBySession() -> [Int64?: [RequestRecord]] {
+        var positions: [Int64?: [Int]] = [:]
+        var keys: [(ts: Int64, id: Int64)] = []
+        keys.reserveCapacity(requests.count)
+        for (position, request) in requests.enumerated() {
+            positions[request.sessionID, default: []].append(position)
+            keys.append((request.ts, request.requestID))
+        }
+        return positions.mapValues { group in
+            group.sorted { keys[$0] < keys[$1] }.map { requests[$0] }
+        }
+    }
+
     /// The captured text of `kind` for a request or tool call, if payload capture was on.
     public func payload(_ kind: PayloadRecord.Kind, of parentID: Int64) -> String? {
         payloadsByParent[parentID]?.first(where: { $0.kind == kind })?.text

@@ -48,7 +48,8 @@ public struct ViewerData: Sendable {
         for (storeIndex, trace) in traces.enumerated() {
             var runIndex: [Int64: Int] = [:]
             for (offset, run) in trace.runs.enumerated() { runIndex[run.run.runID] = runs.count + offset }
-            let storeFindings = builder.findings(trace, runIndex: runIndex)
+            let turns = trace.runs.map(RunTurns.init)
+            let storeFindings = builder.findings(trace, turns: turns, runIndex: runIndex)
             // Events a finding names: a band lists those it holds, so the finding marks the band.
             var named = Set<Int64>()
             for case .object(let members) in storeFindings {
@@ -56,8 +57,9 @@ public struct ViewerData: Sendable {
                     for case .string(let id) in ids { if let value = Int64(id) { named.insert(value) } }
                 }
             }
-            for run in trace.runs {
-                runs.append(builder.run(run, store: trace.path, storeIndex: storeIndex, named: named))
+            for (run, turns) in zip(trace.runs, turns) {
+                runs.append(
+                    builder.run(run, turns: turns, store: trace.path, storeIndex: storeIndex, named: named))
                 counts.requests += run.requests.count
                 counts.tools += run.toolCalls.count
                 counts.handoffs += run.handoffs.count
@@ -95,13 +97,14 @@ private struct Builder {
     }
 
 
-    func run(_ recorded: RecordedRun, store: String, storeIndex: Int, named: Set<Int64>) -> OrderedJSON {
+    func run(
+        _ recorded: RecordedRun, turns: RunTurns, store: String, storeIndex: Int, named: Set<Int64>
+    ) -> OrderedJSON {
         let start = recorded.startTime
         let record = recorded.run
         let storeName = store.split(separator: "/").last.map(String.init) ?? store
         let banded = ViewerBands.bandedSessions(recorded)
-        let runTurns = RunTurns(recorded).turns
-        let bands = ViewerBands.bands(recorded, sessions: banded, named: named, turns: runTurns)
+        let bands = ViewerBands.bands(recorded, sessions: banded, named: named, turns: turns.turns)
         let sessions: [OrderedJSON] = recorded.sessions.map { session in
             .object([
                 ("id", .id(session.sessionID)), ("label", text(session.label)),
@@ -182,7 +185,7 @@ private struct Builder {
             ])
         }
         // User turns: recorded `turn_id`s, or inferred from finish reasons in older stores.
-        let turns: [OrderedJSON] = runTurns.filter { !isBanded($0.sessionID) }.map { turn in
+        let turnObjects: [OrderedJSON] = turns.turns.filter { !isBanded($0.sessionID) }.map { turn in
             .object([
                 ("turnID", .id(turn.turnID)), ("inferred", .bool(turn.isInferred)),
                 ("sessionID", .id(turn.sessionID)), ("requestIDs", .array(turn.requests.map { .id($0.requestID) })),
@@ -202,7 +205,7 @@ private struct Builder {
             ("wallClockStart", recorded.hasRunRecord ? .int(record.wallClockStart) : .null),
             ("sessions", .array(sessions)), ("requests", .array(requests)), ("toolCalls", .array(toolCalls)),
             ("handoffs", .array(handoffs)), ("intervals", .array(intervals)), ("payloads", .array(payloads)),
-            ("dropped", .array(dropped)), ("turns", .array(turns)), ("bands", .array(bands)),
+            ("dropped", .array(dropped)), ("turns", .array(turnObjects)), ("bands", .array(bands)),
         ])
     }
 
@@ -226,8 +229,8 @@ private struct Builder {
 
     /// The findings `trace-report check` gives on one store (``Diagnosis``), most costly first, each
     /// naming the requests and tool calls it is about.
-    func findings(_ trace: RecordedTrace, runIndex: [Int64: Int]) -> [OrderedJSON] {
-        Diagnosis.analyze([trace]).findings.map { finding in
+    func findings(_ trace: RecordedTrace, turns: [RunTurns], runIndex: [Int64: Int]) -> [OrderedJSON] {
+        Diagnosis.analyze([(trace, turns)], prices: nil).findings.map { finding in
             var detail = "session \(finding.sessionLabel)"
             if let turn = finding.turnIndex { detail += ", turn \(turn + 1)" }
             detail += "; requests " + finding.requestIDs.map(ShortID.record).joined(separator: ", ")

@@ -49,7 +49,8 @@ public enum ViewerDocument {
             throw .unsafeAsset(file: "viewer.js", text: "</script")
         }
         if css.lowercased().contains("</style") { throw .unsafeAsset(file: "viewer.css", text: "</style") }
-        precondition(!dataJSON.contains("<"), "the data must be serialized with escapingHTML")
+        precondition(
+            !dataJSON.utf8.contains(UInt8(ascii: "<")), "the data must be serialized with escapingHTML")
         let script = "\n" + javaScript
         let style = "\n" + css
         let policy = contentSecurityPolicy(script: script, style: style)
