@@ -20,7 +20,7 @@
 
 /* Events per batch: enough that handing a batch over costs little per event, few enough that the
  * batch is still in the cache when the other side reads it. */
-enum { BATCH_EVENTS = 256, BATCH_COUNT = 4 };
+enum { BATCH_EVENTS = 512, BATCH_COUNT = 16 };
 
 struct class_entry {
     const bt_event_class *event_class; /* a reference we hold */
