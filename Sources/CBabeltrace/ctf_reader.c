@@ -1,15 +1,26 @@
 /*
  * The CTF reader of include/CBabeltrace.h: a babeltrace2 graph of one or more sources
  * (src.ctf.fs per trace directory, or src.ctf.lttng-live), a muxer that merges their streams
- * in time order, and a simple sink that hands each batch of messages to st_ctf_next().
+ * in time order, and a simple sink whose messages are decoded into batches that st_ctf_next()
+ * hands out one event at a time.
+ *
+ * A trace on disk is decoded on a thread of the reader's own, a few batches ahead of the caller,
+ * so babeltrace2's decoding and the caller's work on the events run at once on two cores. A live
+ * session is decoded in st_ctf_next() itself: it must answer ST_CTF_AGAIN when nothing is new.
+ * Both fill batches with the same code.
  */
 #include "CBabeltrace.h"
 
 #include <babeltrace2/babeltrace.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Events per batch: enough that handing a batch over costs little per event, few enough that the
+ * batch is still in the cache when the other side reads it. */
+enum { BATCH_EVENTS = 512, BATCH_COUNT = 16 };
 
 struct class_entry {
     const bt_event_class *event_class; /* a reference we hold */
@@ -20,8 +31,9 @@ struct class_entry {
     /* The members decoded, in order: every one until st_ctf_select_fields() names fewer. */
     uint64_t *decoded;
     uint64_t decoded_count;
-    /* The class's values, in field order: those of members not decoded stay ST_CTF_OTHER. */
-    struct st_ctf_value *values;
+    /* The selection st_ctf_select_fields() asked for, applied when the next batch is filled. */
+    uint8_t *wanted;
+    int selection_pending;
     int64_t vpid_index; /* member of the common context, -1 if none */
 };
 
@@ -30,25 +42,53 @@ struct trace_entry {
     const char *hostname;  /* borrowed from the trace's environment */
 };
 
+/* Decoded events. Every pointer in them points into the batch's own storage or at classes and
+ * traces the reader keeps, so an event stays readable however far babeltrace2 has gone on. While
+ * a batch is filled, string and array values hold offsets into `bytes` and `integers` (which may
+ * still move), and events their offset into `values`; finish_batch() turns them into pointers. */
+struct batch {
+    struct st_ctf_event events[BATCH_EVENTS];
+    int statuses[BATCH_EVENTS]; /* ST_CTF_EVENT or ST_CTF_DISCARDED */
+    uint64_t value_offsets[BATCH_EVENTS];
+    const struct class_entry *classes[BATCH_EVENTS];
+    uint64_t count, position;
+    /* What follows the events: 0 when more batches do, else ST_CTF_AGAIN, ST_CTF_END or ST_CTF_ERROR. */
+    int final_status;
+    struct st_ctf_value *values;
+    uint64_t value_count, value_capacity;
+    char *bytes;
+    uint64_t byte_count, byte_capacity;
+    int64_t *integers;
+    uint64_t integer_count, integer_capacity;
+};
+
 struct st_ctf_reader {
     bt_graph *graph;
     bt_message_iterator *iterator;
-    /* The batch the sink took last, and how far st_ctf_next() got in it. */
-    const bt_message *batch[64];
-    uint64_t batch_count, batch_position;
-    /* The message whose event st_ctf_next() returned last: kept alive until the next call. */
-    const bt_message *current;
-    int ended;
+    /* The messages the sink took last, and how far the batch filling got in them. */
+    const bt_message *messages[64];
+    uint64_t message_count, message_position;
+    /* 0 while the graph runs, then ST_CTF_END or ST_CTF_ERROR. */
+    int graph_status;
 
-    struct class_entry *classes;
+    struct class_entry **classes;
     uint64_t class_count, class_capacity, last_class;
     struct trace_entry *traces;
     uint64_t trace_count, trace_capacity, last_trace;
 
-    int64_t *arrays;
-    uint64_t array_capacity;
-
     char *error;
+
+    struct batch batches[BATCH_COUNT];
+    /* The batch st_ctf_next() reads, NULL before the first. */
+    struct batch *reading;
+    /* Whether a thread fills the batches (a trace on disk) or st_ctf_next() does (live). */
+    int threaded, started, stopping;
+    pthread_t thread;
+    /* Guards the counters below, `stopping`, the class list and each class's `wanted`. */
+    pthread_mutex_t lock;
+    pthread_cond_t filled, emptied;
+    /* Batches filled and batches read so far; batch n is batches[n % BATCH_COUNT]. */
+    uint64_t fill_count, read_count;
 };
 
 /* MARK: - Errors */
@@ -91,7 +131,7 @@ static bt_graph_simple_sink_component_initialize_func_status sink_initialize(
     return BT_GRAPH_SIMPLE_SINK_COMPONENT_INITIALIZE_FUNC_STATUS_OK;
 }
 
-/* Takes one batch of messages; st_ctf_next() walks it and releases each message. */
+/* Takes one array of messages; fill_batch() walks it and releases each message. */
 static bt_graph_simple_sink_component_consume_func_status sink_consume(
     bt_message_iterator *iterator, void *user_data) {
     struct st_ctf_reader *reader = user_data;
@@ -99,14 +139,14 @@ static bt_graph_simple_sink_component_consume_func_status sink_consume(
     uint64_t count = 0;
     switch (bt_message_iterator_next(iterator, &messages, &count)) {
     case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
-        if (count > sizeof reader->batch / sizeof reader->batch[0]) {
+        if (count > sizeof reader->messages / sizeof reader->messages[0]) {
             /* The library never gives more than its batch size (15 in 2.0); keep it safe anyway. */
             for (uint64_t i = 0; i < count; i++) bt_message_put_ref(messages[i]);
             return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
         }
-        memcpy(reader->batch, messages, count * sizeof messages[0]);
-        reader->batch_count = count;
-        reader->batch_position = 0;
+        memcpy(reader->messages, messages, count * sizeof messages[0]);
+        reader->message_count = count;
+        reader->message_position = 0;
         return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
     case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
         return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
@@ -137,6 +177,9 @@ static struct st_ctf_reader *reader_new(void) {
         free(reader);
         return NULL;
     }
+    pthread_mutex_init(&reader->lock, NULL);
+    pthread_cond_init(&reader->filled, NULL);
+    pthread_cond_init(&reader->emptied, NULL);
     return reader;
 }
 
@@ -220,6 +263,7 @@ st_ctf_reader *st_ctf_open_directories(const char *const *directories, size_t co
     }
     bt_plugin_put_ref(ctf);
     bt_plugin_put_ref(utils);
+    reader->threaded = 1;
     return reader;
 fail:
     copy_error(error, error_size, reader->error);
@@ -273,36 +317,38 @@ fail:
 
 /* MARK: - Classes and traces, looked up by pointer */
 
+static void free_class(struct class_entry *entry) {
+    if (!entry) return;
+    if (entry->event_class) bt_event_class_put_ref(entry->event_class);
+    free(entry->field_names);
+    free(entry->field_types);
+    free(entry->decoded);
+    free(entry->wanted);
+    free(entry);
+}
+
+/* The entry of `event_class`, made when first met. Each entry is allocated apart, so the class
+ * pointers handed out stay where they are as the list grows. */
 static struct class_entry *class_entry(struct st_ctf_reader *reader, const bt_event_class *event_class,
                                        const bt_stream_class *stream_class) {
-    if (reader->class_count > 0 && reader->classes[reader->last_class].event_class == event_class)
-        return &reader->classes[reader->last_class];
+    if (reader->class_count > 0 && reader->classes[reader->last_class]->event_class == event_class)
+        return reader->classes[reader->last_class];
     for (uint64_t i = 0; i < reader->class_count; i++) {
-        if (reader->classes[i].event_class == event_class) {
+        if (reader->classes[i]->event_class == event_class) {
             reader->last_class = i;
-            return &reader->classes[i];
+            return reader->classes[i];
         }
     }
-    if (reader->class_count == reader->class_capacity) {
-        uint64_t capacity = reader->class_capacity ? reader->class_capacity * 2 : 16;
-        struct class_entry *grown = realloc(reader->classes, capacity * sizeof *grown);
-        if (!grown) return NULL;
-        reader->classes = grown;
-        reader->class_capacity = capacity;
-    }
-    struct class_entry *entry = &reader->classes[reader->class_count];
-    memset(entry, 0, sizeof *entry);
+    struct class_entry *entry = calloc(1, sizeof *entry);
+    if (!entry) return NULL;
     const bt_field_class *payload = bt_event_class_borrow_payload_field_class_const(event_class);
     uint64_t fields = payload ? bt_field_class_structure_get_member_count(payload) : 0;
     entry->field_names = calloc(fields ? fields : 1, sizeof *entry->field_names);
     entry->field_types = calloc(fields ? fields : 1, sizeof *entry->field_types);
     entry->decoded = calloc(fields ? fields : 1, sizeof *entry->decoded);
-    entry->values = calloc(fields ? fields : 1, sizeof *entry->values);
-    if (!entry->field_names || !entry->field_types || !entry->decoded || !entry->values) {
-        free(entry->field_names);
-        free(entry->field_types);
-        free(entry->decoded);
-        free(entry->values);
+    entry->wanted = calloc(fields ? fields : 1, sizeof *entry->wanted);
+    if (!entry->field_names || !entry->field_types || !entry->decoded || !entry->wanted) {
+        free_class(entry);
         return NULL;
     }
     entry->decoded_count = fields;
@@ -325,14 +371,30 @@ static struct class_entry *class_entry(struct st_ctf_reader *reader, const bt_ev
     }
     bt_event_class_get_ref(event_class);
     entry->event_class = event_class;
-    entry->public_class.index = reader->class_count;
     const char *name = bt_event_class_get_name(event_class);
     entry->public_class.name = name ? name : "";
     entry->public_class.emf_uri = bt_event_class_get_emf_uri(event_class);
     entry->public_class.field_count = fields;
     entry->public_class.field_names = entry->field_names;
+
+    /* st_ctf_select_fields() looks classes up from the caller's thread. */
+    pthread_mutex_lock(&reader->lock);
+    if (reader->class_count == reader->class_capacity) {
+        uint64_t capacity = reader->class_capacity ? reader->class_capacity * 2 : 16;
+        struct class_entry **grown = realloc(reader->classes, capacity * sizeof *grown);
+        if (!grown) {
+            pthread_mutex_unlock(&reader->lock);
+            free_class(entry);
+            return NULL;
+        }
+        reader->classes = grown;
+        reader->class_capacity = capacity;
+    }
+    entry->public_class.index = reader->class_count;
+    reader->classes[reader->class_count] = entry;
     reader->last_class = reader->class_count;
     reader->class_count++;
+    pthread_mutex_unlock(&reader->lock);
     return entry;
 }
 
@@ -363,7 +425,7 @@ static struct trace_entry *trace_entry(struct st_ctf_reader *reader, const bt_tr
     return entry;
 }
 
-/* MARK: - Decoding */
+/* MARK: - Decoding into batches */
 
 static int64_t integer_value(const bt_field *field) {
     return bt_field_class_type_is(bt_field_get_class_type(field), BT_FIELD_CLASS_TYPE_SIGNED_INTEGER)
@@ -371,18 +433,26 @@ static int64_t integer_value(const bt_field *field) {
                : (int64_t)bt_field_integer_unsigned_get_value(field);
 }
 
-/* Decodes the payload's chosen members into entry->values; returns -1 when out of memory. */
-static int decode_payload(struct st_ctf_reader *reader, struct class_entry *entry,
-                          const bt_field *payload) {
-    uint64_t array_used = 0;
-    int has_arrays = 0;
+/* Makes room for `more` elements of `size` bytes after `count` in *storage; -1 when out of memory. */
+static int reserve(void **storage, uint64_t *capacity, uint64_t count, uint64_t more, size_t size) {
+    if (count + more <= *capacity) return 0;
+    uint64_t grown_capacity = (count + more) * 2;
+    void *grown = realloc(*storage, grown_capacity * size);
+    if (!grown) return -1;
+    *storage = grown;
+    *capacity = grown_capacity;
+    return 0;
+}
+
+/* Decodes the payload's chosen members into `values`; string and array values get offsets into
+ * the batch's bytes and integers. Returns -1 when out of memory. */
+static int decode_payload(struct batch *batch, const struct class_entry *entry, const bt_field *payload,
+                          struct st_ctf_value *values) {
     for (uint64_t d = 0; d < entry->decoded_count; d++) {
         uint64_t i = entry->decoded[d];
         const bt_field *field = bt_field_structure_borrow_member_field_by_index_const(payload, i);
-        struct st_ctf_value *value = &entry->values[i];
+        struct st_ctf_value *value = &values[i];
         bt_field_class_type type = entry->field_types[i];
-        value->string = NULL;
-        value->array = NULL;
         value->length = 0;
         if (bt_field_class_type_is(type, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER)) {
             value->type = ST_CTF_SIGNED;
@@ -393,9 +463,15 @@ static int decode_payload(struct st_ctf_reader *reader, struct class_entry *entr
         } else if (type == BT_FIELD_CLASS_TYPE_STRING) {
             /* By length: babeltrace2 2.0 reuses string fields between events and does not write
              * the terminator of an empty one, so its buffer can still hold the last event's text. */
+            uint64_t length = bt_field_string_get_length(field);
+            if (reserve((void **)&batch->bytes, &batch->byte_capacity, batch->byte_count, length + 1, 1) != 0)
+                return -1;
+            if (length > 0) memcpy(batch->bytes + batch->byte_count, bt_field_string_get_value(field), length);
+            batch->bytes[batch->byte_count + length] = '\0';
             value->type = ST_CTF_STRING;
-            value->length = bt_field_string_get_length(field);
-            value->string = value->length > 0 ? bt_field_string_get_value(field) : "";
+            value->integer = (int64_t)batch->byte_count;
+            value->length = length;
+            batch->byte_count += length + 1;
         } else if (type == BT_FIELD_CLASS_TYPE_DOUBLE_PRECISION_REAL) {
             value->type = ST_CTF_REAL;
             value->real = bt_field_real_double_precision_get_value(field);
@@ -404,47 +480,50 @@ static int decode_payload(struct st_ctf_reader *reader, struct class_entry *entr
             value->real = bt_field_real_single_precision_get_value(field);
         } else if (bt_field_class_type_is(type, BT_FIELD_CLASS_TYPE_ARRAY)) {
             uint64_t length = bt_field_array_get_length(field);
-            if (array_used + length > reader->array_capacity) {
-                uint64_t capacity = (array_used + length) * 2;
-                int64_t *grown = realloc(reader->arrays, capacity * sizeof *grown);
-                if (!grown) return -1;
-                reader->arrays = grown;
-                reader->array_capacity = capacity;
-            }
-            value->type = ST_CTF_ARRAY;
+            if (reserve((void **)&batch->integers, &batch->integer_capacity, batch->integer_count, length,
+                        sizeof *batch->integers) != 0)
+                return -1;
             for (uint64_t e = 0; e < length; e++) {
                 const bt_field *element = bt_field_array_borrow_element_field_by_index_const(field, e);
                 int integer = bt_field_class_type_is(bt_field_get_class_type(element),
                                                      BT_FIELD_CLASS_TYPE_INTEGER);
-                reader->arrays[array_used + e] = integer ? integer_value(element) : 0;
+                batch->integers[batch->integer_count + e] = integer ? integer_value(element) : 0;
             }
-            /* An offset for now: the buffer may still move while later fields are decoded. */
-            value->integer = (int64_t)array_used;
+            value->type = ST_CTF_ARRAY;
+            value->integer = (int64_t)batch->integer_count;
             value->length = length;
-            array_used += length;
-            has_arrays = 1;
+            batch->integer_count += length;
         } else {
             value->type = ST_CTF_OTHER;
         }
     }
-    for (uint64_t d = 0; has_arrays && d < entry->decoded_count; d++) {
-        struct st_ctf_value *value = &entry->values[entry->decoded[d]];
-        if (value->type == ST_CTF_ARRAY) value->array = reader->arrays + value->integer;
-    }
     return 0;
 }
 
-static int fill_event(struct st_ctf_reader *reader, const bt_message *message, struct st_ctf_event *out) {
+static int add_event(struct st_ctf_reader *reader, struct batch *batch, const bt_message *message) {
     const bt_event *event = bt_message_event_borrow_event_const(message);
     const bt_event_class *event_class = bt_event_borrow_class_const(event);
     const bt_stream *stream = bt_event_borrow_stream_const(event);
     struct class_entry *entry = class_entry(reader, event_class, bt_stream_borrow_class_const(stream));
     struct trace_entry *trace = trace_entry(reader, bt_stream_borrow_trace_const(stream));
     if (!entry || !trace) return -1;
+    uint64_t fields = entry->public_class.field_count;
+    if (reserve((void **)&batch->values, &batch->value_capacity, batch->value_count, fields,
+                sizeof *batch->values) != 0)
+        return -1;
+    struct st_ctf_value *values = batch->values + batch->value_count;
+    /* Members not decoded read as ST_CTF_OTHER. */
+    for (uint64_t i = 0; i < fields; i++) values[i].type = ST_CTF_OTHER;
     const bt_field *payload = bt_event_borrow_payload_field_const(event);
-    if (payload && decode_payload(reader, entry, payload) != 0) return -1;
+    if (payload && decode_payload(batch, entry, payload, values) != 0) return -1;
+
+    struct st_ctf_event *out = &batch->events[batch->count];
+    batch->statuses[batch->count] = ST_CTF_EVENT;
+    batch->value_offsets[batch->count] = batch->value_count;
+    batch->classes[batch->count] = entry;
+    batch->value_count += fields;
     out->event_class = &entry->public_class;
-    out->fields = entry->values;
+    out->fields = NULL;
     out->vpid = -1;
     if (entry->vpid_index >= 0) {
         const bt_field *common = bt_event_borrow_common_context_field_const(event);
@@ -461,14 +540,17 @@ static int fill_event(struct st_ctf_reader *reader, const bt_message *message, s
             (int64_t)bt_clock_snapshot_get_value(bt_message_event_borrow_default_clock_snapshot_const(message));
     }
     out->discarded = 0;
+    batch->count++;
     return 0;
 }
 
-static int fill_discarded(struct st_ctf_reader *reader, const bt_message *message, struct st_ctf_event *out) {
+static int add_discarded(struct st_ctf_reader *reader, struct batch *batch, const bt_message *message) {
     const bt_stream *stream = bt_message_discarded_events_borrow_stream_const(message);
     struct trace_entry *trace = trace_entry(reader, bt_stream_borrow_trace_const(stream));
     if (!trace) return -1;
+    struct st_ctf_event *out = &batch->events[batch->count];
     memset(out, 0, sizeof *out);
+    batch->statuses[batch->count] = ST_CTF_DISCARDED;
     out->vpid = -1;
     out->trace_index = (uint64_t)(trace - reader->traces);
     out->hostname = trace->hostname;
@@ -480,41 +562,157 @@ static int fill_discarded(struct st_ctf_reader *reader, const bt_message *messag
     uint64_t count = 0;
     if (bt_message_discarded_events_get_count(message, &count) == BT_PROPERTY_AVAILABILITY_AVAILABLE)
         out->discarded = count;
+    batch->count++;
     return 0;
 }
 
-int st_ctf_next(st_ctf_reader *reader, struct st_ctf_event *event) {
-    if (reader->current) {
-        bt_message_put_ref(reader->current);
-        reader->current = NULL;
-    }
-    if (reader->ended) return ST_CTF_END;
-    for (;;) {
-        while (reader->batch_position < reader->batch_count) {
-            const bt_message *message = reader->batch[reader->batch_position++];
-            bt_message_type type = bt_message_get_type(message);
-            if (type == BT_MESSAGE_TYPE_EVENT || type == BT_MESSAGE_TYPE_DISCARDED_EVENTS) {
-                reader->current = message;
-                int filled = type == BT_MESSAGE_TYPE_EVENT ? fill_event(reader, message, event)
-                                                           : fill_discarded(reader, message, event);
-                if (filled != 0) {
-                    set_error(&reader->error, "out of memory");
-                    return ST_CTF_ERROR;
-                }
-                return type == BT_MESSAGE_TYPE_EVENT ? ST_CTF_EVENT : ST_CTF_DISCARDED;
+/* Turns the offsets of a filled batch into pointers, now that its storage no longer moves. A
+ * class's decoded members do not change while a batch is filled (see apply_selections()). */
+static void finish_batch(struct batch *batch) {
+    for (uint64_t n = 0; n < batch->count; n++) {
+        if (batch->statuses[n] != ST_CTF_EVENT) continue;
+        struct st_ctf_value *values = batch->values + batch->value_offsets[n];
+        batch->events[n].fields = values;
+        const struct class_entry *entry = batch->classes[n];
+        for (uint64_t d = 0; d < entry->decoded_count; d++) {
+            struct st_ctf_value *value = &values[entry->decoded[d]];
+            if (value->type == ST_CTF_STRING) {
+                value->string = batch->bytes + value->integer;
+            } else if (value->type == ST_CTF_ARRAY) {
+                value->array = batch->integers + value->integer;
             }
+        }
+    }
+}
+
+/* Applies the selections st_ctf_select_fields() asked for; with the lock held. */
+static void apply_selections(struct st_ctf_reader *reader) {
+    for (uint64_t c = 0; c < reader->class_count; c++) {
+        struct class_entry *entry = reader->classes[c];
+        if (!entry->selection_pending) continue;
+        entry->decoded_count = 0;
+        for (uint64_t i = 0; i < entry->public_class.field_count; i++) {
+            if (entry->wanted[i]) entry->decoded[entry->decoded_count++] = i;
+        }
+        entry->selection_pending = 0;
+    }
+}
+
+/* Fills `batch` with the next events, running the graph as needed; on the filling thread. */
+static void fill_batch(struct st_ctf_reader *reader, struct batch *batch) {
+    batch->count = batch->position = 0;
+    batch->value_count = batch->byte_count = batch->integer_count = 0;
+    batch->final_status = 0;
+    while (batch->count < BATCH_EVENTS && !batch->final_status) {
+        if (reader->message_position < reader->message_count) {
+            const bt_message *message = reader->messages[reader->message_position++];
+            bt_message_type type = bt_message_get_type(message);
+            int added = type == BT_MESSAGE_TYPE_EVENT              ? add_event(reader, batch, message)
+                        : type == BT_MESSAGE_TYPE_DISCARDED_EVENTS ? add_discarded(reader, batch, message)
+                                                                   : 0;
             bt_message_put_ref(message);
+            if (added != 0) {
+                set_error(&reader->error, "out of memory");
+                reader->graph_status = batch->final_status = ST_CTF_ERROR;
+            }
+            continue;
+        }
+        if (reader->graph_status) {
+            batch->final_status = reader->graph_status;
+            break;
         }
         switch (bt_graph_run_once(reader->graph)) {
         case BT_GRAPH_RUN_ONCE_STATUS_OK:
-            continue;
+            break;
         case BT_GRAPH_RUN_ONCE_STATUS_AGAIN:
-            return ST_CTF_AGAIN;
+            /* Only a live source has nothing yet; a trace on disk is simply asked again. */
+            if (!reader->threaded) batch->final_status = ST_CTF_AGAIN;
+            break;
         case BT_GRAPH_RUN_ONCE_STATUS_END:
-            reader->ended = 1;
-            return ST_CTF_END;
+            reader->graph_status = ST_CTF_END;
+            break;
         default:
             take_library_error(&reader->error, "babeltrace2 cannot read the trace");
+            reader->graph_status = ST_CTF_ERROR;
+            break;
+        }
+    }
+    finish_batch(batch);
+}
+
+/* MARK: - Handing batches over */
+
+static void *fill_batches(void *argument) {
+    struct st_ctf_reader *reader = argument;
+    for (;;) {
+        pthread_mutex_lock(&reader->lock);
+        while (!reader->stopping && reader->fill_count - reader->read_count == BATCH_COUNT)
+            pthread_cond_wait(&reader->emptied, &reader->lock);
+        if (reader->stopping) {
+            pthread_mutex_unlock(&reader->lock);
+            return NULL;
+        }
+        apply_selections(reader);
+        struct batch *batch = &reader->batches[reader->fill_count % BATCH_COUNT];
+        pthread_mutex_unlock(&reader->lock);
+
+        fill_batch(reader, batch);
+
+        pthread_mutex_lock(&reader->lock);
+        reader->fill_count++;
+        pthread_cond_signal(&reader->filled);
+        pthread_mutex_unlock(&reader->lock);
+        if (batch->final_status == ST_CTF_END || batch->final_status == ST_CTF_ERROR) return NULL;
+    }
+}
+
+/* Makes the next batch the one read; -1 when the filling thread cannot start. */
+static int take_batch(struct st_ctf_reader *reader) {
+    if (!reader->threaded) {
+        pthread_mutex_lock(&reader->lock);
+        apply_selections(reader);
+        pthread_mutex_unlock(&reader->lock);
+        reader->reading = &reader->batches[0];
+        fill_batch(reader, reader->reading);
+        return 0;
+    }
+    if (!reader->started) {
+        if (pthread_create(&reader->thread, NULL, fill_batches, reader) != 0) return -1;
+        reader->started = 1;
+    }
+    pthread_mutex_lock(&reader->lock);
+    while (reader->read_count == reader->fill_count) pthread_cond_wait(&reader->filled, &reader->lock);
+    reader->reading = &reader->batches[reader->read_count % BATCH_COUNT];
+    pthread_mutex_unlock(&reader->lock);
+    return 0;
+}
+
+/* Gives the batch read back to be filled again. */
+static void release_batch(struct st_ctf_reader *reader) {
+    reader->reading = NULL;
+    if (!reader->threaded) return;
+    pthread_mutex_lock(&reader->lock);
+    reader->read_count++;
+    pthread_cond_signal(&reader->emptied);
+    pthread_mutex_unlock(&reader->lock);
+}
+
+int st_ctf_next(st_ctf_reader *reader, struct st_ctf_event *event) {
+    for (;;) {
+        struct batch *batch = reader->reading;
+        if (batch) {
+            if (batch->position < batch->count) {
+                uint64_t n = batch->position++;
+                *event = batch->events[n];
+                return batch->statuses[n];
+            }
+            int status = batch->final_status;
+            if (status == ST_CTF_END || status == ST_CTF_ERROR) return status;
+            release_batch(reader);
+            if (status == ST_CTF_AGAIN) return ST_CTF_AGAIN;
+        }
+        if (take_batch(reader) != 0) {
+            set_error(&reader->error, "cannot start the thread that decodes the trace");
             return ST_CTF_ERROR;
         }
     }
@@ -522,20 +720,18 @@ int st_ctf_next(st_ctf_reader *reader, struct st_ctf_event *event) {
 
 int st_ctf_select_fields(st_ctf_reader *reader, uint64_t class_index, const uint8_t *wanted,
                          uint64_t count) {
-    if (class_index >= reader->class_count) return -1;
-    struct class_entry *entry = &reader->classes[class_index];
-    uint64_t fields = entry->public_class.field_count;
-    if (count != fields) return -1;
-    entry->decoded_count = 0;
-    for (uint64_t i = 0; i < fields; i++) {
-        if (wanted[i]) {
-            entry->decoded[entry->decoded_count++] = i;
-        } else {
-            memset(&entry->values[i], 0, sizeof entry->values[i]);
-            entry->values[i].type = ST_CTF_OTHER;
+    pthread_mutex_lock(&reader->lock);
+    int status = -1;
+    if (class_index < reader->class_count) {
+        struct class_entry *entry = reader->classes[class_index];
+        if (count == entry->public_class.field_count) {
+            memcpy(entry->wanted, wanted, count);
+            entry->selection_pending = 1;
+            status = 0;
         }
     }
-    return 0;
+    pthread_mutex_unlock(&reader->lock);
+    return status;
 }
 
 const char *st_ctf_error(const st_ctf_reader *reader) {
@@ -544,21 +740,28 @@ const char *st_ctf_error(const st_ctf_reader *reader) {
 
 void st_ctf_close(st_ctf_reader *reader) {
     if (!reader) return;
-    if (reader->current) bt_message_put_ref(reader->current);
-    while (reader->batch_position < reader->batch_count)
-        bt_message_put_ref(reader->batch[reader->batch_position++]);
-    for (uint64_t i = 0; i < reader->class_count; i++) {
-        bt_event_class_put_ref(reader->classes[i].event_class);
-        free(reader->classes[i].field_names);
-        free(reader->classes[i].field_types);
-        free(reader->classes[i].decoded);
-        free(reader->classes[i].values);
+    if (reader->started) {
+        pthread_mutex_lock(&reader->lock);
+        reader->stopping = 1;
+        pthread_cond_signal(&reader->emptied);
+        pthread_mutex_unlock(&reader->lock);
+        pthread_join(reader->thread, NULL);
     }
+    while (reader->message_position < reader->message_count)
+        bt_message_put_ref(reader->messages[reader->message_position++]);
+    for (uint64_t i = 0; i < reader->class_count; i++) free_class(reader->classes[i]);
     for (uint64_t i = 0; i < reader->trace_count; i++) bt_trace_put_ref(reader->traces[i].trace);
+    for (int b = 0; b < BATCH_COUNT; b++) {
+        free(reader->batches[b].values);
+        free(reader->batches[b].bytes);
+        free(reader->batches[b].integers);
+    }
     bt_graph_put_ref(reader->graph);
+    pthread_cond_destroy(&reader->filled);
+    pthread_cond_destroy(&reader->emptied);
+    pthread_mutex_destroy(&reader->lock);
     free(reader->classes);
     free(reader->traces);
-    free(reader->arrays);
     free(reader->error);
     free(reader);
 }

@@ -9,6 +9,9 @@
  *
  * Every pointer handed out (names, strings, arrays) stays valid until the next call of
  * st_ctf_next() on the same reader; class pointers stay valid until st_ctf_close().
+ *
+ * A trace on disk is decoded on a thread the reader starts, a few batches of events ahead of the
+ * caller; a reader is still called from one thread at a time.
  */
 #ifndef CBABELTRACE_H
 #define CBABELTRACE_H
@@ -41,15 +44,19 @@ enum st_ctf_value_type {
     ST_CTF_OTHER = 5,      /* a structure, variant or option: not decoded */
 };
 
+/* One payload value: the member of the union that `type` names. */
 struct st_ctf_value {
     int32_t type;
-    int64_t integer;
-    double real;
-    /* ST_CTF_STRING: `length` bytes of UTF-8, then a NUL. */
-    const char *string;
-    /* ST_CTF_ARRAY: `length` integers. */
-    const int64_t *array;
+    /* ST_CTF_STRING: bytes before the NUL; ST_CTF_ARRAY: integers. */
     uint64_t length;
+    union {
+        int64_t integer;
+        double real;
+        /* ST_CTF_STRING: `length` bytes of UTF-8, then a NUL. */
+        const char *string;
+        /* ST_CTF_ARRAY: `length` integers. */
+        const int64_t *array;
+    };
 };
 
 /* One event class of one trace. */
@@ -96,10 +103,11 @@ st_ctf_reader *st_ctf_open_directories(const char *const *directories, size_t co
 st_ctf_reader *st_ctf_open_live(const char *url, char *error, size_t error_size);
 
 /*
- * From the next event on, decodes only the payload fields of the class with index `class_index`
+ * Soon after this call, decodes only the payload fields of the class with index `class_index`
  * whose `wanted` entry is nonzero (`count` is the class's field_count); the others read as
- * ST_CTF_OTHER. Every field is decoded until this is called. Returns -1 for an unknown class or
- * a wrong count, 0 otherwise.
+ * ST_CTF_OTHER. Events decoded ahead of the call (a few batches) still hold every field, so a
+ * caller reads only the fields it asked for. Every field is decoded until this is called.
+ * Returns -1 for an unknown class or a wrong count, 0 otherwise.
  */
 int st_ctf_select_fields(st_ctf_reader *reader, uint64_t class_index, const uint8_t *wanted,
                          uint64_t count);

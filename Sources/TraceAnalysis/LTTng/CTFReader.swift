@@ -7,6 +7,9 @@ import Glibc
 /// Reads CTF event records one at a time through the babeltrace2 library: the tokenizer of the
 /// LTTng importer. It knows CTF, not the SessionTrace vocabulary (``SessionTraceDecoder`` does).
 ///
+/// A trace on disk is decoded by babeltrace2 on a thread of the C reader's own, a few batches of
+/// records ahead, so decoding and the work done on each record run at once on two cores.
+///
 /// Not thread-safe: one reader is read from one thread. `@unchecked Sendable` so that an importer
 /// can hand it to a reading thread once.
 final class CTFReader: @unchecked Sendable {
@@ -90,7 +93,8 @@ final class CTFReader: @unchecked Sendable {
     }
 
     /// Decodes only the fields of the class with index `classIndex` whose `wanted` entry is true,
-    /// from the next record on; the others read as nil. Every field is decoded until this is called.
+    /// soon after the call: records decoded ahead of it still hold every field, so read only those
+    /// asked for. Every field is decoded until this is called.
     func selectFields(classIndex: UInt64, wanted: [Bool]) {
         let flags = wanted.map { UInt8($0 ? 1 : 0) }
         let status = st_ctf_select_fields(handle, classIndex, flags, UInt64(flags.count))

@@ -10,7 +10,8 @@ import Glibc
 /// The store is written to a temporary file beside `output` and renamed into place only when
 /// complete, so an interrupted import leaves no store (``InterruptCleanup`` removes the temporary
 /// file on SIGINT, SIGTERM and SIGHUP). Reading and writing overlap: the store's writer thread
-/// commits one batch while the trace's next is decoded.
+/// commits one batch of records while the trace's next is decoded, two threads besides it (see
+/// ``CTFReader``).
 ///
 /// Every row gets the run the reader placed it in (see ``RunTracker``): a `run` row is written
 /// again whenever the run changes, which the store's `INSERT OR REPLACE` keeps as one row. A run
@@ -25,8 +26,8 @@ public enum LTTngImporter {
         public var anomalies: [StoreAnomaly] = []
     }
 
-    /// Events handed to the store's writer between two waits for it: the writer's queue holds
-    /// twice as many, so nothing is ever dropped for a full queue.
+    /// Events handed to the store's writer at once, while the next as many are read; its queue
+    /// holds four times as many, so nothing is ever dropped for a full queue.
     static let batch = 16_384
 
     /// Imports the trace at `tracePath` into a new store at `output`.
@@ -70,7 +71,8 @@ public enum LTTngImporter {
         var runs: [Int64: RunRecord] = [:]
         var written: Set<Int64> = []
         var currentRun: Int64?
-        var sinceFlush = 0
+        var pending: [TraceEvent] = []
+        pending.reserveCapacity(batch + 1)
         while true {
             let item: LTTngRecordStream.Item
             do { item = try stream.next() } catch { throw .input(.lttng(error)) }
@@ -84,21 +86,31 @@ public enum LTTngImporter {
                         runID: runID, ts: event.timestamp, wallClockStart: 0, host: host, commandLine: "",
                         toolVersion: "")
                 runs[runID] = record
-                sink.record(.run(record))
+                pending.append(.run(record))
             }
-            currentRun = runID
-            written.insert(runID)
-            sink.record(event)
+            if currentRun != runID {
+                currentRun = runID
+                written.insert(runID)
+            }
+            pending.append(event)
             outcome.records += 1
-            sinceFlush += 1
-            if sinceFlush == batch {
-                sink.flush()
-                sinceFlush = 0
+            if pending.count >= batch {
+                hand(&pending, to: sink)
                 progress(outcome.records)
             }
         }
+        hand(&pending, to: sink)
         outcome.runs = written.count
         outcome.anomalies = stream.anomalies
+    }
+
+    /// Waits until the sink has written the events handed to it before, then hands it `events` all
+    /// at once, as a traced program's burst: its writer writes them in transactions as large as it
+    /// takes while the next batch is read.
+    private static func hand(_ events: inout [TraceEvent], to sink: StoreSink) {
+        sink.flush()
+        for event in events { sink.record(event) }
+        events.removeAll(keepingCapacity: true)
     }
 
     /// A hidden file beside `output`, so the rename stays within one file system.
