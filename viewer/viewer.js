@@ -567,7 +567,8 @@
         document.body.dataset.bandedToolCalls = String(state.runs.reduce((sum, run) => sum + run.bandTools, 0));
         if (banded) {
             const notice = el('div', 'summary-run notice', formatCount(banded) + ' requests drawn as aggregate '
-                + 'bands: this run is too large for a bar per request; click a band for its figures');
+                + 'bands: this run is too large for a bar per request; click a band for its figures, or '
+                + 'export one session (--session) to draw each of its requests');
             notice.id = 'band-notice';
             summary.appendChild(notice);
         }

@@ -12,10 +12,12 @@ import TraceStore
 @Suite("trace-report export")
 struct ExportTests {
     /// Exports `store` in process and returns the file's text.
-    private func export(_ format: ExportFormat, _ store: String, rules: String? = nil) throws -> String {
+    private func export(
+        _ format: ExportFormat, _ store: String, rules: String? = nil, options: [String] = []
+    ) throws -> String {
         let directory = try TemporaryDirectory()
         let out = directory.path("export.\(format.rawValue)")
-        var arguments = ["export", "--format", format.rawValue, "--out", out]
+        var arguments = ["export", "--format", format.rawValue, "--out", out] + options
         if let rules { arguments += ["--rules", rules] }
         let result = report(arguments + [store])
         try #require(result.status == .success, "\(result.err)")
@@ -423,6 +425,46 @@ struct ExportTests {
         #expect((interval["metadata"] as? [String: Any])?["requestLength"] as? Int == 42)
     }
 
+    /// What `sqlite3` counts in `store` for `sql`, one number.
+    private func count(_ store: String, _ sql: String) throws -> Int {
+        let result = try runProgram("/usr/bin/sqlite3", [store, sql])
+        try #require(result.status == 0, "sqlite3 failed: \(result.err)")
+        return try #require(Int(result.out.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    @Test func runAndSessionExportOnePartOfAStore() throws {
+        // Every session of every scenario run that holds more than one, exported alone, by its ids.
+        var checked = 0
+        for store in scenarioStores {
+            let runs = try TraceLoader.load(path: store, chunks: false).runs
+            for run in runs where run.recordedSessionIDs.count > 1 {
+                for session in run.recordedSessionIDs.sorted() {
+                    let options = ["--run", String(run.run.runID), "--session", ShortID.record(session)]
+                    let lines = try export(.jsonl, store, options: options).split(separator: "\n")
+                    let objects = try lines.dropLast().map { try parseJSON(String($0)) }
+                    #expect(objects.filter { $0["type"] as? String == "session" }.count == 1, "\(store)")
+                    for object in objects where object["session_id"] is String {
+                        #expect(object["session_id"] as? String == String(session), "\(store): \(object)")
+                    }
+                    let filter = "run_id = \(run.run.runID) AND session_id = \(session)"
+                    for (type, table) in [("request", "request"), ("tool_call", "tool_call")] {
+                        #expect(
+                            objects.filter { $0["type"] as? String == type }.count
+                                == (try count(store, "SELECT count(*) FROM \(table) WHERE \(filter)")),
+                            "\(store): \(type)s of session \(session)")
+                    }
+                    let html = try embeddedViewerData(export(.html, store, options: options))
+                    let drawn = try #require(html["runs"] as? [[String: Any]])
+                    #expect(drawn.count == 1)
+                    let sessions = drawn.flatMap { $0["sessions"] as? [[String: Any]] ?? [] }
+                    #expect(sessions.compactMap { $0["id"] as? String } == [String(session)], "\(store)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked >= 4)
+    }
+
     // MARK: Redaction
 
     @Test(arguments: ExportFormat.allCases)
@@ -545,6 +587,8 @@ struct ExportTests {
             ),
             (["export", "--format", "jsonl", "--out", store, store], "itself; name another file"),
             (["export", "--format", "otlp", store, store], "only html compares two"),
+            (["export", "--format", "jsonl", "--session", "nobody", store], "no session 'nobody' in "),
+            (["export", "--format", "html", "--run", "12", store], "no run '12' in "),
             (
                 ["export", "--format", "jsonl", "--out", directory.path("no/such/dir/x.json"), store],
                 "cannot create"

@@ -31,21 +31,17 @@ public struct RedactedTrace: Sendable {
     /// Opens the store or LTTng trace at `path` read-only, loads every record including chunks,
     /// and redacts it.
     public static func load(path: String, redactor: Redactor) throws(TraceInputError) -> RedactedTrace {
-        let trace = try TraceLoader.load(path: path, chunks: true)
-        let recorded = Set(trace.runs.flatMap(\.recordedSessionIDs))
-        return redact(trace, with: redactor, recordedSessionIDs: recorded)
+        redact(try TraceLoader.load(path: path, chunks: true), with: redactor)
     }
 
     /// Redacts every string of `trace`: names, labels, metadata keys and values, errors, payload
     /// text, the command line and the store's path.
-    public static func redact(
-        _ trace: RecordedTrace, with redactor: Redactor, recordedSessionIDs: Set<Int64>? = nil
-    ) -> RedactedTrace {
+    public static func redact(_ trace: RecordedTrace, with redactor: Redactor) -> RedactedTrace {
         var scrubber = Scrubber(redactor: redactor)
         var copy = trace
         copy.path = scrubber.text(trace.path, field: "path")
         copy.runs = trace.runs.map { scrubber.run($0) }
-        let recorded = recordedSessionIDs ?? Set(trace.runs.flatMap { $0.sessions.map(\.sessionID) })
+        let recorded = Set(trace.runs.flatMap(\.recordedSessionIDs))
         return RedactedTrace(trace: copy, report: scrubber.report, recordedSessionIDs: recorded)
     }
 }

@@ -27,13 +27,16 @@ struct ExportCommand: ReportCommand {
         line); what was replaced is counted by kind, never shown: on standard error, and inside the
         file (perfetto: otherData.redaction; otlp: session_trace.redaction.* resource attributes;
         jsonl: a last "redaction_report" line; html: the data's "redaction"). The file is created
-        readable by its owner only.
+        readable by its owner only. --run and --session export part of a store; in html, a run of
+        over 20,000 requests is drawn as bands, and a part of 20,000 or fewer a bar per request.
         """
     static let options: [OptionSpec] = [
         .required("--format", formatList("|"), "the format to write"),
         .value("--out", "FILE", "where to write (mode 0600); standard output if absent, nothing with --endpoint"),
         .value("--endpoint", "URL", "push OTLP/HTTP protobuf to this back end (--format otlp only)"),
         .value("--header", "K=V[,K=V]", "headers sent with --endpoint, such as authorization=Bearer%20…"),
+        SessionOption.runSpec,
+        SessionOption.spec,
     ]
 
     static func formatList(_ separator: String) -> String {
@@ -66,10 +69,13 @@ struct ExportCommand: ReportCommand {
         }
         if let endpoint = arguments.value("--endpoint") {
             guard format == .otlp else { throw .usage(UsageError("--endpoint pushes OTLP only; add --format otlp")) }
-            return try push(paths[0], to: endpoint, headers: arguments.value("--header"), out: out, context: context)
+            return try push(
+                paths[0], to: endpoint, headers: arguments.value("--header"), out: out, arguments: arguments,
+                context: context)
         }
         if arguments.value("--header") != nil { throw .usage(UsageError("--header goes with --endpoint")) }
-        let (text, report, anomalies) = try render(format, paths: paths, redactor: context.redactor)
+        let (text, report, anomalies) = try render(
+            format, paths: paths, redactor: context.redactor, arguments: arguments)
         try context.writeExport(text, to: out)
         context.writeNote(report.summary + "\n" + AnomalyNotes.text(anomalies))
         return .success
@@ -77,14 +83,14 @@ struct ExportCommand: ReportCommand {
 
     /// Pushes the store's spans to `endpoint`, and writes them to `out` as OTLP/JSON when given.
     static func push(
-        _ path: String, to endpoint: String, headers: String?, out: String?, context: CommandContext
+        _ path: String, to endpoint: String, headers: String?, out: String?, arguments: ParsedArguments,
+        context: CommandContext
     ) throws(CommandFailure) -> ReportExitStatus {
         guard endpoint.hasPrefix("http://") || endpoint.hasPrefix("https://") else {
             throw .usage(UsageError("--endpoint needs an http:// or https:// URL"))
         }
         let pairs = try headerPairs(headers)
-        let trace: RedactedTrace
-        do { trace = try RedactedTrace.load(path: path, redactor: context.redactor) } catch { throw .input(error) }
+        let trace = try load(path, arguments, redactor: context.redactor)
         let push = OTLPPush(endpoint: endpoint, headers: pairs)
         let clock = ContinuousClock()
         let start = clock.now
@@ -136,19 +142,24 @@ struct ExportCommand: ReportCommand {
         return String(validating: bytes, as: UTF8.self) ?? String(text)
     }
 
-    /// The export's text, what was redacted from it, and the implausible values it read.
-    static func render(_ format: ExportFormat, paths: [String], redactor: Redactor) throws(CommandFailure)
-        -> (String, RedactionReport, [StoreAnomaly])
+    /// The store or trace at `path`, narrowed to `--run` and `--session`, redacted.
+    static func load(_ path: String, _ arguments: ParsedArguments, redactor: Redactor) throws(CommandFailure)
+        -> RedactedTrace
     {
+        let trace: RecordedTrace
+        do { trace = try TraceLoader.load(path: path, chunks: true) } catch { throw .input(error) }
+        return RedactedTrace.redact(try SessionOption.narrowed(trace, arguments, session: true), with: redactor)
+    }
+
+    /// The export's text, what was redacted from it, and the implausible values it read.
+    static func render(
+        _ format: ExportFormat, paths: [String], redactor: Redactor, arguments: ParsedArguments
+    ) throws(CommandFailure) -> (String, RedactionReport, [StoreAnomaly]) {
         func redacted(_ render: (RedactedTrace) -> String) throws(CommandFailure)
             -> (String, RedactionReport, [StoreAnomaly])
         {
-            do {
-                let trace = try RedactedTrace.load(path: paths[0], redactor: redactor)
-                return (render(trace), trace.report, trace.trace.anomalies)
-            } catch {
-                throw .input(error)
-            }
+            let trace = try load(paths[0], arguments, redactor: redactor)
+            return (render(trace), trace.report, trace.trace.anomalies)
         }
         switch format {
         case .perfetto: return try redacted(PerfettoExport.render)
@@ -157,7 +168,9 @@ struct ExportCommand: ReportCommand {
         case .html:
             var traces: [RecordedTrace] = []
             for path in paths {
-                do { traces.append(try TraceLoader.load(path: path, chunks: false)) } catch { throw .input(error) }
+                let trace: RecordedTrace
+                do { trace = try TraceLoader.load(path: path, chunks: false) } catch { throw .input(error) }
+                traces.append(try SessionOption.narrowed(trace, arguments, session: true))
             }
             let data = ViewerData.build(traces, redactor: redactor)
             do { return (try ViewerDocument.html(data: data), data.redaction, traces.flatMap(\.anomalies)) } catch {
