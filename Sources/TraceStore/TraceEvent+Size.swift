@@ -4,7 +4,7 @@ extension TraceEvent {
     /// About how many bytes the event holds in memory: its inline size and the bytes of its
     /// strings, arrays and metadata, so that ``StoreSink`` bounds its queue in bytes as well as
     /// in events. Counts UTF-8 lengths, which native strings know without a scan.
-    var approximateBytes: Int {
+    public var approximateBytes: Int {
         MemoryLayout<TraceEvent>.stride + outOfLineBytes
     }
 

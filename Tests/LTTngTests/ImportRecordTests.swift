@@ -1,6 +1,7 @@
 import Foundation
 import LTTngRecording
 import SessionTrace
+import SessionTraceLTTng
 import Testing
 import TestSupport
 import TraceAnalysis
@@ -38,6 +39,29 @@ struct ImportRecordTests {
         #expect(object["store"] as? String == second && object["trace"] as? String == trace)
         #expect(object["runs"] as? Int == 1)
         #expect((object["records"] as? Int).map { $0 > 40 } == true, "\(json.out)")
+    }
+
+    @Test("an import of more payload text than the store's queue holds writes every payload")
+    func importsLargePayloads() async throws {
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("trace")
+        // 4,500 payloads of 16 KiB: 72 MiB, above the store queue's 64 MiB, in far fewer records
+        // than a batch. Buffers that hold them all, so LTTng discards nothing.
+        let count = 4_500
+        let text = String(repeating: "0123456789abcdef", count: 1_024)
+        try await recordInProcess(to: trace, channel: LTTngControl.Channel(subbufferSize: "8M", subbufferCount: 16)) {
+            let tracer = Tracer(sink: LTTngSink(), label: "payloads")
+            for _ in 0..<count {
+                LTTngSink().record(
+                    .payload(PayloadRecord(payloadID: tracer.makeID(), parentID: nil, ts: tracer.now(),
+                                           kind: .toolOutput, text: text)))
+            }
+        }
+        let store = directory.path("run.sqlite")
+        let result = try runProgram(try builtProgram("trace-report"), ["import", "--out", store, trace])
+        try #require(result.status == 0, "\(result.err)")
+        let rows = try runProgram("/usr/bin/sqlite3", [store, "SELECT count(*), sum(length(text)) FROM payload"])
+        #expect(rows.out.trimmingCharacters(in: .whitespacesAndNewlines) == "\(count)|\(count * text.utf8.count)")
     }
 
     @Test("an interrupted import leaves no store and no temporary file")

@@ -27,7 +27,8 @@ public enum LTTngImporter {
     }
 
     /// Events handed to the store's writer at once, while the next as many are read; its queue
-    /// holds four times as many, so nothing is ever dropped for a full queue.
+    /// holds four times as many, and a batch is handed early once it holds a quarter of the queue's
+    /// bytes (large payloads), so nothing is ever dropped for a full queue.
     static let batch = 16_384
 
     /// Imports the trace at `tracePath` into a new store at `output`.
@@ -73,6 +74,7 @@ public enum LTTngImporter {
         var currentRun: Int64?
         var pending: [TraceEvent] = []
         pending.reserveCapacity(batch + 1)
+        var pendingBytes = 0
         while true {
             let item: LTTngRecordStream.Item
             do { item = try stream.next() } catch { throw .input(.lttng(error)) }
@@ -87,15 +89,18 @@ public enum LTTngImporter {
                         toolVersion: "")
                 runs[runID] = record
                 pending.append(.run(record))
+                pendingBytes += pending[pending.count - 1].approximateBytes
             }
             if currentRun != runID {
                 currentRun = runID
                 written.insert(runID)
             }
             pending.append(event)
+            pendingBytes += event.approximateBytes
             outcome.records += 1
-            if pending.count >= batch {
+            if pending.count >= batch || pendingBytes >= sink.byteCapacity / 4 {
                 hand(&pending, to: sink)
+                pendingBytes = 0
                 progress(outcome.records)
             }
         }
