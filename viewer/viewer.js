@@ -1718,6 +1718,7 @@
     //   click:KIND:INDEX[:RUN]  zoom to the INDEX-th request/tool/handoff/interval of run RUN (by
     //                           time) and click the canvas at the point where it is drawn
     //   finding:INDEX           click the INDEX-th finding in the side panel
+    //   more                    click the button that shows the next page of findings
     //   key:KEY                 press KEY (+, -, ArrowLeft, 0, ...) on the timeline
     //   wheel:DELTA             turn the wheel over the middle of the timeline
     // The result goes to <output id="selftest">: the details panel's text, and data attributes.
@@ -1758,6 +1759,10 @@
                 if (!button) { log.push('no ' + step); continue; }
                 button.click();
                 output.dataset.highlighted = Array.from(state.highlight).map((e) => e.id).join(' ');
+            } else if (parts[0] === 'more') {
+                const button = document.querySelector('.more-findings');
+                if (!button) { log.push('no ' + step); continue; }
+                button.click();
             } else if (parts[0] === 'key') {
                 const key = decodeURIComponent(parts.slice(1).join(':'));
                 wrap.dispatchEvent(new KeyboardEvent('keydown', { key: key, bubbles: true, cancelable: true }));

@@ -188,6 +188,48 @@ struct ViewerReadingTests {
                                 to: screenshotDirectory + "/tool-loop-request-findings.png")
     }
 
+    @Test("a long list of findings shows 200 at a time, the next 200 on request, each still linked")
+    func findingPages() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let directory = try TemporaryDirectory()
+        let store = directory.path("many-findings.sqlite")
+        let script = try StoreScript(path: store, label: "many findings")
+        // 300 sessions, each a turn of three rounds calling searchNotes with the same arguments.
+        for index in 0..<Int64(300) {
+            let start = index * 10_000
+            let session = script.tracer.makeID()
+            for round in 0..<Int64(4) {
+                let at = start + round * 1_000
+                let request = script.request(session: session, at: at, dur: 300, ttft: 40)
+                if round < 3 {
+                    script.toolCall(request: request, session: session, at: at + 305, dur: 80, name: "searchNotes",
+                                    fingerprint: "5eed5eed5eed5eed")
+                }
+            }
+            script.endSession(session, label: "agent \(index)", from: start, to: start + 4_000)
+        }
+        script.close()
+        let html = try export([store], directory)
+        let data = ViewerData.build([try TraceLoader.load(path: store)])
+        let json = try JSONSerialization.jsonObject(with: Data(data.json.compact().utf8)) as? [String: Any]
+        let findings = try #require(json?["findings"] as? [[String: Any]])
+        try #require(findings.count > 250)
+        func buttons(_ dom: String) -> Int {
+            dom.components(separatedBy: #"class="finding""#).count
+                + dom.components(separatedBy: #"class="finding active""#).count - 2
+        }
+
+        let first = try Chromium.dumpDOM(html)
+        #expect(buttons(first.html) == 200)
+        let rest = Int64(findings.count - 200)
+        #expect(first.html.contains("Show \(viewerCount(min(200, rest))) more of \(viewerCount(rest)) further findings"))
+        let index = 250
+        let next = try Chromium.dumpDOM(html, fragment: "selftest=more,finding:\(index)")
+        #expect(buttons(next.html) == min(400, findings.count))
+        let highlighted = Set((next.selfTest("data-highlighted") ?? "").split(separator: " ").map(String.init))
+        #expect(highlighted == Set(try #require(findings[index]["eventIDs"] as? [String])) && !highlighted.isEmpty)
+    }
+
     @Test("the signpost lane is named for what it holds; a bar names its model only where it changes")
     func lanesAndModelLabels() throws {
         try #require(Chromium.path != nil, Chromium.missingMessage)
