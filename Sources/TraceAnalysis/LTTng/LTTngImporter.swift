@@ -75,6 +75,10 @@ public enum LTTngImporter {
         var pending: [TraceEvent] = []
         pending.reserveCapacity(batch + 1)
         var pendingBytes = 0
+        func add(_ event: TraceEvent) {
+            pending.append(event)
+            pendingBytes += event.approximateBytes
+        }
         while true {
             let item: LTTngRecordStream.Item
             do { item = try stream.next() } catch { throw .input(.lttng(error)) }
@@ -88,15 +92,13 @@ public enum LTTngImporter {
                         runID: runID, ts: event.timestamp, wallClockStart: 0, host: host, commandLine: "",
                         toolVersion: "")
                 runs[runID] = record
-                pending.append(.run(record))
-                pendingBytes += pending[pending.count - 1].approximateBytes
+                add(.run(record))
             }
             if currentRun != runID {
                 currentRun = runID
                 written.insert(runID)
             }
-            pending.append(event)
-            pendingBytes += event.approximateBytes
+            add(event)
             outcome.records += 1
             if pending.count >= batch || pendingBytes >= sink.byteCapacity / 4 {
                 hand(&pending, to: sink)
