@@ -11,11 +11,13 @@ struct DemoArguments {
     var bloatNotes = 0
     /// The plan session's response cap outside economy mode.
     var maximumResponseTokens = 160
+    /// Extra arguments for the llama.cpp server the demo starts, such as another sampling setting.
+    var serverArguments: [String] = []
 
     static let usage = """
         usage: planner-demo [--store PATH] [--lttng DIR] [--server URL] [--label TEXT]
                             [--economy-after N] [--search-budget N] [--capture-payloads]
-                            [--bloat N] [--max-tokens N]
+                            [--bloat N] [--max-tokens N] [--server-args TEXT]
 
         Runs the day-planner agent against SmolLM2-135M on a local llama.cpp server (started on a
         free loopback port unless --server names one), recording every request, tool call and
@@ -30,6 +32,8 @@ struct DemoArguments {
           --capture-payloads   record prompts, responses and tool text, redacted (off by default)
           --bloat N            pad the plan session's instructions with N filler notes (default 0)
           --max-tokens N       the plan session's response cap before economy mode (default 160)
+          --server-args TEXT   more arguments for the llama.cpp server it starts, split at spaces
+                               ('--repeat-penalty 1.3': the same agent, other answers, as on another CPU)
         """
 
     enum ParseError: Error, CustomStringConvertible {
@@ -71,6 +75,7 @@ struct DemoArguments {
             case "--capture-payloads": parsed.capturePayloads = true
             case "--bloat": parsed.bloatNotes = try number(option)
             case "--max-tokens": parsed.maximumResponseTokens = max(1, try number(option))
+            case "--server-args": parsed.serverArguments = try value(option).split(separator: " ").map(String.init)
             default: throw .unknownOption(option)
             }
         }

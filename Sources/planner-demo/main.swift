@@ -60,7 +60,7 @@ if let url = arguments.serverURL {
     baseURL = parsed
 } else {
     do {
-        server = try await LlamaServer.start()
+        server = try await LlamaServer.start(configuration: .init(extraArguments: arguments.serverArguments))
         baseURL = server!.baseURL
     } catch {
         fail("could not start the model server: \(error)", status: 2)

@@ -11,11 +11,34 @@ let checkedInBaseline = packageRoot.appendingPathComponent("tracefiles/baseline/
 /// The planner configuration the baseline was recorded with (`scripts/record-baseline.sh`).
 let gatePlannerArguments = ["--label", "planner", "--max-tokens", "64"]
 
-/// Planner runs made by the real-model tests, recorded once per test process and shared, so the
-/// unchanged configuration costs two runs however many tests look at it.
+/// A machine the planner runs on, simulated by the llama.cpp server's settings: the same agent,
+/// model and server build, but answers that differ, as they do on another CPU.
+enum SimulatedMachine: String, Sendable, CaseIterable, CustomTestStringConvertible {
+    /// This machine's server as the demo starts it.
+    case this
+    /// A server whose sampler penalises repeated tokens (`--repeat-penalty 1.3`): at temperature 0
+    /// it still decodes greedily, but picks other tokens, so answers and later prompts change length.
+    case other
+
+    /// `planner-demo` options that put a run on this machine.
+    var plannerOptions: [String] {
+        switch self {
+        case .this: []
+        case .other: ["--server-args", "--repeat-penalty 1.3"]
+        }
+    }
+
+    /// The machine a baseline of the other comes from.
+    var opposite: SimulatedMachine { self == .this ? .other : .this }
+
+    var testDescription: String { "\(rawValue) machine" }
+}
+
+/// Planner runs made by the real-model tests, recorded once per test process and shared, so each
+/// machine's unchanged configuration costs two runs however many tests look at it.
 enum PlannerRuns {
     private static let directory = Mutex<TemporaryDirectory?>(nil)
-    private static let unchanged = Mutex<[String]?>(nil)
+    private static let unchanged = Mutex<[SimulatedMachine: [String]]>([:])
 
     /// Records one planner run with `extra` options after the gate configuration; returns the store.
     static func record(_ name: String, extra: [String] = []) throws -> String {
@@ -32,14 +55,34 @@ enum PlannerRuns {
         return store
     }
 
-    /// Two runs of the unchanged configuration.
-    static func unchangedRuns() throws -> [String] {
-        try unchanged.withLock { runs in
-            if let runs { return runs }
-            let made = [try record("unchanged-1"), try record("unchanged-2")]
-            runs = made
+    private static let regressed = Mutex<[String: String]>([:])
+
+    /// One run with `extra` options on this machine, recorded the first time it is asked for.
+    static func recordOnce(_ name: String, extra: [String]) throws -> String {
+        try regressed.withLock { runs in
+            if let made = runs[name] { return made }
+            let made = try record(name, extra: extra)
+            runs[name] = made
             return made
         }
+    }
+
+    /// Two runs of the unchanged configuration on `machine`.
+    static func unchangedRuns(on machine: SimulatedMachine = .this) throws -> [String] {
+        try unchanged.withLock { runs in
+            if let made = runs[machine] { return made }
+            let made = try (1...2).map { try record("unchanged-\(machine.rawValue)-\($0)", extra: machine.plannerOptions) }
+            runs[machine] = made
+            return made
+        }
+    }
+
+    /// A baseline file of `machine`'s two unchanged runs, in `directory`.
+    static func baseline(of machine: SimulatedMachine, in directory: TemporaryDirectory) throws -> String {
+        let path = directory.path("baseline-\(machine.rawValue).json")
+        let made = try runProgram(try builtProgram("trace-report"), ["baseline", "--out", path] + unchangedRuns(on: machine))
+        try #require(made.status == 0, "\(made.err)")
+        return path
     }
 }
 

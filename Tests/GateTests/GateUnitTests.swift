@@ -205,8 +205,8 @@ struct GateEvaluationTests {
     }
 
     /// Cost is priced from tokens, both sides with the one table `--prices` gives: twice the
-    /// output of the plan requests at the same prices regresses `cost.mean` there and nowhere
-    /// else; without prices the metric has no data, never a zero.
+    /// output of the plan requests (asked for with twice the cap) at the same prices regresses
+    /// `cost.mean` there and nowhere else; without prices the metric has no data, never a zero.
     @Test func costBudgetPricesBothSidesWithOneTable() throws {
         let prices = try PriceTable.load(path: packageRoot.appendingPathComponent("examples/prices.json").path)
         let runs = (1...4).map { packageRoot.appendingPathComponent("tracefiles/planner/run-\($0).sqlite").path }
@@ -217,6 +217,7 @@ struct GateEvaluationTests {
                 after.groups[index].runs[run].requests = after.groups[index].runs[run].requests.map { request in
                     var longer = request
                     longer.outputTokens = request.outputTokens.map { $0 * 2 }
+                    longer.maxTokens = request.maxTokens.map { $0 * 2 }
                     return longer
                 }
             }
@@ -318,8 +319,12 @@ struct BaselineFileTests {
         #expect(checkedIn.grouping == .label)
         #expect(checkedIn.groups.map(\.key.profile) == ["default", "plan", "plan-economy"])
         #expect(checkedIn.groups.allSatisfy { $0.runs.count >= 5 })
-        // What pricing needs is kept: every request's output tokens and provider.
+        // What pricing needs is kept: every request's output tokens and provider; and what the
+        // workload comparison needs: the settings asked with and the model's text before.
         #expect(checkedIn.groups.allSatisfy { $0.requests.allSatisfy { $0.outputTokens != nil && $0.provider != nil } })
+        #expect(checkedIn.groups.allSatisfy {
+            $0.requests.allSatisfy { $0.maxTokens != nil && $0.temperature != nil && $0.earlierOutputTokens != nil }
+        })
     }
 
     /// `gate --prices` prices the checked-in baseline and the runs alike, for a cost budget.

@@ -6,6 +6,10 @@
 /// on the worse side of zero. A behaviour metric regresses when it exceeds its budget: token and
 /// call counts do not move with machine load. `repeated_tool_calls.new` counts repeated-call
 /// findings (``ToolFindings``) the baseline did not have.
+///
+/// Token and call counts do move with the model's answers, which differ from machine to machine.
+/// Each scenario's ``Workload`` is compared first; when the model wrote other answers with the
+/// same settings, the checks those answers explain are restated or marked not comparable.
 public struct GateEvaluation: Sendable {
     public enum Verdict: String, Sendable {
         case pass
@@ -14,6 +18,9 @@ public struct GateEvaluation: Sendable {
         case regression
         /// One side has no value for the metric (no request reported it).
         case noData = "no data"
+        /// Beyond the budget, but the model wrote other answers (``Workload/Kind/otherAnswers``)
+        /// and the metric follows them: the runs do not show what the change did.
+        case notComparable = "not comparable"
     }
 
     public struct Row: Sendable {
@@ -28,6 +35,8 @@ public struct GateEvaluation: Sendable {
         public var verdict: Verdict
         /// For repeated tool calls: the new findings.
         public var newFindings: [RepeatedCall] = []
+        /// True when `currentValue` is restated at the baseline's workload (``Workload``).
+        public var restated = false
 
         public var key: MetricKey { budget.key }
         public var delta: Double? {
@@ -51,11 +60,14 @@ public struct GateEvaluation: Sendable {
             if let interval {
                 text += "; 95% CI of the change \(metric.formatDelta(interval.lower)) to \(metric.formatDelta(interval.upper))"
             }
+            if restated { text += "; restated for the model's other text (see the workload note)" }
             return text + "; budget \(budget.limitText)"
         }
     }
 
     public var rows: [Row]
+    /// Each gated scenario's workload against the baseline's.
+    public var workloads: [Workload]
     /// Baseline scenarios the current runs did not record, and new scenarios not gated.
     public var notes: [String]
     public var minSamples: Int
@@ -128,21 +140,37 @@ public struct GateEvaluation: Sendable {
         }
         let budgets = configuration.budgets.sorted { $0.key < $1.key }
         var rows: [Row] = []
+        var workloads: [Workload] = []
         for (before, after) in pairs {
-            let timingKeys = budgets.map(\.key).filter { $0.metric.isTiming }
-            let intervals = bootstrap.intervals(baseline: before, current: after, keys: timingKeys)
-            let beforeRows = before.requests
-            let afterRows = after.requests
+            let workload = Workload.compare(baseline: before, current: after)
+            workloads.append(workload)
+            var judged: [GateMetric: (baseline: ScenarioSamples, current: ScenarioSamples)] = [:]
+            for metric in GateMetric.allCases {
+                judged[metric] = workload.restated(baseline: before, current: after, for: metric)
+            }
+            var intervals: [MetricKey: Bootstrap.Interval] = [:]
+            for metric in GateMetric.allCases where metric.isTiming {
+                let keys = budgets.map(\.key).filter { $0.metric == metric }
+                guard !keys.isEmpty else { continue }
+                let (left, right) = judged[metric] ?? (before, after)
+                intervals.merge(bootstrap.intervals(baseline: left, current: right, keys: keys)) { first, _ in first }
+            }
             for budget in budgets {
+                let metric = budget.key.metric
+                let beforeRows = (judged[metric]?.baseline ?? before).requests
+                let afterRows = (judged[metric]?.current ?? after).requests
                 var row = Row(
                     group: before.key, budget: budget, baselineValue: nil, currentValue: nil,
-                    baselineSamples: beforeRows.count, currentSamples: afterRows.count, interval: nil, verdict: .pass)
+                    baselineSamples: beforeRows.count, currentSamples: afterRows.count, interval: nil, verdict: .pass,
+                    restated: judged[metric] != nil)
                 if budget.key.statistic == .new {
                     let known = Set(before.repeatedCalls)
                     row.newFindings = after.repeatedCalls.filter { !known.contains($0) }
                     row.baselineValue = Double(before.repeatedCalls.count)
                     row.currentValue = Double(after.repeatedCalls.count)
-                    row.verdict = Double(row.newFindings.count) > (budget.absolute ?? 0) ? .regression : .pass
+                    if Double(row.newFindings.count) > (budget.absolute ?? 0) {
+                        row.verdict = workload.cannotCompare(metric) ? .notComparable : .regression
+                    }
                     rows.append(row)
                     continue
                 }
@@ -155,17 +183,18 @@ public struct GateEvaluation: Sendable {
                 }
                 row.interval = intervals[budget.key]
                 if budget.isExceeded(base: base, delta: delta) {
-                    if budget.key.metric.isTiming {
-                        let beyondNoise = row.interval?.isWorse(for: budget.key.metric) ?? false
+                    if metric.isTiming {
+                        let beyondNoise = row.interval?.isWorse(for: metric) ?? false
                         row.verdict = beyondNoise ? .regression : .noise
                     } else {
-                        row.verdict = .regression
+                        row.verdict = workload.cannotCompare(metric) ? .notComparable : .regression
                     }
                 }
                 rows.append(row)
             }
         }
-        return GateEvaluation(rows: rows, notes: notes, minSamples: configuration.minSamples,
+        notes += workloads.compactMap(\.line)
+        return GateEvaluation(rows: rows, workloads: workloads, notes: notes, minSamples: configuration.minSamples,
                               confidence: bootstrap.confidence)
     }
 }

@@ -15,7 +15,7 @@ extension GateEvaluation {
         return [
             TerminalText.sanitized(row.group.description), row.key.description, metric.format(row.baselineValue),
             metric.format(row.currentValue), change, interval, row.budget.limitText,
-            row.verdict == .regression ? "REGRESSION" : row.verdict.rawValue,
+            (row.verdict == .regression ? "REGRESSION" : row.verdict.rawValue) + (row.restated ? " (restated)" : ""),
         ]
     }
 
@@ -44,8 +44,10 @@ extension GateEvaluation {
     public var summaryLine: String {
         let groups = Set(rows.map(\.group)).count
         let noise = rows.filter { $0.verdict == .noise }.count
+        let incomparable = rows.filter { $0.verdict == .notComparable }.count
         let tail = "\(groups) scenario\(groups == 1 ? "" : "s"), \(rows.count) checks"
             + (noise > 0 ? ", \(noise) beyond budget but within noise" : "")
+            + (incomparable > 0 ? ", \(incomparable) beyond budget but not comparable" : "")
         return passed ? "gate: PASS (\(tail))" : "gate: FAIL, \(regressions.count) regression\(regressions.count == 1 ? "" : "s") (\(tail))"
     }
 
@@ -64,7 +66,7 @@ extension GateEvaluation {
             .joined(separator: "|") + "|\n"
         for row in rows {
             var line = cells(row).map(Self.markdownEscaped)
-            if row.verdict == .regression { line[7] = "**REGRESSION**" }
+            if row.verdict == .regression { line[7] = "**REGRESSION**" + (row.restated ? " (restated)" : "") }
             out += "| " + line.joined(separator: " | ") + " |\n"
         }
         if !notes.isEmpty {
@@ -92,6 +94,19 @@ extension GateEvaluation {
                     ("baseline_samples", .int(Int64(row.baselineSamples))),
                     ("current_samples", .int(Int64(row.currentSamples))),
                     ("new_findings", .array(row.newFindings.map { .string($0.description) })),
+                    ("restated", .bool(row.restated)),
+                ])
+            })),
+            ("workloads", .array(workloads.map { workload in
+                .object([
+                    ("scenario", .string(workload.key.scenario)), ("profile", .string(workload.key.profile)),
+                    ("model", .string(workload.key.model)), ("kind", .string(workload.kind.rawValue)),
+                    ("baseline_output_tokens", workload.baselineOutputTokens.map(OrderedJSON.double) ?? .null),
+                    ("current_output_tokens", workload.currentOutputTokens.map(OrderedJSON.double) ?? .null),
+                    ("baseline_prompt_tokens", workload.baselinePromptTokens.map(OrderedJSON.double) ?? .null),
+                    ("current_prompt_tokens", workload.currentPromptTokens.map(OrderedJSON.double) ?? .null),
+                    ("baseline_settings", .string(workload.baselineSettings)),
+                    ("current_settings", .string(workload.currentSettings)),
                 ])
             })),
             ("notes", .array(notes.map(OrderedJSON.string))),
@@ -110,7 +125,7 @@ extension GateEvaluation {
         for key in groups.keys.sorted() {
             let cases = groups[key]!
             let failures = cases.filter { $0.verdict == .regression }.count
-            let skipped = cases.filter { $0.verdict == .noData }.count
+            let skipped = cases.filter { $0.verdict == .noData || $0.verdict == .notComparable }.count
             out += "  <testsuite name=\"\(Self.xmlEscaped(key.description))\" tests=\"\(cases.count)\" "
                 + "failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
             for row in cases {
@@ -120,6 +135,8 @@ extension GateEvaluation {
                     out += ">\n      <failure message=\"\(Self.xmlEscaped(row.message))\" type=\"regression\"/>\n    </testcase>\n"
                 case .noData:
                     out += ">\n      <skipped>no data</skipped>\n    </testcase>\n"
+                case .notComparable:
+                    out += ">\n      <skipped message=\"\(Self.xmlEscaped("not comparable: " + row.message))\"/>\n    </testcase>\n"
                 case .noise:
                     out += ">\n      <system-out>\(Self.xmlEscaped("beyond budget but within noise: " + row.message))"
                         + "</system-out>\n    </testcase>\n"
@@ -133,15 +150,22 @@ extension GateEvaluation {
     }
 
     /// GitHub Actions workflow commands: `::error` per regression, `::warning` per check beyond
-    /// its budget but within noise, and a `::notice` with the verdict.
+    /// its budget but within noise or not comparable, and per scenario whose workload differs,
+    /// and a `::notice` with the verdict.
     public var githubAnnotations: String {
         var out = ""
-        for row in rows where row.verdict == .regression || row.verdict == .noise {
+        for row in rows where [.regression, .noise, .notComparable].contains(row.verdict) {
             let level = row.verdict == .regression ? "error" : "warning"
             let title = row.key.metric.title
-                + (row.verdict == .regression ? " regression: " : " beyond budget, within noise: ")
+                + (row.verdict == .regression ? " regression: "
+                    : row.verdict == .noise ? " beyond budget, within noise: " : " beyond budget, not comparable: ")
                 + "\(row.group) \(row.key)"
             out += "::\(level) title=\(Self.githubProperty(title))::\(Self.githubData(row.message))\n"
+        }
+        for workload in workloads where workload.kind != .same {
+            guard let line = workload.line else { continue }
+            let title = "Workload differs: \(workload.key)"
+            out += "::warning title=\(Self.githubProperty(title))::\(Self.githubData(line))\n"
         }
         out += "::notice title=\(Self.githubProperty("trace-report gate"))::\(Self.githubData(summaryLine))\n"
         return out

@@ -20,11 +20,19 @@ public struct RequestSample: Sendable, Hashable {
     public var provider: String?
     /// The request's cost in dollars, set by ``LatencyBaseline/priced(by:)``; nil unpriced.
     public var cost: Double?
+    /// The response cap and temperature the request asked for (`gen_ai.request.max_tokens`,
+    /// `gen_ai.request.temperature`): the settings that shape the model's answers.
+    public var maxTokens: Int64?
+    public var temperature: Double?
+    /// Output tokens of the run's requests that ended before this one began: the most of the
+    /// model's own text this request's prompt can carry (see ``Workload``).
+    public var earlierOutputTokens: Int64?
 
     public init(
         ttft: Int64?, latency: Int64, tokensPerSecond: Double?, toolCalls: Int64, inputTokens: Int64?,
         cachedInputTokens: Int64?, outputTokens: Int64? = nil, cacheWriteTokens: Int64? = nil,
-        provider: String? = nil, cost: Double? = nil
+        provider: String? = nil, cost: Double? = nil, maxTokens: Int64? = nil, temperature: Double? = nil,
+        earlierOutputTokens: Int64? = nil
     ) {
         self.ttft = ttft
         self.latency = latency
@@ -36,6 +44,9 @@ public struct RequestSample: Sendable, Hashable {
         self.cacheWriteTokens = cacheWriteTokens
         self.provider = provider
         self.cost = cost
+        self.maxTokens = maxTokens
+        self.temperature = temperature
+        self.earlierOutputTokens = earlierOutputTokens
     }
 
     /// The request's value of `metric`; cache hit rate is its own cached/input ratio.
@@ -236,7 +247,8 @@ public struct LatencyBaseline: Sendable {
                                            uniquingKeysWith: { first, _ in first })
                 var perKey: [ScenarioKey: [RequestSample]] = [:]
                 var order: [ScenarioKey] = []
-                for request in run.requests {
+                let earlier = earlierOutputTokens(of: run.requests)
+                for (position, request) in run.requests.enumerated() {
                     let scenario: String
                     switch grouping {
                     case .label: scenario = run.run.label ?? "(no label)"
@@ -250,7 +262,8 @@ public struct LatencyBaseline: Sendable {
                         toolCalls: Int64(run.toolCallsByRequest[request.requestID]?.count ?? 0),
                         inputTokens: request.inputTokens, cachedInputTokens: request.cachedInputTokens,
                         outputTokens: request.outputTokens, cacheWriteTokens: request.cacheWriteTokens,
-                        provider: request.provider))
+                        provider: request.provider, maxTokens: request.maxTokens, temperature: request.temperature,
+                        earlierOutputTokens: earlier[position]))
                 }
                 let perToken = run.requests.compactMap { request -> Double? in
                     guard let timings = request.serverTimings, timings.predictedTokens > 0,
@@ -276,6 +289,24 @@ public struct LatencyBaseline: Sendable {
         var baseline = LatencyBaseline(grouping: grouping, sources: traces.map(\.path), groups: groups)
         baseline.anomalies = traces.flatMap(\.anomalies)
         return baseline
+    }
+
+    /// For each request, the output tokens of the requests that ended before it began (requests
+    /// that reported none count 0): what the model had written that the request's prompt may carry.
+    static func earlierOutputTokens(of requests: [RequestRecord]) -> [Int64] {
+        let byEnd = requests.indices.sorted { requests[$0].ts &+ requests[$0].dur < requests[$1].ts &+ requests[$1].dur }
+        let byStart = requests.indices.sorted { requests[$0].ts < requests[$1].ts }
+        var result = Array(repeating: Int64(0), count: requests.count)
+        var written: Int64 = 0
+        var next = 0
+        for index in byStart {
+            while next < byEnd.count, requests[byEnd[next]].ts &+ requests[byEnd[next]].dur <= requests[index].ts {
+                written = written.saturatingAdd(requests[byEnd[next]].outputTokens ?? 0)
+                next += 1
+            }
+            result[index] = written
+        }
+        return result
     }
 
     /// Every request priced by `prices` (see ``RequestSample/cost``), from its provider, model and
@@ -405,6 +436,9 @@ public struct LatencyBaseline: Sendable {
                     ("output_tokens", .array(run.requests.map { .int($0.outputTokens) })),
                     ("cache_write_tokens", .array(run.requests.map { .int($0.cacheWriteTokens) })),
                     ("provider", .array(run.requests.map { .string($0.provider) })),
+                    ("max_tokens", .array(run.requests.map { .int($0.maxTokens) })),
+                    ("temperature", .array(run.requests.map { $0.temperature.map(OrderedJSON.double) ?? .null })),
+                    ("earlier_output_tokens", .array(run.requests.map { .int($0.earlierOutputTokens) })),
                 ])
             })),
         ])
@@ -500,6 +534,11 @@ public struct LatencyBaseline: Sendable {
                 let cached = try column("cached_input_tokens", integer(PlausibleRange.count))
                 let output = try column("output_tokens", integer(PlausibleRange.count))
                 let written = try column("cache_write_tokens", integer(PlausibleRange.count))
+                let caps = try column("max_tokens", integer(PlausibleRange.count))
+                let temperatures = try column("temperature") { value, name throws(LoadError) in
+                    try Self.sample(value, name, in: 0...Double.greatestFiniteMagnitude, path: path)
+                }
+                let earlier = try column("earlier_output_tokens", integer(PlausibleRange.count))
                 let providers = try column("provider") { value, name throws(LoadError) -> String? in
                     guard let value, !(value is NSNull) else { return nil }
                     guard let text = value as? String else {
@@ -515,7 +554,8 @@ public struct LatencyBaseline: Sendable {
                     requests.append(RequestSample(
                         ttft: ttft[row], latency: latency, tokensPerSecond: rate[row], toolCalls: tools[row] ?? 0,
                         inputTokens: input[row], cachedInputTokens: cached[row], outputTokens: output[row],
-                        cacheWriteTokens: written[row], provider: providers[row]))
+                        cacheWriteTokens: written[row], provider: providers[row], maxTokens: caps[row],
+                        temperature: temperatures[row], earlierOutputTokens: earlier[row]))
                 }
                 let speed = try Self.sample(
                     run["server_ns_per_token"], "server_ns_per_token of group \(index + 1)",
