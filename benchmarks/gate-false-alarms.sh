@@ -1,57 +1,100 @@
 #!/usr/bin/env bash
 # How often does the latency gate fail an UNCHANGED planner configuration? Records N planner runs
 # of the CI configuration (the one tracefiles/baseline/planner-baseline.json was made from), then
-# gates them against the checked-in baseline with the default budgets:
+# gates them with the default budgets:
 #   - each run alone (--min-samples 2: one run has 2 requests of the plan profile), the harder case;
 #   - consecutive pairs of runs, as the CI job does (two runs, default --min-samples 3).
-# Prints each failure's regressions and the counts. A benchmark, not a CI test: 1-7 min a run here.
+# Prints each failure's regressions and the counts. A benchmark, not a CI test: 7-15 s a run on a
+# quiet machine, up to minutes on a loaded one.
 #
-#   benchmarks/gate-false-alarms.sh [N]             # record N runs (default 10) and gate them
-#   KEEP=DIR benchmarks/gate-false-alarms.sh [N]    # keep the stores in DIR
-#   benchmarks/gate-false-alarms.sh --stores DIR    # gate stores recorded before (DIR/run-*.sqlite)
+#   benchmarks/gate-false-alarms.sh [N]                  # N runs (default 10) against the checked-in baseline
+#   benchmarks/gate-false-alarms.sh --other-machine [N]  # two simulated machines, each against the other's
+#   KEEP=DIR benchmarks/gate-false-alarms.sh [N]         # keep the stores in DIR
+#   benchmarks/gate-false-alarms.sh --stores DIR         # gate stores recorded before (DIR/run-*.sqlite)
+#
+# --other-machine: the "other machine" is this one's llama.cpp server with a sampling setting that
+# changes the tokens but not the code (OTHER_SERVER_ARGS, default '--repeat-penalty 1.3'), as another
+# CPU does. A baseline of 2 runs on each machine; N runs of each gated against the other's baseline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 planner_args=(${GATE_PLANNER_ARGS:---label planner --max-tokens 64})
-baseline=tracefiles/baseline/planner-baseline.json
+other_server_args="${OTHER_SERVER_ARGS:---repeat-penalty 1.3}"
 swift build --product trace-report >/dev/null
 
-if [ "${1:-}" = "--stores" ]; then
-    work="$2"
-    runs=$(ls "$work"/run-*.sqlite | wc -l)
-else
+mode=checked-in
+if [ "${1:-}" = "--other-machine" ]; then mode=other-machine; shift; fi
+if [ -n "${KEEP:-}" ]; then work="$KEEP"; mkdir -p "$work"; else work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT; fi
+
+# record PREFIX COUNT [server args]: COUNT planner runs into PREFIX-K.sqlite.
+record() {
+    local prefix="$1" count="$2" server=()
+    [ -n "${3:-}" ] && server=(--server-args "$3")
+    for k in $(seq 1 "$count"); do
+        local start
+        start=$(date +%s)
+        .build/debug/planner-demo --store "$prefix-$k.sqlite" "${planner_args[@]}" "${server[@]}" >/dev/null
+        echo "recorded $(basename "$prefix")-$k in $(( $(date +%s) - start )) s (load $(cut -d' ' -f1 /proc/loadavg))"
+    done
+}
+
+# gate_all BASELINE PREFIX COUNT: each run alone and consecutive pairs; adds to the counts below.
+single_fail=0 pair_fail=0 singles=0 pairs=0 changed=0
+gate_all() {
+    local baseline="$1" prefix="$2" count="$3" status
+    for k in $(seq 1 "$count"); do
+        local store="$prefix-$k.sqlite"
+        status=0
+        .build/debug/trace-report gate --baseline "$baseline" --min-samples 2 "$store" >"$store.gate.txt" || status=$?
+        singles=$((singles + 1))
+        local speed workloads
+        speed=$(grep -o "median was [0-9.]* ms ([0-9.]*×)" "$store.gate.txt" || true)
+        workloads=$(grep -c "^note: workload of" "$store.gate.txt" || true)
+        [ "$workloads" -gt 0 ] && changed=$((changed + 1))
+        echo "$(basename "$store"): gate exit $status (${speed:-no speed note}; $workloads scenarios with another workload)"
+        if [ "$status" -ne 0 ]; then
+            single_fail=$((single_fail + 1))
+            grep -E '^(regression|trace-report):' "$store.gate.txt" || true
+        fi
+        if [ $((k % 2)) -eq 0 ]; then
+            pairs=$((pairs + 1))
+            status=0
+            .build/debug/trace-report gate --baseline "$baseline" "$prefix-$((k - 1)).sqlite" "$store" \
+                >"$store.pair.txt" || status=$?
+            echo "  $(basename "$prefix") $((k - 1))+$k together: gate exit $status"
+            if [ "$status" -ne 0 ]; then
+                pair_fail=$((pair_fail + 1))
+                grep -E '^(regression|trace-report):' "$store.pair.txt" || true
+            fi
+        fi
+    done
+}
+
+case "$mode" in
+checked-in)
+    if [ "${1:-}" = "--stores" ]; then
+        work="$2"
+        runs=$(ls "$work"/run-*.sqlite | wc -l)
+    else
+        runs="${1:-10}"
+        swift build --product planner-demo >/dev/null
+        record "$work/run" "$runs"
+    fi
+    gate_all tracefiles/baseline/planner-baseline.json "$work/run" "$runs"
+    ;;
+other-machine)
     runs="${1:-10}"
     swift build --product planner-demo >/dev/null
-    if [ -n "${KEEP:-}" ]; then work="$KEEP"; mkdir -p "$work"; else work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT; fi
-    for k in $(seq 1 "$runs"); do
-        start=$(date +%s)
-        .build/debug/planner-demo --store "$work/run-$k.sqlite" "${planner_args[@]}" >/dev/null
-        echo "recorded run $k in $(( $(date +%s) - start )) s (load $(cut -d' ' -f1 /proc/loadavg))"
-    done
-fi
-
-single_fail=0
-pair_fail=0
-pairs=0
-for k in $(seq 1 "$runs"); do
-    store="$work/run-$k.sqlite"
-    status=0
-    .build/debug/trace-report gate --baseline "$baseline" --min-samples 2 "$store" >"$work/gate-$k.txt" || status=$?
-    speed=$(grep -o "median was [0-9.]* ms ([0-9.]*×)" "$work/gate-$k.txt" || true)
-    echo "run $k: gate exit $status (${speed:-no speed note})"
-    if [ "$status" -ne 0 ]; then
-        single_fail=$((single_fail + 1))
-        grep -E '^(regression|trace-report):' "$work/gate-$k.txt" || true
-    fi
-    if [ $((k % 2)) -eq 0 ]; then
-        pairs=$((pairs + 1))
-        status=0
-        .build/debug/trace-report gate --baseline "$baseline" "$work/run-$((k - 1)).sqlite" "$store" \
-            >"$work/pair-$k.txt" || status=$?
-        echo "  runs $((k - 1))+$k together: gate exit $status"
-        if [ "$status" -ne 0 ]; then
-            pair_fail=$((pair_fail + 1))
-            grep -E '^(regression|trace-report):' "$work/pair-$k.txt" || true
-        fi
-    fi
-done
-echo "false alarms: $single_fail of $runs single runs, $pair_fail of $pairs pairs (default budgets)"
+    record "$work/base-this" 2
+    record "$work/base-other" 2 "$other_server_args"
+    .build/debug/trace-report baseline --out "$work/this.json" "$work"/base-this-*.sqlite >/dev/null
+    .build/debug/trace-report baseline --out "$work/other.json" "$work"/base-other-*.sqlite >/dev/null
+    record "$work/this" "$runs"
+    record "$work/other" "$runs" "$other_server_args"
+    echo "this machine's runs against the other machine's baseline ($other_server_args):"
+    gate_all "$work/other.json" "$work/this" "$runs"
+    echo "the other machine's runs against this machine's baseline:"
+    gate_all "$work/this.json" "$work/other" "$runs"
+    ;;
+esac
+echo "false alarms: $single_fail of $singles single runs, $pair_fail of $pairs pairs (default budgets;" \
+    "$changed of $singles runs had a scenario with another workload)"

@@ -40,18 +40,21 @@ enum PlannerRuns {
     private static let directory = Mutex<TemporaryDirectory?>(nil)
     private static let unchanged = Mutex<[SimulatedMachine: [String]]>([:])
 
-    /// Records one planner run with `extra` options after the gate configuration; returns the store.
-    static func record(_ name: String, extra: [String] = []) throws -> String {
+    /// Records `appending` planner runs (one by default) with `extra` options after the gate
+    /// configuration into one new store; returns the store.
+    static func record(_ name: String, extra: [String] = [], appending runs: Int = 1) throws -> String {
         let folder = try directory.withLock { folder in
             if folder == nil { folder = try TemporaryDirectory() }
             return folder!
         }
         let store = folder.path("\(name).sqlite")
         try? FileManager.default.removeItem(atPath: store)
-        let started = ContinuousClock.now
-        let result = try runProgram(try builtProgram("planner-demo"), ["--store", store] + gatePlannerArguments + extra)
-        try #require(result.status == 0, "planner-demo \(extra) failed: \(result.err)")
-        print("GateTests: planner run \(name) took \(ContinuousClock.now - started)")
+        for _ in 0..<runs {
+            let started = ContinuousClock.now
+            let result = try runProgram(try builtProgram("planner-demo"), ["--store", store] + gatePlannerArguments + extra)
+            try #require(result.status == 0, "planner-demo \(extra) failed: \(result.err)")
+            print("GateTests: planner run \(name) took \(ContinuousClock.now - started)")
+        }
         return store
     }
 

@@ -8,8 +8,8 @@ import Testing
 /// real regression fails on its own metric and on no other, against a baseline of this machine and
 /// against one of a simulated other machine whose model writes other answers (`SimulatedMachine`).
 /// No expectation depends on which tokens this machine's model writes. Serialized: one model server
-/// at a time on a two-core machine. Seven planner runs in all: two unchanged on each machine, and
-/// three regressed on this one.
+/// at a time on a two-core machine. Eleven planner runs in all: two unchanged on each machine, three
+/// regressed on this one, and four for the A/B flow.
 @Suite("gate on real planner runs", .serialized)
 struct PlannerGateTests {
     /// A planner change that makes one thing worse, and the one check that must catch it.
@@ -82,6 +82,22 @@ struct PlannerGateTests {
         #expect(verdict.status == 0, "\(verdict.out)")
         #expect(verdict.out.contains("gate: PASS"))
         #expect(!verdict.out.contains("::error"))
+    }
+
+    /// The A/B flow of the README: the base's runs and the change's, each pair appended to one
+    /// store on the same runner, gated store against store.
+    @Test func abFlowPassesAnUnchangedChangeAndFailsABloatedOne() throws {
+        let report = try builtProgram("trace-report")
+        let base = try PlannerRuns.record("ab-base", extra: [], appending: 2)
+        let same = try PlannerRuns.record("ab-same", extra: [], appending: 2)
+        let unchanged = try runProgram(report, ["gate", "--baseline", base, "--github", same])
+        #expect(unchanged.status == 0, "\(unchanged.out)\(unchanged.err)")
+        #expect(unchanged.out.contains("gate: PASS"))
+        #expect(!unchanged.out.contains("workload of"), "\(unchanged.out)")
+        let bloated = try PlannerRuns.recordOnce("prompt-bloat", extra: Self.cases[0].options)
+        let verdict = try runProgram(report, ["gate", "--baseline", base, "--min-samples", "2", "--github", bloated])
+        #expect(verdict.status == 1, "\(verdict.out)\(verdict.err)")
+        #expect(regressions(inAnnotations: verdict.out).contains { $0.key == "input_tokens.p50" }, "\(verdict.out)")
     }
 
     @Test(arguments: cases, SimulatedMachine.allCases)

@@ -122,6 +122,7 @@ struct WorkloadTests {
         #expect(workloads.first?["kind"] as? String == "other answers")
         #expect(workloads.first?["baseline_prompt_tokens"] as? Double == 525)
         #expect(workloads.first?["current_output_tokens"] as? Double == 30)
+        #expect(workloads.first?["baseline_earlier_output_tokens"] as? Double == 600)
         let checks = try #require(object["checks"] as? [[String: Any]])
         #expect(checks.contains { $0["metric"] as? String == "cache_hit_rate.mean" && $0["restated"] as? Bool == true })
     }

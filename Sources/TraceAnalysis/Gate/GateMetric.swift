@@ -4,8 +4,9 @@ import Reproducible
 ///
 /// Timing metrics (`ttft`, `latency`, `tokens_per_second`) vary with machine load, so a change
 /// in them must also be beyond the bootstrap's noise to count. Behaviour metrics (`tool_calls`,
-/// `input_tokens`, `cache_hit_rate`, `repeated_tool_calls`) are counts fixed by the prompts and
-/// the model's output, not by the clock, so they are compared against their budget directly.
+/// `input_tokens`, `cache_hit_rate`, `repeated_tool_calls`) do not move with the clock, so they
+/// are compared against their budget directly; they do move with the model's answers, which
+/// differ between machines, and ``Workload`` takes that into account.
 public enum GateMetric: String, Sendable, CaseIterable, Hashable {
     case ttft
     case latency

@@ -103,6 +103,8 @@ extension GateEvaluation {
                     ("model", .string(workload.key.model)), ("kind", .string(workload.kind.rawValue)),
                     ("baseline_output_tokens", workload.baselineOutputTokens.map(OrderedJSON.double) ?? .null),
                     ("current_output_tokens", workload.currentOutputTokens.map(OrderedJSON.double) ?? .null),
+                    ("baseline_earlier_output_tokens", workload.baselineEarlierText.map(OrderedJSON.double) ?? .null),
+                    ("current_earlier_output_tokens", workload.currentEarlierText.map(OrderedJSON.double) ?? .null),
                     ("baseline_prompt_tokens", workload.baselinePromptTokens.map(OrderedJSON.double) ?? .null),
                     ("current_prompt_tokens", workload.currentPromptTokens.map(OrderedJSON.double) ?? .null),
                     ("baseline_settings", .string(workload.baselineSettings)),

@@ -10,7 +10,13 @@ struct GateCommand: ReportCommand {
     static var discussion: String {
         """
         Compares the runs (stores, or baseline .json files) with the baseline, scenario by scenario
-        (run label or interval name, profile and model, as the baseline was made).
+        (run label or interval name, profile and model, as the baseline was made). The baseline is a
+        file of 'trace-report baseline' or a store: for the A/B flow, record the base commit's runs and
+        the change's on the same runner and gate one store against the other.
+        Each scenario's workload is compared first: when the model wrote answers of another length with
+        the same settings (cap, temperature), as on another machine, input tokens, cache hit rate and
+        latency are judged for what the model's text does not explain, and tool calls and cost beyond
+        budget are 'not comparable' (docs/trace-report.md#workload).
         A budget is 'metric.statistic: limit [and limit]'; a limit is a ratio (+15%) or an absolute
         floor (+50ms, +32 tokens, -3pt, -2tok/s); with both, a regression must exceed BOTH. 'off' drops
         a budget. Several budgets go in one --budget separated by ';'; --config FILE holds one a line
@@ -30,7 +36,7 @@ struct GateCommand: ReportCommand {
         """
     }
     static let options: [OptionSpec] = [
-        .required("--baseline", "FILE", "the baseline JSON written by 'trace-report baseline'"),
+        .required("--baseline", "FILE", "the baseline JSON of 'trace-report baseline', or a store of base runs"),
         .value("--budget", "LIST", "budgets over the defaults, ';'-separated: 'ttft.p95: +15% and +50ms'"),
         .value("--config", "FILE", "a file of budgets, one a line, and 'min-samples: N'"),
         .value("--min-samples", "N", "least requests a scenario needs on each side (default 3)"),
@@ -80,10 +86,8 @@ struct GateCommand: ReportCommand {
         } catch {
             throw .message("\(error)")
         }
-        var baseline: LatencyBaseline
-        do { baseline = try LatencyBaseline.read(path: baselinePath).redacted(by: context.redactor) } catch {
-            throw .message(error.description)
-        }
+        // A baseline file, or a store of base runs recorded on this runner (the A/B flow).
+        var baseline = try loadBaseline(paths: [baselinePath], grouping: nil, context: context)
         var current = try loadBaseline(
             paths: arguments.positionals, grouping: baseline.grouping, context: context)
         // Both sides priced with the one table given, so a cost budget sees token changes only.
