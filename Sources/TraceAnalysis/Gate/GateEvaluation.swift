@@ -35,7 +35,7 @@ public struct GateEvaluation: Sendable {
         public var verdict: Verdict
         /// For repeated tool calls: the new findings.
         public var newFindings: [RepeatedCall] = []
-        /// True when `currentValue` is restated at the baseline's workload (``Workload``).
+        /// True when the row was judged for what the model's other text does not explain (``Workload``).
         public var restated = false
 
         public var key: MetricKey { budget.key }
