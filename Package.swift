@@ -3,8 +3,14 @@ import PackageDescription
 
 // Layers: each target and every module of this package it imports (arrows point at what it uses).
 //   trace-report -> TraceReportCLI
-//   TraceReportCLI -> TraceAnalysis, TraceStore, SessionTrace, Redaction, LTTngRecording, Reproducible
-//   TraceAnalysis -> TraceStore, SessionTrace, Redaction, CBabeltrace, CCurl, Reproducible, WebViewer
+//   TraceReportCLI -> TraceExport, LatencyGate, TraceAnalysis, LTTngReader, TraceModel, TraceStore,
+//                     SessionTrace, Redaction, LTTngRecording, Reproducible
+//   TraceExport -> TraceAnalysis, TraceModel, TraceStore, SessionTrace, Redaction, CCurl, Reproducible,
+//                  WebViewer
+//   LatencyGate -> TraceAnalysis, LTTngReader, TraceModel, TraceStore, SessionTrace, Reproducible
+//   TraceAnalysis -> TraceModel, TraceStore, SessionTrace, Reproducible
+//   LTTngReader -> TraceModel, TraceStore, SessionTrace, CBabeltrace
+//   TraceModel -> TraceStore, SessionTrace
 //   TraceStore -> SessionTrace, CSQLite
 //   SessionTraceLTTng -> SessionTrace, CLTTngUST
 //   SessionInstrumentation -> ModelSession, SessionTrace, Reproducible
@@ -17,10 +23,12 @@ import PackageDescription
 //   planner-demo -> SessionInstrumentation, ModelSession, SessionTrace, SessionTraceLTTng, TraceStore,
 //                   Redaction, LlamaServer, LTTngRecording
 //   trace-bench -> SessionTrace, SessionTraceLTTng, TraceStore, ModelSession, SessionInstrumentation,
-//                  Redaction, TraceAnalysis, TraceReportCLI, LlamaServer, LTTngRecording, Reproducible,
-//                  CLTTngUST, CSQLite
+//                  Redaction, TraceModel, LTTngReader, TraceAnalysis, TraceExport, TraceReportCLI,
+//                  LlamaServer, LTTngRecording, Reproducible, CLTTngUST, CSQLite
 // The tracer API (SessionTrace) knows nothing of LTTng, SQLite or models; sinks that need a system
-// library (SessionTraceLTTng, TraceStore's StoreSink) live apart from it. TraceReportCLI,
+// library (SessionTraceLTTng, TraceStore's StoreSink) live apart from it. Reading a recording is cut
+// by job: the model (TraceModel), the LTTng reader, the analyses (no babeltrace2, libcurl or viewer),
+// the gate and the exports; no module imports one above it. TraceReportCLI,
 // LTTngRecording, LlamaServer, ProcessSpawn, WebViewer and the C shims are internal: in no product.
 // Linux only: the sources call Glibc and link LTTng-UST, SQLite, babeltrace2 and libcurl, so no Apple
 // platform is claimed.
@@ -32,7 +40,11 @@ let package = Package(
         .library(name: "TraceStore", targets: ["TraceStore"]),
         .library(name: "ModelSession", targets: ["ModelSession"]),
         .library(name: "SessionInstrumentation", targets: ["SessionInstrumentation"]),
+        .library(name: "TraceModel", targets: ["TraceModel"]),
+        .library(name: "LTTngReader", targets: ["LTTngReader"]),
         .library(name: "TraceAnalysis", targets: ["TraceAnalysis"]),
+        .library(name: "LatencyGate", targets: ["LatencyGate"]),
+        .library(name: "TraceExport", targets: ["TraceExport"]),
         .library(name: "Redaction", targets: ["Redaction"]),
         .library(name: "Reproducible", targets: ["Reproducible"]),
         .executable(name: "trace-report", targets: ["trace-report"]),
@@ -66,16 +78,29 @@ let package = Package(
         .target(
             name: "WebViewer", path: "viewer",
             resources: [.embedInCode("index.html"), .embedInCode("viewer.css"), .embedInCode("viewer.js")]),
+        // What a recording holds once read: runs, sessions, turns, prices, and how ids and numbers read.
+        .target(name: "TraceModel", dependencies: ["TraceStore", "SessionTrace"]),
+        // Reading LTTng traces through babeltrace2, live or on disk, and importing them into a store.
+        .target(name: "LTTngReader", dependencies: ["TraceModel", "TraceStore", "SessionTrace", "CBabeltrace"]),
+        // The analyses: pure functions of a recorded trace (or a store's rows), no I/O beyond reading.
+        .target(name: "TraceAnalysis", dependencies: ["TraceModel", "TraceStore", "SessionTrace", "Reproducible"]),
+        // The latency regression gate: baselines, budgets, the workload comparison, verdicts.
         .target(
-            name: "TraceAnalysis",
+            name: "LatencyGate",
+            dependencies: ["TraceAnalysis", "TraceModel", "LTTngReader", "TraceStore", "SessionTrace", "Reproducible"]),
+        // The exports (JSON Lines, OTLP and its push, Perfetto, the HTML viewer), redacted first.
+        .target(
+            name: "TraceExport",
             dependencies: [
-                "TraceStore", "SessionTrace", "Redaction", "CBabeltrace", "CCurl", "Reproducible", "WebViewer",
+                "TraceAnalysis", "TraceModel", "TraceStore", "SessionTrace", "Redaction", "CCurl", "Reproducible",
+                "WebViewer",
             ]),
-        // trace-report's parser, subcommands, help and output redaction, apart so tests reach them.
+        // trace-report's parser, subcommands, help, rendering and output redaction, apart so tests reach them.
         .target(
             name: "TraceReportCLI",
             dependencies: [
-                "TraceAnalysis", "TraceStore", "SessionTrace", "Redaction", "LTTngRecording", "Reproducible",
+                "TraceAnalysis", "TraceModel", "LTTngReader", "LatencyGate", "TraceExport", "TraceStore",
+                "SessionTrace", "Redaction", "LTTngRecording", "Reproducible",
             ]),
 
         .executableTarget(name: "trace-report", dependencies: ["TraceReportCLI"]),
@@ -89,8 +114,8 @@ let package = Package(
             name: "trace-bench",
             dependencies: [
                 "SessionTrace", "SessionTraceLTTng", "TraceStore", "CLTTngUST", "CSQLite", "ModelSession",
-                "SessionInstrumentation", "LlamaServer", "Redaction", "LTTngRecording", "TraceAnalysis",
-                "TraceReportCLI", "Reproducible",
+                "SessionInstrumentation", "LlamaServer", "Redaction", "LTTngRecording", "TraceModel", "LTTngReader",
+                "TraceAnalysis", "TraceExport", "TraceReportCLI", "Reproducible",
             ]),
 
         .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace", "Reproducible", "TestSupport"]),
@@ -102,7 +127,8 @@ let package = Package(
         .testTarget(
             name: "LTTngTests",
             dependencies: [
-                "SessionTraceLTTng", "SessionTrace", "LTTngRecording", "TraceAnalysis", "TraceStore", "TestSupport",
+                "SessionTraceLTTng", "SessionTrace", "LTTngRecording", "TraceModel", "LTTngReader", "TraceAnalysis",
+                "TraceReportCLI", "TraceStore", "TestSupport",
             ]),
         .testTarget(name: "RedactionTests", dependencies: ["Redaction", "Reproducible"]),
         // The real model server around a test suite, shared by the suites that need one; a test clock.
@@ -118,26 +144,30 @@ let package = Package(
         .target(
             name: "TraceScenarios",
             dependencies: [
-                "ModelSession", "SessionInstrumentation", "SessionTrace", "TraceStore", "TraceAnalysis", "Redaction",
+                "ModelSession", "SessionInstrumentation", "SessionTrace", "TraceStore", "TraceModel", "TraceAnalysis",
+                "Redaction",
             ],
             path: "Tests/ScenarioSupport"),
         .executableTarget(name: "make-scenarios", dependencies: ["TraceScenarios"], path: "Tests/ScenarioGenerator"),
         .testTarget(
             name: "TraceAnalysisTests",
             dependencies: [
-                "TraceAnalysis", "TraceReportCLI", "TraceStore", "SessionTrace", "TraceScenarios", "TestSupport",
+                "TraceModel", "LTTngReader", "TraceAnalysis", "TraceExport", "TraceReportCLI", "TraceStore", "SessionTrace", "TraceScenarios", "TestSupport",
                 "Reproducible",
             ]),
         // Opens trace-report's HTML exports in real headless Chromium (scripts/install-deps.sh installs it).
         .testTarget(
             name: "ViewerTests",
             dependencies: [
-                "TraceAnalysis", "TraceReportCLI", "TraceStore", "SessionTrace", "TraceScenarios", "TestSupport",
+                "TraceModel", "TraceAnalysis", "TraceExport", "TraceReportCLI", "TraceStore", "SessionTrace", "TraceScenarios", "TestSupport",
                 "Reproducible",
             ]),
         .testTarget(
             name: "GateTests",
-            dependencies: ["TraceAnalysis", "TraceStore", "SessionTrace", "TestSupport", "Reproducible"]),
+            dependencies: [
+                "TraceModel", "TraceAnalysis", "LatencyGate", "TraceReportCLI", "TraceStore", "SessionTrace",
+                "TestSupport", "Reproducible",
+            ]),
         // Builds the README's Swift examples as written, in a package that depends on this one by path.
         .testTarget(name: "ReadmeTests"),
     ],

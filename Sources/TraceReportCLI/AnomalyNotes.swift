@@ -1,5 +1,6 @@
 import Reproducible
 import TraceAnalysis
+import TraceModel
 import TraceStore
 
 /// The implausible values a command read (see ``StoreAnomaly``), as its report shows them: a

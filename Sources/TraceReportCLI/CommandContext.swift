@@ -1,5 +1,6 @@
 import Redaction
 import TraceAnalysis
+import TraceExport
 
 #if canImport(Glibc)
 import Glibc
@@ -79,13 +80,15 @@ public struct CommandContext: Sendable {
 
     /// Writes `text`, redacted, to the file at `path`, created readable by its owner only.
     func writeFile(_ text: String, to path: String) throws(CommandFailure) {
-        try ExportFile.write(redactor.redact(text).text, to: path)
+        do { try ExportFile.write(redactor.redact(text).text, to: path) } catch { throw .export(error) }
     }
 
     /// Writes `json`, every string redacted, and a newline to the file at `path`, created readable
     /// by its owner only.
     func writeFile(json: OrderedJSON, to path: String) throws(CommandFailure) {
-        try ExportFile.write(json.redacted(by: redactor).serialized() + "\n", to: path)
+        do { try ExportFile.write(json.redacted(by: redactor).serialized() + "\n", to: path) } catch {
+            throw .export(error)
+        }
     }
 
     /// Writes an export to the file at `path`, or to standard output when nil, as it is: an export
@@ -93,7 +96,8 @@ public struct CommandContext: Sendable {
     /// scanning it again as text would take its ids for card numbers and rewrite the viewer's
     /// script, whose hash its Content-Security-Policy pins.
     func writeExport(_ text: String, to path: String?) throws(CommandFailure) {
-        if let path { try ExportFile.write(text, to: path) } else { standardOutput(text) }
+        guard let path else { return standardOutput(text) }
+        do { try ExportFile.write(text, to: path) } catch { throw .export(error) }
     }
 
     /// Writes `text` to standard error as it is; ``TraceReport/main(_:context:writeError:)``

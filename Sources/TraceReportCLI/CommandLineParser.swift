@@ -1,4 +1,5 @@
 import TraceAnalysis
+import TraceModel
 
 /// One option a subcommand accepts: a flag (`--json`) or an option with a value (`--width 100`).
 struct OptionSpec: Sendable, Hashable {

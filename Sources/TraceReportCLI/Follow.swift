@@ -1,5 +1,8 @@
+import LTTngReader
 import Reproducible
 import TraceAnalysis
+import TraceExport
+import TraceModel
 
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import LatencyGate
 import Redaction
 import Reproducible
 import TraceAnalysis

@@ -1,6 +1,9 @@
+import LatencyGate
 import Redaction
 import SessionTrace
 import TraceAnalysis
+import TraceExport
+import TraceModel
 import TraceStore
 
 /// What a subcommand's run ends with; the process exits with `rawValue`.

@@ -1,4 +1,5 @@
 import TraceAnalysis
+import TraceModel
 
 /// `--run ID` and `--session LABEL|ID` of the analyses that can look at one run or session.
 enum SessionOption {

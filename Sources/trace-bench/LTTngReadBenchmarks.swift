@@ -1,4 +1,5 @@
 import Foundation
+import LTTngReader
 import LTTngRecording
 import SessionTrace
 import SessionTraceLTTng

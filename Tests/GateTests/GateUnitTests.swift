@@ -2,9 +2,12 @@ import Foundation
 import Reproducible
 import TestSupport
 import Testing
+import TraceReportCLI
 import TraceStore
 
+@testable import LatencyGate
 @testable import TraceAnalysis
+@testable import TraceModel
 
 /// Samples with a given centre and a spread, deterministic: `count` values around `centre`.
 private func samples(centre: Double, spread: Double, count: Int, seed: UInt64) -> [RequestSample] {
@@ -95,7 +98,7 @@ struct BudgetGrammarTests {
         #expect(keys.contains("latency.p50"))
         try configuration.apply(budgetList: "latency.p50: +1%; input_tokens.mean: +5%")
         #expect(configuration.budgets.first { $0.key.description == "latency.p50" }?.relative == 0.01)
-        #expect(throws: UsageError.self) { try configuration.apply(configText: "ttft.p50 +1%\n", path: "x") }
+        #expect(throws: BudgetError.self) { try configuration.apply(configText: "ttft.p50 +1%\n", path: "x") }
     }
 }
 

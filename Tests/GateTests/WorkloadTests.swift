@@ -2,6 +2,7 @@ import Foundation
 import SessionTrace
 import Testing
 
+@testable import LatencyGate
 @testable import TraceAnalysis
 
 /// One planner-like request: prompt and cached tokens, answer length, the model's text before it,

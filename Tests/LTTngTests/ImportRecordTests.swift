@@ -1,10 +1,12 @@
 import Foundation
+import LTTngReader
 import LTTngRecording
 import SessionTrace
 import SessionTraceLTTng
-import Testing
 import TestSupport
+import Testing
 import TraceAnalysis
+import TraceModel
 
 /// `trace-report import` and `trace-report record` on real LTTng traces.
 @Suite("Importing and recording LTTng traces", .serialized)

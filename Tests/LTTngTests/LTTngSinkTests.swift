@@ -1,9 +1,11 @@
 import Foundation
+import LTTngReader
 import LTTngRecording
 import SessionTrace
 import SessionTraceLTTng
 import Testing
 import TraceAnalysis
+import TraceModel
 
 /// The LTTng sink against the real LTTng: a session daemon, a recording session, and the reader.
 ///

@@ -1,9 +1,10 @@
 import Foundation
+import LTTngReader
 import LTTngRecording
 import SessionTrace
 import SessionTraceLTTng
-import Testing
 import TestSupport
+import Testing
 import TraceAnalysis
 
 /// Traced programs on several hosts stream to one `lttng-relayd`; `trace-report` reads what it

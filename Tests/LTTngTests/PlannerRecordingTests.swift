@@ -1,9 +1,10 @@
 import Foundation
-import Synchronization
-import Testing
-import TestSupport
 import SessionTrace
+import Synchronization
+import TestSupport
+import Testing
 import TraceAnalysis
+import TraceModel
 
 /// A real planner run recorded to a store and to LTTng at once; every subcommand must report the
 /// same from either recording.

@@ -6,6 +6,7 @@ import TraceScenarios
 import TraceStore
 
 @testable import TraceAnalysis
+@testable import TraceModel
 
 @Suite("Analyses")
 struct AnalysisTests {

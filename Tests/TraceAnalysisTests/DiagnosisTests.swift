@@ -5,6 +5,7 @@ import Testing
 import TraceScenarios
 
 @testable import TraceAnalysis
+@testable import TraceModel
 
 /// Turns, the evidence of a cache break, and `trace-report check`.
 @Suite("Diagnosis")

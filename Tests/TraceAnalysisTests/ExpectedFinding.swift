@@ -1,6 +1,7 @@
 import Reproducible
 import SessionTrace
 import TraceAnalysis
+import TraceModel
 
 /// A finding a scenario store must yield, located as a reader would: the session's label, and
 /// its requests and tool calls by their position in the session (from 0, by start time).

@@ -7,6 +7,8 @@ import TraceScenarios
 import TraceStore
 
 @testable import TraceAnalysis
+@testable import TraceExport
+@testable import TraceModel
 
 /// `trace-report export`: each format's structure, the values it carries, and redaction.
 @Suite("trace-report export")

@@ -1,10 +1,13 @@
 import Foundation
+import LTTngReader
 import Redaction
 import TestSupport
 import Testing
+import TraceModel
 import TraceScenarios
 
 @testable import TraceAnalysis
+@testable import TraceExport
 
 /// The protobuf OTLP push sends, read with the official definitions (opentelemetry-proto from
 /// PyPI): it parses as an `ExportTraceServiceRequest` with no unknown field, and holds exactly
@@ -52,7 +55,7 @@ struct OTLPProtobufTests {
     @Test(arguments: ["tracefiles/planner/run-1.sqlite", "tracefiles/scenarios/tool-loop.sqlite"])
     func protobufIsTheJSONExportUnderTheOfficialDefinitions(store: String) throws {
         let path = packageRoot.appendingPathComponent(store).path
-        let trace = try RedactedTrace.load(path: path, redactor: .standard)
+        let trace = try RedactedTrace.redact(TraceLoader.load(path: path), with: .standard)
         let directory = try TemporaryDirectory()
         let binary = directory.path("request.pb")
         let json = directory.path("request.json")
@@ -65,7 +68,7 @@ struct OTLPProtobufTests {
 
     @Test func batchesHoldEverySpanOnceInOrder() throws {
         let path = packageRoot.appendingPathComponent("tracefiles/planner/run-1.sqlite").path
-        let resources = OTLPExport.resourceSpans(try RedactedTrace.load(path: path, redactor: .standard))
+        let resources = OTLPExport.resourceSpans(try RedactedTrace.redact(TraceLoader.load(path: path), with: .standard))
         var push = OTLPPush(endpoint: "http://127.0.0.1:1", headers: [])
         push.spansPerBatch = 5
         let batches = push.batches(resources)

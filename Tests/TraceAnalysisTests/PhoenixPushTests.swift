@@ -1,9 +1,12 @@
 import Foundation
+import LTTngReader
 import Redaction
 import TestSupport
 import Testing
+import TraceModel
 
 @testable import TraceAnalysis
+@testable import TraceExport
 
 /// `trace-report export --format otlp --endpoint` against a real Arize Phoenix (PyPI, loopback):
 /// real planner runs pushed as OTLP/HTTP protobuf, then read back through Phoenix's own API.
@@ -25,7 +28,7 @@ struct PhoenixPushTests {
         var expectedSessions: [String: (input: Int64, output: Int64)] = [:]
         var expectedSpans = 0
         for store in stores {
-            let trace = try RedactedTrace.load(path: store, redactor: .standard)
+            let trace = try RedactedTrace.redact(TraceLoader.load(path: store), with: .standard)
             for resource in OTLPExport.resourceSpans(trace) {
                 expectedSpans += resource.spans.count
                 for span in resource.spans {

@@ -5,6 +5,7 @@ import Testing
 import TraceScenarios
 
 @testable import TraceAnalysis
+@testable import TraceModel
 
 /// Prices from a file the user gives: cost in summary, cache savings and tax in cache and check,
 /// and every report unchanged, saying so, without one.

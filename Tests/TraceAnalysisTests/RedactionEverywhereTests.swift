@@ -7,6 +7,7 @@ import Testing
 import TraceStore
 
 @testable import TraceAnalysis
+@testable import TraceExport
 @testable import TraceReportCLI
 
 /// Secrets in the formats their issuers document, assembled at run time from a seeded generator,

@@ -5,6 +5,7 @@ import Testing
 import TraceScenarios
 
 @testable import TraceAnalysis
+@testable import TraceModel
 
 /// Each scenario store holds what it should and yields exactly its expected findings: every
 /// expected finding at the right session, requests and calls, and nothing else; both the copy

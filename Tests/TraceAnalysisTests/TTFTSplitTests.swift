@@ -2,9 +2,11 @@ import Foundation
 import SessionTrace
 import TestSupport
 import Testing
+import TraceReportCLI
 import TraceStore
 
 @testable import TraceAnalysis
+@testable import TraceModel
 
 /// The time to first token split into the server's prompt processing and the rest, in `summary`,
 /// the exports, and the `unexplained_ttft` finding.

@@ -2,10 +2,14 @@ import Foundation
 import SessionTrace
 import TestSupport
 import Testing
+import TraceReportCLI
 import TraceScenarios
 import TraceStore
 
+@testable import LTTngReader
 @testable import TraceAnalysis
+@testable import TraceExport
+@testable import TraceModel
 
 @Suite("Timeline")
 struct TimelineTests {

@@ -5,6 +5,8 @@ import Testing
 import TraceStore
 
 @testable import TraceAnalysis
+@testable import TraceExport
+@testable import TraceModel
 
 /// A lane drawn as aggregate bands still shows what touches its requests: the findings about them
 /// and the user turns they belong to. Read back from real headless Chromium.

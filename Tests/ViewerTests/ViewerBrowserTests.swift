@@ -3,6 +3,8 @@ import SessionTrace
 import TestSupport
 import Testing
 import TraceAnalysis
+import TraceExport
+import TraceModel
 import TraceScenarios
 import TraceStore
 

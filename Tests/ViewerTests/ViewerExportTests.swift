@@ -4,9 +4,12 @@ import SessionTrace
 import Synchronization
 import TestSupport
 import Testing
-@testable import TraceAnalysis
 import TraceReportCLI
 import TraceStore
+
+@testable import TraceAnalysis
+@testable import TraceExport
+@testable import TraceModel
 
 /// The export without a browser: the embedded viewer, the page's policy, the data and the file.
 @Suite("Viewer export")

@@ -6,6 +6,8 @@ import TraceScenarios
 import TraceStore
 
 @testable import TraceAnalysis
+@testable import TraceExport
+@testable import TraceModel
 
 /// What a reader takes from the page: where the wait went, what each colour and shape means,
 /// turns, findings on their bars, and the axis. Read back from real headless Chromium.

@@ -1,4 +1,6 @@
+import LatencyGate
 import TraceAnalysis
+import TraceModel
 
 /// `trace-report baseline RUN...`: the per-scenario distributions a latency gate compares against.
 struct BaselineCommand: ReportCommand {

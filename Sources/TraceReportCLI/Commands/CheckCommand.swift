@@ -1,4 +1,6 @@
 import TraceAnalysis
+import TraceExport
+import TraceModel
 import TraceStore
 
 /// `trace-report check STORE…`: every analysis, the findings ranked by what they cost.

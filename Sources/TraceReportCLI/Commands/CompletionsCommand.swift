@@ -1,4 +1,5 @@
 import TraceAnalysis
+import TraceModel
 
 /// `trace-report completions bash|zsh|fish`: the shell completion script, made from the help.
 struct CompletionsCommand: ReportCommand {

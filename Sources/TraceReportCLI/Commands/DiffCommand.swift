@@ -1,4 +1,6 @@
+import LatencyGate
 import TraceAnalysis
+import TraceModel
 
 /// `trace-report diff RUN_A RUN_B`: per scenario and metric, A and B side by side with the
 /// interval of the change and whether it is beyond noise.

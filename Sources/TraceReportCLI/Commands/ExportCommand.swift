@@ -1,5 +1,7 @@
 import Redaction
 import TraceAnalysis
+import TraceExport
+import TraceModel
 import TraceStore
 
 /// `trace-report export --format perfetto|otlp|jsonl|html [--out FILE] [--rules FILE] STORE [STORE2]`:
@@ -94,7 +96,8 @@ struct ExportCommand: ReportCommand {
         let push = OTLPPush(endpoint: endpoint, headers: pairs)
         let clock = ContinuousClock()
         let start = clock.now
-        let summary = try push.send(OTLPExport.resourceSpans(trace))
+        let summary: OTLPPush.Summary
+        do { summary = try push.send(OTLPExport.resourceSpans(trace)) } catch { throw .export(error) }
         let elapsed = Int64((clock.now - start) / .nanoseconds(1))
         if let out { try context.writeExport(OTLPExport.render(trace), to: out) }
         let retries = summary.retries == 0 ? "" : ", \(summary.retries) retried"

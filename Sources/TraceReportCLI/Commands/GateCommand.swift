@@ -1,5 +1,7 @@
 import Foundation
+import LatencyGate
 import TraceAnalysis
+import TraceModel
 
 /// `trace-report gate --baseline FILE RUN...`: fails CI on a latency or behaviour regression
 /// that is beyond both its budget and the noise.
@@ -83,6 +85,8 @@ struct GateCommand: ReportCommand {
             throw failure
         } catch let usage as UsageError {
             throw .usage(usage)
+        } catch let budget as BudgetError {
+            throw .usage(UsageError(budget.message))
         } catch {
             throw .message("\(error)")
         }

@@ -1,4 +1,6 @@
+import LTTngReader
 import TraceAnalysis
+import TraceModel
 import TraceStore
 
 #if canImport(Glibc)
@@ -39,12 +41,17 @@ struct ImportCommand: ReportCommand {
         let showsProgress = isatty(STDERR_FILENO) == 1
         let clock = ContinuousClock()
         let start = clock.now
-        let outcome = try LTTngImporter.run(tracePath: trace, output: output) { records in
-            guard showsProgress else { return }
-            let seconds = (clock.now - start).seconds
-            let rate = Int64(Double(records) / max(seconds, 1e-3))
-            context.writeNote("\rimporting \(trace): \(Format.count(Int64(records))) records, "
-                + "\(Format.count(rate))/s")
+        let outcome: LTTngImporter.Outcome
+        do {
+            outcome = try LTTngImporter.run(tracePath: trace, output: output) { records in
+                guard showsProgress else { return }
+                let seconds = (clock.now - start).seconds
+                let rate = Int64(Double(records) / max(seconds, 1e-3))
+                context.writeNote("\rimporting \(trace): \(Format.count(Int64(records))) records, "
+                    + "\(Format.count(rate))/s")
+            }
+        } catch {
+            throw .imported(error)
         }
         if showsProgress { context.writeNote("\n") }
         let nanoseconds = Int64((clock.now - start).seconds * 1e9)

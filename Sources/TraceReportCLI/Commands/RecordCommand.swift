@@ -1,4 +1,6 @@
+import LTTngReader
 import LTTngRecording
+import LatencyGate
 import TraceAnalysis
 
 #if canImport(Glibc)
@@ -69,7 +71,9 @@ struct RecordCommand: ReportCommand {
         if !json { context.write(summary.text(sessionLimit: 20)) }
         var records: Int?
         if let store {
-            records = try LTTngImporter.run(tracePath: directory, output: store) { _ in }.records
+            do { records = try LTTngImporter.run(tracePath: directory, output: store) { _ in }.records } catch {
+                throw .imported(error)
+            }
             if !json { context.write("store: \(store) (\(records ?? 0) records)\n") }
         }
         if json {

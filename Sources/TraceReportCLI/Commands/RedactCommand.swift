@@ -2,6 +2,7 @@ import Foundation
 import Redaction
 import Reproducible
 import TraceAnalysis
+import TraceModel
 
 /// `trace-report redact [--input-format json|jsonl|text] [--report [--json]] [FILE]`: any text, JSON
 /// or JSON Lines file with its secrets replaced, for logs and transcripts that go with a trace; with

@@ -1,3 +1,4 @@
+import LTTngReader
 import TraceAnalysis
 import TraceStore
 

@@ -1,5 +1,6 @@
 import Reproducible
 import TraceAnalysis
+import TraceModel
 
 /// `trace-report timeline STORE`: a Gantt chart of the sessions in the terminal.
 struct TimelineCommand: ReportCommand {

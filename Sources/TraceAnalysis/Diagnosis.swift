@@ -1,0 +1,270 @@
+import Reproducible
+import SessionTrace
+import TraceModel
+
+/// What is wrong with a run: every analysis over one or more stores, their findings in one list
+/// ranked by what they cost (more time first, then more tokens). `trace-report check`.
+public struct Diagnosis: Sendable {
+    public var stores: [String]
+    /// Every finding, ranked.
+    public var findings: [Finding]
+    /// What could not be checked, one sentence each (no argument text captured, turns inferred).
+    public var notes: [String]
+    /// The price table the findings' dollars come from; nil when none was given.
+    public var prices: PriceTable?
+
+    /// Runs every analysis with its default options on each trace; with `prices`, each finding's
+    /// tokens are priced too.
+    public static func analyze(_ traces: [RecordedTrace], prices: PriceTable? = nil) -> Diagnosis {
+        analyze(traces.map { ($0, $0.runs.map(RunTurns.init)) }, prices: prices)
+    }
+
+    /// Runs every analysis on each trace whose runs' turns are already grouped, in its order: turns
+    /// are grouped once for the repeated-call analysis, for locating every finding and for the caller.
+    package static func analyze(
+        _ traces: [(trace: RecordedTrace, turns: [RunTurns])], prices: PriceTable?
+    ) -> Diagnosis {
+        var findings: [Finding] = []
+        var notes: [String] = []
+        for (trace, turns) in traces {
+            let tools = ToolFindings.analyze(trace, options: ToolFindings.Options(), turns: turns)
+            findings += Self.findings(trace, turns: turns, tools: tools, prices: prices)
+            let store = TerminalText.sanitized(trace.path)
+            if tools.toolCallCount > 0, tools.callsWithArguments == 0 {
+                notes.append(
+                    "\(store): near-identical arguments not checked: no tool arguments were captured")
+            }
+            if tools.inferredTurns { notes.append("\(store): turns inferred from finish reasons") }
+            let requests = trace.runs.lazy.flatMap(\.requests)
+            if requests.contains(where: { $0.timeToFirstToken != nil }),
+               !requests.contains(where: { $0.serverTimings != nil }) {
+                notes.append("\(store): first-token waits not checked: the server reported no timings")
+            }
+        }
+        findings.sort {
+            if $0.cost != $1.cost { return Finding.Cost.ranksBefore($0.cost, $1.cost) }
+            return ($0.store, $0.ts, $0.kind.rawValue) < ($1.store, $1.ts, $1.kind.rawValue)
+        }
+        return Diagnosis(stores: traces.map(\.trace.path), findings: findings, notes: notes, prices: prices)
+    }
+
+    /// The findings of every analysis of one trace, unranked.
+    static func findings(
+        _ trace: RecordedTrace, turns: [RunTurns], tools: ToolFindings, prices: PriceTable?
+    ) -> [Finding] {
+        let locator = Locator(trace, turns: turns)
+        /// `tokens` of `request`'s model at the price `part` picks; nil without a price.
+        func dollars(
+            _ tokens: Int64?, _ request: RequestRecord, _ part: (PriceTable.Price) -> Double
+        ) -> Double? {
+            guard let tokens, let price = prices?.price(provider: request.provider, model: request.model)
+            else { return nil }
+            return Double(tokens) * part(price) / 1e6
+        }
+        /// The known amounts, summed; nil when none is known.
+        func sum(_ amounts: [Double?]) -> Double? {
+            let known = amounts.compactMap { $0 }
+            return known.isEmpty ? nil : known.reduce(0, +)
+        }
+        /// The dollars of whole requests; nil when none of them has a price.
+        func dollars(of requests: [RequestRecord]) -> Double? { sum(requests.map { prices?.cost(of: $0) }) }
+        var out: [Finding] = []
+        for item in tools.findings {
+            let kind: Finding.Kind =
+                switch item.kind {
+                case .loop: .loop
+                case .polling: .polling
+                case .identicalArguments: .identicalArguments
+                case .nearIdenticalArguments: .nearIdenticalArguments
+                }
+            out.append(
+                locator.finding(
+                    kind, run: item.runID, session: item.sessionID, requests: item.requestIDs,
+                    calls: item.calls.map(\.record.toolCallID), ts: item.calls[0].record.ts,
+                    summary: item.headline,
+                    evidence: item.json,
+                    cost: Finding.Cost(
+                        time: item.cost, tokens: item.extraRoundTokens ?? 0,
+                        dollars: dollars(of: item.extraRounds)),
+                    detail: "tools"))
+        }
+        let cache = CacheFindings.analyze(trace, prices: prices)
+        for item in cache.chronic {
+            let first = item.breaks[0]
+            var summary = item.headline
+            if let lost = item.cachedTokensLost { summary += ": \(Format.count(lost)) cached tokens lost" }
+            out.append(
+                locator.finding(
+                    .chronicCacheBreak, run: first.runID, session: first.sessionID,
+                    requests: item.breaks.map(\.request.requestID), calls: [], ts: first.request.ts,
+                    summary: summary, evidence: item.json,
+                    cost: Finding.Cost(
+                        time: item.ttftIncrease, tokens: item.cachedTokensLost ?? 0, dollars: item.taxDollars),
+                    detail: "cache"))
+        }
+        for item in cache.findings {
+            var summary = "cache break (" + item.causes.map(\.phrase).joined(separator: ", ") + ")"
+            if let lost = item.cachedTokensLost { summary += ": \(Format.count(lost)) cached tokens lost" }
+            if let slower = item.ttftIncrease {
+                summary += ", \(Format.signedDuration(slower)) time to first token"
+            }
+            out.append(
+                locator.finding(
+                    .cacheBreak, run: item.runID, session: item.sessionID, requests: [item.request.requestID],
+                    calls: [], ts: item.request.ts, summary: summary, evidence: item.json,
+                    cost: Finding.Cost(
+                        time: max(0, item.ttftIncrease ?? 0), tokens: item.cachedTokensLost ?? 0,
+                        dollars: item.taxDollars),
+                    detail: "cache"))
+        }
+        for item in cache.waits.findings {
+            out.append(
+                locator.finding(
+                    .unexplainedTTFT, run: item.runID, session: item.sessionID,
+                    requests: item.waits.map(\.request.requestID), calls: [], ts: item.waits[0].request.ts,
+                    summary: item.headline, evidence: item.json, cost: Finding.Cost(time: item.excess),
+                    detail: "cache"))
+        }
+        for item in CappedAnswers.analyze(trace).findings {
+            out.append(
+                locator.finding(
+                    .cappedAnswer, run: item.runID, session: item.sessionID,
+                    requests: item.capped.map(\.requestID),
+                    calls: [], ts: item.capped[0].ts, summary: item.headline, evidence: item.json,
+                    cost: Finding.Cost(
+                        time: item.generationTime, tokens: item.outputTokens ?? 0,
+                        dollars: sum(item.capped.map { dollars($0.outputTokens, $0, \.output) })),
+                    detail: "capped"))
+        }
+        for item in OversizedToolOutputs.analyze(trace).findings {
+            out.append(
+                locator.finding(
+                    .oversizedToolOutput, run: item.runID, session: item.sessionID,
+                    requests: (item.call.requestID.map { [$0] } ?? []) + [item.inflated.requestID],
+                    calls: [item.call.toolCallID], ts: item.call.ts,
+                    summary: item.headline, evidence: item.json,
+                    cost: Finding.Cost(
+                        tokens: item.estimatedTokens ?? 0,
+                        dollars: dollars(item.estimatedTokens, item.inflated, \.input)),
+                    detail: "tools"))
+        }
+        let growth = GrowthReport.analyze(trace)
+        for session in growth.findings {
+            guard let first = session.firstOverWarning else { continue }
+            let peak = session.requests.max { ($0.inputTokens ?? 0) < ($1.inputTokens ?? 0) } ?? first
+            let grown = (peak.inputTokens ?? 0) &- (session.requests[0].inputTokens ?? 0)
+            out.append(
+                locator.finding(
+                    .promptGrowth, run: session.runID, session: session.sessionID,
+                    requests: first.requestID == peak.requestID
+                        ? [first.requestID] : [first.requestID, peak.requestID],
+                    calls: [], ts: first.ts,
+                    summary: "prompt growth: reached \(Format.percent(session.peakShare)) of the "
+                        + "\(Format.count(growth.options.contextWindow))-token context window",
+                    evidence: growth.sessionJSON(session),
+                    cost: Finding.Cost(tokens: max(0, grown), dollars: dollars(max(0, grown), peak, \.input)),
+                    detail: "growth", bySession: false))
+        }
+        return out
+    }
+
+    /// Names where a finding is: its session's label, its turn, the detail command's arguments.
+    private struct Locator {
+        let trace: RecordedTrace
+        let turns: [Int64: RunTurns]
+        /// Session labels that name one session in the store, so `--session LABEL` finds it.
+        let uniqueLabels: Set<String>
+
+        /// `turns`: those of each run of `trace`, in its order.
+        init(_ trace: RecordedTrace, turns: [RunTurns]) {
+            self.trace = trace
+            self.turns = Dictionary(
+                zip(trace.runs.map(\.run.runID), turns), uniquingKeysWith: { first, _ in first })
+            var counts: [String: Int] = [:]
+            for run in trace.runs {
+                for session in run.sessions { counts[session.label, default: 0] += 1 }
+            }
+            uniqueLabels = Set(counts.filter { $0.value == 1 }.keys)
+        }
+
+        func finding(
+            _ kind: Finding.Kind, run runID: Int64, session: Int64?, requests: [Int64], calls: [Int64],
+            ts: Int64, summary: String, evidence: OrderedJSON, cost: Finding.Cost, detail command: String,
+            bySession: Bool = true
+        ) -> Finding {
+            let run = trace.runs.first { $0.run.runID == runID }
+            let label = run?.sessionLabel(session) ?? "(no session)"
+            let turnsOfRequests = Set(requests.compactMap { turns[runID]?.position(of: $0) })
+            let turn = turnsOfRequests.count == 1 ? turns[runID]?.turns[turnsOfRequests.first!] : nil
+            var detail = [command]
+            if bySession, let session {
+                detail += ["--session", uniqueLabels.contains(label) ? label : String(session)]
+            }
+            detail.append(trace.path)
+            return Finding(
+                kind: kind, store: trace.path, runID: runID, sessionID: session, sessionLabel: label,
+                turnIndex: turn?.index, turnID: turn?.turnID, requestIDs: requests,
+                toolCallIDs: calls, ts: ts, summary: summary, evidence: evidence, cost: cost, detail: detail)
+        }
+    }
+}
+
+// MARK: - Output
+
+extension Diagnosis {
+    /// One line per finding, ranked, each with the command that shows it in detail.
+    public var text: String {
+        let names = stores.map(TerminalText.sanitized).joined(separator: ", ")
+        guard !findings.isEmpty else {
+            return "\(names): no findings\n" + notes.map { "note: \($0)\n" }.joined() + costNote
+        }
+        var out =
+            "\(names): \(findings.count) finding" + (findings.count == 1 ? "" : "s")
+            + ", most costly first (time, then tokens)\n\n"
+        var columns: [(String, TextTable.Alignment)] = [
+            ("time", .right), ("tokens", .right), ("finding", .left), ("detail", .left),
+        ]
+        if prices != nil { columns.insert(("cost", .right), at: 2) }
+        var table = TextTable(columns)
+        for finding in findings {
+            var place = TerminalText.fitted(finding.sessionLabel, width: 24)
+            if let turn = finding.turnIndex { place += " turn \(turn + 1)" }
+            place += " " + finding.requestIDs.map(ShortID.record).joined(separator: ",")
+            var cells = [
+                finding.cost.time > 0 ? Format.duration(finding.cost.time) : "-",
+                finding.cost.tokens > 0 ? Format.count(finding.cost.tokens) : "-",
+                "\(finding.kind.rawValue) [\(place)] " + TerminalText.sanitized(finding.summary),
+                TerminalText.sanitized(finding.detailCommand),
+            ]
+            if prices != nil { cells.insert(PriceTable.dollars(finding.cost.dollars), at: 2) }
+            table.add(cells)
+        }
+        out += table.rendered()
+        for note in notes { out += "note: \(note)\n" }
+        return out + costNote
+    }
+
+    /// Where the dollars come from, or that there are none.
+    var costNote: String {
+        guard let prices else { return "cost: no prices given (--prices FILE)\n" }
+        let total = findings.compactMap(\.cost.dollars).reduce(0, +)
+        return "cost: \(PriceTable.dollars(total)) over the findings (overlapping findings counted in each), "
+            + "dollars per million tokens from \(TerminalText.sanitized(prices.path))\n"
+    }
+
+    public var json: OrderedJSON {
+        .object([
+            ("stores", .array(stores.map { .string($0) })),
+            (
+                "counts",
+                .object(
+                    Finding.Kind.allCases.map { kind in
+                        (kind.rawValue, .int(Int64(findings.filter { $0.kind == kind }.count)))
+                    })
+            ),
+            ("prices", .string(prices?.path)),
+            ("findings", .array(findings.map(\.json))),
+            ("notes", .array(notes.map { .string($0) })),
+        ])
+    }
+}

@@ -1,0 +1,503 @@
+import Reproducible
+import SessionTrace
+import TraceModel
+import TraceStore
+
+/// Latency, generation rate, cache and error figures per run, per session and per profile/model.
+///
+/// Percentiles are nearest-rank (see ``Percentile``). Generation rate is output tokens after the
+/// first over the time since the first, `(output_tokens - 1) / ((dur - ttft) / 1e9)`, for
+/// requests where it is measurable. Cache hit rate is the server-reported cached input tokens
+/// over input tokens, each summed over the requests that report both. Model time is the sum of
+/// request durations; tool time the sum of tool-call durations. The time to first token is also
+/// split, where the server reported its timings, into its prompt processing and the rest
+/// (``TTFTSplit``), each with its own median.
+public struct SummaryReport: Sendable {
+    /// The figures of one group of requests.
+    public struct Group: Sendable, Hashable {
+        /// What the group is: a run, a session or a profile/model pair.
+        public enum Kind: String, Sendable { case run, session, profile }
+
+        public var kind: Kind
+        public var runID: Int64?
+        public var sessionID: Int64?
+        /// The run's or session's label; nil for profile/model groups.
+        public var label: String?
+        public var profile: String?
+        public var model: String?
+        /// The earliest request's `ts`, for ordering.
+        public var firstTimestamp: Int64
+        public var requests: Int64 = 0
+        public var ttftP50: Int64?
+        public var ttftP95: Int64?
+        public var ttftMax: Int64?
+        /// Requests whose server reported its timings, so that their time to first token splits
+        /// into the server's prompt processing and the rest (``TTFTSplit``).
+        public var splitRequests: Int64 = 0
+        /// Median of those requests' server prompt processing; nil when no server reported timings.
+        public var ttftPromptP50: Int64?
+        /// Median of those requests' rest of the wait: queueing, network and the client.
+        public var ttftRestP50: Int64?
+        public var tokensPerSecondP50: Double?
+        public var latencyP50: Int64?
+        public var latencyP95: Int64?
+        /// Sum of request durations: the time spent waiting on the model.
+        public var modelTime: Int64 = 0
+        /// Sum of tool-call durations of the group's requests.
+        public var toolTime: Int64 = 0
+        public var toolCalls: Int64 = 0
+        public var inputTokens: Int64 = 0
+        public var cachedInputTokens: Int64 = 0
+        /// `cachedInputTokens / inputTokens`; nil when no request reported both.
+        public var cacheHitRate: Double?
+        public var errors: Int64 = 0
+        /// Dollars of the priced requests (``SummaryReport/prices``); nil when none was priced.
+        public var cost: Double?
+        /// Requests that reported tokens but whose model the price table has no price for.
+        public var unpricedRequests: Int64 = 0
+        /// Events the sinks could not record; known per run only.
+        public var droppedEvents: Int64?
+    }
+
+    public var path: String
+    /// The price table the costs come from; nil when no prices were given.
+    public var prices: PriceTable?
+    public var runs: [Group]
+    public var sessions: [Group]
+    /// One group per profile and model pair, across runs, most requests first.
+    public var profiles: [Group]
+
+    public var requestCount: Int64 { runs.saturatingSum(\.requests) }
+    public var errorCount: Int64 { runs.saturatingSum(\.errors) }
+    public var droppedCount: Int64 { runs.saturatingSum { $0.droppedEvents ?? 0 } }
+
+    /// Aggregates a store by streaming its rows: no record is materialised, so a million requests
+    /// cost one pass over the table and a linear-time selection per percentile.
+    public static func compute(
+        reader: StoreReader, prices: PriceTable? = nil
+    ) throws(StoreError) -> SummaryReport {
+        var builder = Builder(prices: prices)
+        var labels: [Int64: String] = [:]
+        try reader.query("SELECT session_id, label FROM session") { row in labels[row.int64(0)] = row.string(1) }
+        try reader.query("SELECT run_id, label, ts FROM run") { row in
+            builder.runLabels[row.int64(0)] = row.optionalString(1)
+        }
+        builder.sessionLabels = labels
+        try reader.query(
+            """
+            SELECT run_id, session_id, profile, model, ts, dur, ttft, output_tokens, input_tokens,
+                cached_input_tokens, error IS NOT NULL, provider,
+                \(reader.schemaVersion >= 2 ? "cache_write_tokens" : "NULL"), server_prompt_dur
+            FROM request
+            """
+        ) { row in
+            let cost = prices?.cost(
+                provider: row.string(11), model: row.string(3), inputTokens: row.optionalInt64(8),
+                cachedInputTokens: row.optionalInt64(9), cacheWriteTokens: row.optionalInt64(12),
+                outputTokens: row.optionalInt64(7))
+            builder.addRequest(
+                runID: row.int64(0), sessionID: row.optionalInt64(1), profile: row.string(2), model: row.string(3),
+                ts: row.int64(4), dur: row.int64(5), ttft: row.optionalInt64(6), outputTokens: row.optionalInt64(7),
+                inputTokens: row.optionalInt64(8), cachedInputTokens: row.optionalInt64(9), failed: row.int64(10) != 0,
+                serverPromptDuration: row.optionalInt64(13), cost: cost)
+        }
+        try reader.query(
+            """
+            SELECT tool_call.run_id, tool_call.session_id, request.profile, request.model, tool_call.dur
+            FROM tool_call LEFT JOIN request ON request.request_id = tool_call.request_id
+            """
+        ) { row in
+            builder.addToolCall(
+                runID: row.int64(0), sessionID: row.optionalInt64(1), profile: row.optionalString(2),
+                model: row.optionalString(3), dur: row.int64(4))
+        }
+        // Summed here, not with SQL's sum(), which fails on overflow.
+        try reader.query("SELECT run_id, count FROM dropped") { row in
+            let runID = row.int64(0)
+            builder.dropped[runID] = builder.dropped[runID, default: 0].saturatingAdd(row.int64(1))
+        }
+        return builder.finish(path: reader.path)
+    }
+
+    /// Aggregates a loaded trace; the same figures as ``compute(reader:)``.
+    public static func compute(trace: RecordedTrace, prices: PriceTable? = nil) -> SummaryReport {
+        var builder = Builder(prices: prices)
+        for run in trace.runs {
+            builder.runLabels[run.run.runID] = run.run.label
+            for session in run.sessions { builder.sessionLabels[session.sessionID] = session.label }
+            let profiles = Dictionary(run.requests.map { ($0.requestID, ($0.profile, $0.model)) },
+                                      uniquingKeysWith: { first, _ in first })
+            for request in run.requests {
+                builder.addRequest(
+                    runID: run.run.runID, sessionID: request.sessionID, profile: request.profile,
+                    model: request.model, ts: request.ts, dur: request.dur, ttft: request.timeToFirstToken,
+                    outputTokens: request.outputTokens, inputTokens: request.inputTokens,
+                    cachedInputTokens: request.cachedInputTokens, failed: request.error != nil,
+                    serverPromptDuration: request.serverTimings?.promptDuration, cost: prices?.cost(of: request))
+            }
+            for call in run.toolCalls {
+                let pair = call.requestID.flatMap { profiles[$0] }
+                builder.addToolCall(
+                    runID: run.run.runID, sessionID: call.sessionID, profile: pair?.0, model: pair?.1, dur: call.dur)
+            }
+            if !run.dropped.isEmpty { builder.dropped[run.run.runID] = run.droppedCount }
+        }
+        return builder.finish(path: trace.path)
+    }
+
+    // MARK: - Accumulation
+
+    /// A request of a run: how a tool call finds the request it was made for.
+    package struct RunRequest: Hashable {
+        package var runID: Int64
+        package var requestID: Int64
+        package init(runID: Int64, requestID: Int64) {
+            self.runID = runID
+            self.requestID = requestID
+        }
+    }
+
+    private struct SessionKey: Hashable {
+        var runID: Int64
+        var sessionID: Int64?
+    }
+
+    private struct ProfileKey: Hashable {
+        var profile: String
+        var model: String
+    }
+
+    /// The raw values of one group until percentiles are taken.
+    private struct Accumulator {
+        var group: Group
+        var ttfts: [Int64] = []
+        var rates: [Double] = []
+        var latencies: [Int64] = []
+        var prompts: [Int64] = []
+        var rests: [Int64] = []
+
+        mutating func add(
+            ts: Int64, dur: Int64, ttft: Int64?, outputTokens: Int64?, inputTokens: Int64?,
+            cachedInputTokens: Int64?, failed: Bool, serverPromptDuration: Int64?, cost: Double?, priced: Bool
+        ) {
+            group.requests += 1
+            if let cost {
+                group.cost = (group.cost ?? 0) + cost
+            } else if priced, inputTokens != nil || outputTokens != nil {
+                group.unpricedRequests += 1
+            }
+            group.firstTimestamp = min(group.firstTimestamp, ts)
+            group.modelTime = group.modelTime.saturatingAdd(dur)
+            latencies.append(dur)
+            if let ttft {
+                ttfts.append(ttft)
+                if let serverPromptDuration {
+                    let split = TTFTSplit(ttft: ttft, serverPromptDuration: serverPromptDuration)
+                    prompts.append(split.prompt)
+                    rests.append(split.rest)
+                }
+                if let outputTokens, outputTokens > 1, dur > ttft {
+                    rates.append(Double(outputTokens - 1) / (Double(dur - ttft) / 1e9))
+                }
+            }
+            if let inputTokens, let cachedInputTokens {
+                group.inputTokens = group.inputTokens.saturatingAdd(inputTokens)
+                group.cachedInputTokens = group.cachedInputTokens.saturatingAdd(cachedInputTokens)
+            }
+            if failed { group.errors += 1 }
+        }
+
+        mutating func finish() -> Group {
+            var group = group
+            if !ttfts.isEmpty {
+                group.ttftP50 = Percentile.select(&ttfts, rank: Percentile.rank(50, count: ttfts.count))
+                group.ttftP95 = Percentile.select(&ttfts, rank: Percentile.rank(95, count: ttfts.count))
+                group.ttftMax = ttfts.max()
+            }
+            if !prompts.isEmpty {
+                group.splitRequests = Int64(prompts.count)
+                group.ttftPromptP50 = Percentile.select(&prompts, rank: Percentile.rank(50, count: prompts.count))
+                group.ttftRestP50 = Percentile.select(&rests, rank: Percentile.rank(50, count: rests.count))
+            }
+            if !rates.isEmpty {
+                group.tokensPerSecondP50 = Percentile.select(&rates, rank: Percentile.rank(50, count: rates.count))
+            }
+            if !latencies.isEmpty {
+                group.latencyP50 = Percentile.select(&latencies, rank: Percentile.rank(50, count: latencies.count))
+                group.latencyP95 = Percentile.select(&latencies, rank: Percentile.rank(95, count: latencies.count))
+            }
+            if group.inputTokens > 0 {
+                group.cacheHitRate = Double(group.cachedInputTokens) / Double(group.inputTokens)
+            }
+            return group
+        }
+    }
+
+    /// The fold every source of records goes through: requests and tool calls added one by one.
+    package struct Builder {
+        let prices: PriceTable?
+        package var runLabels: [Int64: String?] = [:]
+        package var sessionLabels: [Int64: String] = [:]
+        package var dropped: [Int64: Int64] = [:]
+        private var runs: [Accumulator] = []
+        private var runIndex: [Int64: Int] = [:]
+        private var sessions: [Accumulator] = []
+        private var sessionIndex: [SessionKey: Int] = [:]
+        private var profiles: [Accumulator] = []
+        private var profileIndex: [ProfileKey: Int] = [:]
+
+        package init(prices: PriceTable?) { self.prices = prices }
+        /// The group each of the last request's keys found: consecutive requests mostly share them.
+        private var lastRun: (key: Int64, slot: Int)?
+        private var lastSession: (key: SessionKey, slot: Int)?
+        private var lastProfile: (key: ProfileKey, slot: Int)?
+
+        private mutating func runSlot(_ runID: Int64) -> Int {
+            if let last = lastRun, last.key == runID { return last.slot }
+            let slot: Int
+            if let index = runIndex[runID] {
+                slot = index
+            } else {
+                runs.append(Accumulator(group: Group(kind: .run, runID: runID, firstTimestamp: .max)))
+                slot = runs.count - 1
+                runIndex[runID] = slot
+            }
+            lastRun = (runID, slot)
+            return slot
+        }
+
+        private mutating func sessionSlot(_ key: SessionKey) -> Int {
+            if let last = lastSession, last.key == key { return last.slot }
+            let slot: Int
+            if let index = sessionIndex[key] {
+                slot = index
+            } else {
+                sessions.append(Accumulator(
+                    group: Group(kind: .session, runID: key.runID, sessionID: key.sessionID, firstTimestamp: .max)))
+                slot = sessions.count - 1
+                sessionIndex[key] = slot
+            }
+            lastSession = (key, slot)
+            return slot
+        }
+
+        private mutating func profileSlot(_ key: ProfileKey) -> Int {
+            if let last = lastProfile, last.key == key { return last.slot }
+            let slot: Int
+            if let index = profileIndex[key] {
+                slot = index
+            } else {
+                profiles.append(
+                    Accumulator(group: Group(kind: .profile, profile: key.profile, model: key.model, firstTimestamp: .max)))
+                slot = profiles.count - 1
+                profileIndex[key] = slot
+            }
+            lastProfile = (key, slot)
+            return slot
+        }
+
+        /// Adds a request to its groups; returns its profile/model group, for its tool calls.
+        @discardableResult
+        package mutating func addRequest(
+            runID: Int64, sessionID: Int64?, profile: String, model: String, ts: Int64, dur: Int64, ttft: Int64?,
+            outputTokens: Int64?, inputTokens: Int64?, cachedInputTokens: Int64?, failed: Bool,
+            serverPromptDuration: Int64?, cost: Double?
+        ) -> Int {
+            let priced = prices != nil
+            let run = runSlot(runID)
+            runs[run].add(ts: ts, dur: dur, ttft: ttft, outputTokens: outputTokens, inputTokens: inputTokens,
+                          cachedInputTokens: cachedInputTokens, failed: failed,
+                          serverPromptDuration: serverPromptDuration, cost: cost, priced: priced)
+            let session = sessionSlot(SessionKey(runID: runID, sessionID: sessionID))
+            sessions[session].add(ts: ts, dur: dur, ttft: ttft, outputTokens: outputTokens, inputTokens: inputTokens,
+                                  cachedInputTokens: cachedInputTokens, failed: failed,
+                          serverPromptDuration: serverPromptDuration, cost: cost, priced: priced)
+            let pair = profileSlot(ProfileKey(profile: profile, model: model))
+            profiles[pair].add(ts: ts, dur: dur, ttft: ttft, outputTokens: outputTokens, inputTokens: inputTokens,
+                               cachedInputTokens: cachedInputTokens, failed: failed,
+                          serverPromptDuration: serverPromptDuration, cost: cost, priced: priced)
+            return pair
+        }
+
+        /// Adds a tool call's time to the groups of its request; calls of groups without requests
+        /// (a run that recorded tools only) are counted in their run and session all the same.
+        package mutating func addToolCall(runID: Int64, sessionID: Int64?, profile: String?, model: String?, dur: Int64) {
+            let pair = profile.flatMap { profile in model.map { profileSlot(ProfileKey(profile: profile, model: $0)) } }
+            addToolCall(runID: runID, sessionID: sessionID, profileSlot: pair, dur: dur)
+        }
+
+        /// Adds a tool call's time to its run, its session and the profile/model group `profileSlot`.
+        package mutating func addToolCall(runID: Int64, sessionID: Int64?, profileSlot pair: Int?, dur: Int64) {
+            let run = runSlot(runID)
+            runs[run].group.toolTime = runs[run].group.toolTime.saturatingAdd(dur)
+            runs[run].group.toolCalls += 1
+            let session = sessionSlot(SessionKey(runID: runID, sessionID: sessionID))
+            sessions[session].group.toolTime = sessions[session].group.toolTime.saturatingAdd(dur)
+            sessions[session].group.toolCalls += 1
+            if let pair {
+                profiles[pair].group.toolTime = profiles[pair].group.toolTime.saturatingAdd(dur)
+                profiles[pair].group.toolCalls += 1
+            }
+        }
+
+        package mutating func finish(path: String) -> SummaryReport {
+            for (runID, _) in dropped { _ = runSlot(runID) }
+            var runGroups = runs.indices.map { runs[$0].finish() }
+            for index in runGroups.indices {
+                let id = runGroups[index].runID!
+                runGroups[index].label = runLabels[id] ?? nil
+                runGroups[index].droppedEvents = dropped[id] ?? 0
+            }
+            var sessionGroups = sessions.indices.map { sessions[$0].finish() }
+            for index in sessionGroups.indices {
+                let id = sessionGroups[index].sessionID
+                sessionGroups[index].label = id.map { sessionLabels[$0] ?? "session \($0)" } ?? "(no session)"
+            }
+            runGroups.sort { ($0.firstTimestamp, $0.runID ?? 0) < ($1.firstTimestamp, $1.runID ?? 0) }
+            sessionGroups.sort { ($0.firstTimestamp, $0.sessionID ?? -1) < ($1.firstTimestamp, $1.sessionID ?? -1) }
+            let profileGroups = profiles.indices.map { profiles[$0].finish() }.sorted {
+                ($0.requests, $1.profile ?? "", $1.model ?? "") > ($1.requests, $0.profile ?? "", $0.model ?? "")
+            }
+            return SummaryReport(
+                path: path, prices: prices, runs: runGroups, sessions: sessionGroups, profiles: profileGroups)
+        }
+    }
+}
+
+// MARK: - Output
+
+extension SummaryReport {
+    /// The report for a person: one table per grouping; at most `sessionLimit` session rows.
+    public func text(sessionLimit: Int = 20) -> String {
+        let store = TerminalText.sanitized(path)
+        guard requestCount > 0 else {
+            var out = "\(store): no requests recorded"
+            if droppedCount > 0 { out += " (\(Format.count(droppedCount)) events were dropped)" }
+            return out + "\n"
+        }
+        var out = "\(store): \(Format.count(requestCount)) requests in \(runs.count) run"
+            + (runs.count == 1 ? "" : "s") + ", \(Format.count(errorCount)) failed, "
+            + "\(Format.count(droppedCount)) events dropped\n"
+        if droppedCount > 0 {
+            out += "warning: the trace is incomplete; \(Format.count(droppedCount)) events could not be recorded\n"
+        }
+        out += "\nBy run\n" + table(runs, first: ("run", { group in
+            let id = "run " + ShortID.run(group.runID ?? 0)
+            return group.label.map { "\(id) \(TerminalText.fitted($0, width: 24))" } ?? id
+        }), dropped: true)
+        let shown = sessions.prefix(sessionLimit)
+        out += "\nBy session\n" + table(Array(shown), first: ("session", { group in
+            let label = TerminalText.fitted(group.label ?? "", width: 28)
+            return group.sessionID.map { ShortID.record($0) + " " + label } ?? label
+        }), dropped: false)
+        if sessions.count > shown.count {
+            out += "  … \(sessions.count - shown.count) more sessions; --limit N shows more, --json shows all\n"
+        }
+        out += "\nBy profile/model\n" + table(profiles, first: ("profile/model", { group in
+            TerminalText.fitted(group.profile ?? "", width: 16) + " / " + TerminalText.fitted(group.model ?? "", width: 24)
+        }), dropped: false)
+        out += """
+
+            Percentiles are nearest-rank. prompt p50 and rest p50 split the time to first token, over \
+            the requests whose server reported its timings: the server's own prompt processing, and \
+            the rest (queueing, network, the client); "no timings" where no server reported them. tok/s: (output_tokens - 1) / (dur - ttft). cache hit: \
+            server-reported cached input tokens over input tokens, summed; "not reported" where the \
+            server gave no cache figures. model time: sum of request durations; tool time: sum of \
+            tool-call durations.
+
+            """
+        out += costNote
+        return out
+    }
+
+    /// Where the costs come from, or that there are none.
+    var costNote: String {
+        guard let prices else { return "cost: no prices given (--prices FILE)\n" }
+        let unpriced = runs.saturatingSum(\.unpricedRequests)
+        var note = "cost: dollars per million tokens from \(TerminalText.sanitized(prices.path))"
+        if unpriced > 0 { note += "; \(Format.count(unpriced)) requests of models without a price not counted" }
+        return note + "\n"
+    }
+
+    private func table(
+        _ groups: [Group], first: (title: String, cell: (Group) -> String), dropped: Bool
+    ) -> String {
+        var columns: [(String, TextTable.Alignment)] = [
+            (first.title, .left), ("requests", .right), ("ttft p50", .right), ("p95", .right), ("max", .right),
+            ("prompt p50", .right), ("rest p50", .right),
+            ("tok/s p50", .right), ("latency p50", .right), ("p95", .right), ("model time", .right),
+            ("tool time", .right), ("cache hit", .right), ("errors", .right),
+        ]
+        if prices != nil { columns.insert(("cost", .right), at: columns.count - 1) }
+        if dropped { columns.append(("dropped", .right)) }
+        var table = TextTable(columns)
+        for group in groups {
+            var cells = [
+                first.cell(group), Format.count(group.requests), Format.duration(group.ttftP50),
+                Format.duration(group.ttftP95), Format.duration(group.ttftMax),
+                group.splitRequests > 0 ? Format.duration(group.ttftPromptP50) : "no timings",
+                group.splitRequests > 0 ? Format.duration(group.ttftRestP50) : "no timings", Format.rate(group.tokensPerSecondP50),
+                Format.duration(group.latencyP50), Format.duration(group.latencyP95), Format.duration(group.modelTime),
+                Format.duration(group.toolTime),
+                group.cacheHitRate.map(Format.percent) ?? "not reported", Format.count(group.errors),
+            ]
+            if prices != nil { cells.insert(PriceTable.dollars(group.cost), at: cells.count - 1) }
+            if dropped { cells.append(Format.count(group.droppedEvents ?? 0)) }
+            table.add(cells)
+        }
+        return table.rendered()
+    }
+
+    /// The report as JSON; keys are documented in `docs/trace-report.md`.
+    public var json: OrderedJSON {
+        .object([
+            ("store", .string(path)),
+            ("percentile_method", .string("nearest-rank")),
+            ("requests", .int(requestCount)),
+            ("errors", .int(errorCount)),
+            ("dropped_events", .int(droppedCount)),
+            ("prices", .string(prices?.path)),
+            ("runs", .array(runs.map(\.json))),
+            ("sessions", .array(sessions.map(\.json))),
+            ("profiles", .array(profiles.map(\.json))),
+        ])
+    }
+}
+
+extension SummaryReport.Group {
+    public var json: OrderedJSON {
+        var members: [(String, OrderedJSON)] = []
+        switch kind {
+        case .run:
+            members += [("run_id", .id(runID)), ("label", .string(label))]
+        case .session:
+            members += [("run_id", .id(runID)), ("session_id", .id(sessionID)), ("label", .string(label))]
+        case .profile:
+            members += [("profile", .string(profile)), ("model", .string(model))]
+        }
+        members += [
+            ("requests", .int(requests)),
+            ("ttft_ns", .object([("p50", .int(ttftP50)), ("p95", .int(ttftP95)), ("max", .int(ttftMax))])),
+            (
+                "ttft_split",
+                .object([
+                    ("requests", .int(splitRequests)), ("server_prompt_p50_ns", .int(ttftPromptP50)),
+                    ("rest_p50_ns", .int(ttftRestP50)),
+                ])
+            ),
+            ("tokens_per_second_p50", .double(tokensPerSecondP50)),
+            ("latency_ns", .object([("p50", .int(latencyP50)), ("p95", .int(latencyP95)), ("sum", .int(modelTime))])),
+            ("model_time_ns", .int(modelTime)),
+            ("tool_time_ns", .int(toolTime)),
+            ("tool_calls", .int(toolCalls)),
+            ("input_tokens", .int(inputTokens)),
+            ("cached_input_tokens", .int(cachedInputTokens)),
+            ("cache_hit_rate", .double(cacheHitRate)),
+            ("cost_usd", .double(cost)),
+            ("unpriced_requests", .int(unpricedRequests)),
+            ("errors", .int(errors)),
+        ]
+        if kind == .run { members.append(("dropped_events", .int(droppedEvents ?? 0))) }
+        return .object(members)
+    }
+}

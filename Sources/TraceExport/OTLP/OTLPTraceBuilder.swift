@@ -1,0 +1,456 @@
+import Redaction
+import SessionTrace
+import TraceAnalysis
+import TraceModel
+import TraceStore
+
+/// The OTLP spans of one run, laid out as the OpenTelemetry GenAI agent conventions and
+/// OpenInference expect (docs/trace-report.md, "--format otlp").
+///
+/// One trace per session (conversation), rooted in a `session` span; each turn an `invoke_agent`
+/// span holding the turn's `chat` and `execute_tool` spans as siblings; the app's intervals where
+/// the code put them when they hold one session's work. The run's own trace holds the run span,
+/// the intervals that hold several sessions' work (each session's spans link to theirs), and what
+/// belongs to no session. Every span lies within its parent: a session or run span spans what it
+/// holds, and a span goes under the nearest enclosing candidate.
+struct OTLPTraceBuilder {
+    private let run: RecordedRun
+    private let turns: RunTurns
+    private let sessionIDs: Set<Int64>
+    private let intervals: [Int64: IntervalRecord]
+    /// The session whose trace holds each interval; absent: the run's trace.
+    private var intervalOwner: [Int64: Int64] = [:]
+    private let instantsByParent: [Int64: [InstantRecord]]
+
+    /// A span while it is built: times on the store's monotonic clock.
+    private struct Node {
+        var spanID: UInt64
+        var parent: UInt64?
+        var name: String
+        var kind: OTLPSpan.Kind
+        var start: Int64
+        var end: Int64
+        var attributes: [OTLPAttribute]
+        var events: [(ts: Int64, name: String, attributes: [OTLPAttribute])] = []
+        var links: [(trace: Int64?, span: UInt64)] = []
+        var error: String?
+    }
+
+    /// The spans of one trace; `trace` is the session id, nil for the run's own trace.
+    private struct TraceNodes {
+        var trace: Int64?
+        var root: Node
+        var nodes: [Node] = []
+    }
+
+    init(run: RecordedRun) {
+        self.run = run
+        turns = RunTurns(run)
+        sessionIDs = Set(run.sessions.map(\.sessionID))
+        intervals = Dictionary(run.intervals.map { ($0.intervalID, $0) }, uniquingKeysWith: { first, _ in first })
+        instantsByParent = Dictionary(
+            grouping: run.instants.filter { $0.parentID != nil }, by: { $0.parentID! })
+        intervalOwner = owners()
+    }
+
+    /// Which session's trace each interval joins: its own session, else the one session whose
+    /// requests, tool calls and intervals it holds; one that holds several or none stays in the
+    /// run's trace.
+    private func owners() -> [Int64: Int64] {
+        var held: [Int64: Set<Int64>] = [:]
+        func mark(_ start: Int64?, _ session: Int64) {
+            var seen: Set<Int64> = []
+            var next = start
+            while let id = next, let interval = intervals[id], seen.insert(id).inserted {
+                held[id, default: []].insert(session)
+                next = interval.parentID
+            }
+        }
+        for request in run.requests { if let session = conversation(request.sessionID) { mark(request.parentID, session) } }
+        for interval in run.intervals {
+            if let session = conversation(interval.sessionID) { mark(interval.intervalID, session) }
+        }
+        var owner: [Int64: Int64] = [:]
+        for interval in run.intervals {
+            if let session = conversation(interval.sessionID) {
+                owner[interval.intervalID] = session
+            } else if let sessions = held[interval.intervalID], sessions.count == 1 {
+                owner[interval.intervalID] = sessions.first!
+            }
+        }
+        return owner
+    }
+
+    private func conversation(_ session: Int64?) -> Int64? {
+        session.flatMap { sessionIDs.contains($0) ? $0 : nil }
+    }
+
+    // MARK: Ids
+
+    /// Table tags that keep the span ids of different records apart.
+    private enum Table: UInt64 {
+        case run = 1, session, request, toolCall, interval, turn, ttftRest, ttftPrompt
+        case runTrace = 0x5255_4E54, sessionTrace = 0x5345_5353, traceLow = 0x5452_4143
+    }
+
+    private func spanID(_ id: Int64, _ table: Table) -> UInt64 { OTLPExport.spanID(id, table: table.rawValue) }
+
+    private func traceID(_ trace: Int64?) -> OTLPTraceID {
+        let high = trace.map { spanID($0, .sessionTrace) } ?? spanID(run.run.runID, .runTrace)
+        return OTLPTraceID(high: high, low: spanID(run.run.wallClockStart ^ run.run.runID, .traceLow))
+    }
+
+    // MARK: Building
+
+    /// The run's traces, run trace first, then one per session by start time.
+    func spans() -> [OTLPSpan] {
+        var traces: [Int64?: TraceNodes] = [nil: TraceNodes(trace: nil, root: runRoot())]
+        for session in run.sessions {
+            traces[session.sessionID] = TraceNodes(trace: session.sessionID, root: sessionRoot(session))
+        }
+
+        for interval in run.intervals {
+            let owner = intervalOwner[interval.intervalID]
+            let end = interval.ts + max(0, interval.dur)
+            let (parent, link) = placement(
+                under: interval.parentID == interval.intervalID ? nil : interval.parentID, in: owner,
+                start: interval.ts, end: end)
+            var node = Node(
+                spanID: spanID(interval.intervalID, .interval), parent: parent, name: interval.name, kind: .internal,
+                start: interval.ts, end: end, attributes: intervalAttributes(interval), error: interval.error)
+            node.events = instantEvents(interval.intervalID)
+            if let link { node.links.append(link) }
+            traces[owner]!.nodes.append(node)
+        }
+
+        // Turns: an invoke_agent span each, its requests and tool calls as children.
+        for turn in turns.turns {
+            let owner = conversation(turn.sessionID)
+            let agentID = spanID(turn.requests[0].requestID, .turn)
+            var start = Int64.max
+            var end = Int64.min
+            var children: [Node] = []
+            for request in turn.requests {
+                start = min(start, request.ts)
+                end = max(end, request.ts + max(0, request.dur))
+                children += requestNodes(request, parent: agentID)
+                for call in run.toolCallsByRequest[request.requestID] ?? [] {
+                    start = min(start, call.ts)
+                    end = max(end, call.ts + max(0, call.dur))
+                    children.append(toolNode(call, parent: agentID, conversation: owner))
+                }
+            }
+            let (parent, link) = placement(under: turn.requests[0].parentID, in: owner, start: start, end: end)
+            var agent = Node(
+                spanID: agentID, parent: parent, name: "invoke_agent \(run.sessionLabel(turn.sessionID))",
+                kind: .internal, start: start, end: end, attributes: agentAttributes(turn, conversation: owner))
+            if let link { agent.links.append(link) }
+            traces[owner]!.nodes.append(agent)
+            traces[owner]!.nodes += children
+        }
+
+        // Tool calls that no recorded request asked for.
+        let requestIDs = Set(run.requests.map(\.requestID))
+        for call in run.toolCalls where !(call.requestID.map(requestIDs.contains) ?? false) {
+            let owner = conversation(call.sessionID)
+            traces[owner]!.nodes.append(toolNode(call, parent: traces[owner]!.root.spanID, conversation: owner))
+        }
+
+        // Roots span what they hold; the run's trace is first, sessions follow by start time.
+        var spans: [OTLPSpan] = []
+        let order: [Int64?] = [nil] + run.sessions.map(\.sessionID)
+        for key in order {
+            guard var trace = traces[key] else { continue }
+            for node in trace.nodes where node.parent == nil || node.parent == trace.root.spanID {
+                trace.root.start = min(trace.root.start, node.start)
+                trace.root.end = max(trace.root.end, node.end)
+            }
+            let id = traceID(key)
+            spans.append(span(trace.root, trace: id))
+            spans += trace.nodes.map { span($0, trace: id) }
+        }
+        return spans
+    }
+
+    /// Where a span goes: under the nearest of `parent`'s chain of intervals that lies in trace
+    /// `owner` and encloses `start...end`, else under the trace's root. The link names the
+    /// enclosing interval the code put it in when that one lies in another trace.
+    private func placement(under parent: Int64?, in owner: Int64?, start: Int64, end: Int64)
+        -> (UInt64, (trace: Int64?, span: UInt64)?)
+    {
+        var seen: Set<Int64> = []
+        var next = parent
+        var link: (trace: Int64?, span: UInt64)?
+        while let id = next, let interval = intervals[id], seen.insert(id).inserted {
+            let intervalTrace = intervalOwner[id]
+            if intervalTrace == owner {
+                if interval.ts <= start, end <= interval.ts + max(0, interval.dur) {
+                    return (spanID(id, .interval), link)
+                }
+            } else if link == nil {
+                link = (intervalTrace, spanID(id, .interval))
+            }
+            next = interval.parentID == id ? nil : interval.parentID
+        }
+        return (owner.map { spanID($0, .session) } ?? spanID(run.run.runID, .run), link)
+    }
+
+    // MARK: Spans
+
+    private func runRoot() -> Node {
+        let record = run.run
+        var node = Node(
+            spanID: spanID(record.runID, .run), parent: nil,
+            name: record.label.map { "run \($0)" } ?? "run", kind: .internal,
+            start: min(record.ts, run.startTime), end: min(record.ts, run.startTime),
+            attributes: [
+                OTLPAttribute("openinference.span.kind", "CHAIN"),
+                OTLPAttribute("session_trace.run_id", id: record.runID),
+            ])
+        node.events = run.dropped.map { dropped in
+            (
+                dropped.ts, "dropped_events",
+                [
+                    OTLPAttribute("session_trace.sink", dropped.sink),
+                    OTLPAttribute("session_trace.reason", dropped.reason),
+                    OTLPAttribute("session_trace.count", dropped.count),
+                ]
+            )
+        }
+        let known = Set(run.intervals.map(\.intervalID)).union(sessionIDs).union(run.requests.map(\.requestID))
+        node.events += run.instants.filter { instant in
+            instant.parentID.map { !known.contains($0) } ?? true
+        }.map(instantEvent)
+        return node
+    }
+
+    private func sessionRoot(_ session: SessionRecord) -> Node {
+        var node = Node(
+            spanID: spanID(session.sessionID, .session), parent: nil, name: "session \(session.label)",
+            kind: .internal, start: session.ts, end: session.ts + max(0, session.dur),
+            attributes: [
+                OTLPAttribute("openinference.span.kind", "CHAIN"),
+                OTLPAttribute("gen_ai.agent.name", session.label),
+            ] + conversationAttributes(session.sessionID) + [
+                OTLPAttribute("session_trace.run_id", id: run.run.runID),
+                OTLPAttribute("session_trace.session_id", id: session.sessionID),
+            ])
+        node.events =
+            run.handoffs.filter { $0.sessionID == session.sessionID }.map { handoff in
+                (
+                    handoff.ts, "session_trace.handoff",
+                    [
+                        OTLPAttribute("session_trace.handoff.kind", handoff.kind),
+                        OTLPAttribute("session_trace.handoff.from", handoff.from),
+                        OTLPAttribute("session_trace.handoff.to", handoff.to),
+                    ]
+                )
+            } + instantEvents(session.sessionID)
+        return node
+    }
+
+    /// `gen_ai.conversation.id` and OpenInference's `session.id`, which Phoenix groups sessions by.
+    private func conversationAttributes(_ session: Int64?) -> [OTLPAttribute] {
+        guard let session = conversation(session) else { return [] }
+        return [OTLPAttribute("gen_ai.conversation.id", id: session), OTLPAttribute("session.id", id: session)]
+    }
+
+    private func intervalAttributes(_ interval: IntervalRecord) -> [OTLPAttribute] {
+        var attributes = [OTLPAttribute("openinference.span.kind", "CHAIN")]
+        attributes += conversationAttributes(intervalOwner[interval.intervalID])
+        attributes.append(OTLPAttribute("session_trace.interval_id", id: interval.intervalID))
+        attributes += metadata(interval.metadata, prefix: "session_trace.interval.")
+        return attributes
+    }
+
+    private func agentAttributes(_ turn: Turn, conversation owner: Int64?) -> [OTLPAttribute] {
+        let first = turn.requests[0]
+        var attributes = [
+            OTLPAttribute("openinference.span.kind", "AGENT"),
+            OTLPAttribute("gen_ai.operation.name", "invoke_agent"),
+            OTLPAttribute("gen_ai.agent.name", run.sessionLabel(turn.sessionID)),
+            OTLPAttribute("gen_ai.provider.name", first.provider),
+        ]
+        if !first.model.isEmpty { attributes.append(OTLPAttribute("gen_ai.request.model", first.model)) }
+        attributes += conversationAttributes(owner)
+        if let session = turn.sessionID { attributes.append(OTLPAttribute("session_trace.session_id", id: session)) }
+        attributes.append(OTLPAttribute("session_trace.turn_index", Int64(turn.index)))
+        if let turnID = turn.turnID { attributes.append(OTLPAttribute("session_trace.turn_id", id: turnID)) }
+        attributes.append(OTLPAttribute("session_trace.turn_inferred", turn.isInferred))
+        return attributes
+    }
+
+    /// A request's `chat` span and, where its server reported timings, two spans that split its
+    /// time to first token (``TTFTSplit``): `queue, network, client`, then `server prompt processing`.
+    private func requestNodes(_ request: RequestRecord, parent: UInt64) -> [Node] {
+        let chat = requestNode(request, parent: parent)
+        guard let split = TTFTSplit(request)?.drawn(in: chat.end - chat.start) else { return [chat] }
+        let attributes = [OTLPAttribute("openinference.span.kind", "UNKNOWN")]
+            + conversationAttributes(request.sessionID)
+            + [OTLPAttribute("session_trace.request_id", id: request.requestID)]
+        let restEnd = request.ts + split.rest
+        return [
+            chat,
+            Node(
+                spanID: spanID(request.requestID, .ttftRest), parent: chat.spanID, name: "queue, network, client",
+                kind: .internal, start: request.ts, end: restEnd, attributes: attributes),
+            Node(
+                spanID: spanID(request.requestID, .ttftPrompt), parent: chat.spanID, name: "server prompt processing",
+                kind: .internal, start: restEnd, end: restEnd + split.prompt, attributes: attributes),
+        ]
+    }
+
+    private func requestNode(_ request: RequestRecord, parent: UInt64) -> Node {
+        var attributes = [
+            OTLPAttribute("openinference.span.kind", "LLM"),
+            OTLPAttribute("gen_ai.operation.name", "chat"),
+            OTLPAttribute("gen_ai.provider.name", request.provider),
+            OTLPAttribute("gen_ai.request.model", request.model),
+            OTLPAttribute("llm.provider", request.provider),
+            OTLPAttribute("llm.model_name", request.responseModel ?? request.model),
+        ]
+        attributes += conversationAttributes(request.sessionID)
+        let optional: [OTLPAttribute?] = [
+            request.inputTokens.map { OTLPAttribute("gen_ai.usage.input_tokens", $0) },
+            request.outputTokens.map { OTLPAttribute("gen_ai.usage.output_tokens", $0) },
+            request.cachedInputTokens.map { OTLPAttribute("gen_ai.usage.cache_read.input_tokens", $0) },
+            request.cacheWriteTokens.map { OTLPAttribute("gen_ai.usage.cache_creation.input_tokens", $0) },
+            request.inputTokens.map { OTLPAttribute("llm.token_count.prompt", $0) },
+            request.outputTokens.map { OTLPAttribute("llm.token_count.completion", $0) },
+            request.inputTokens.flatMap { input in
+                request.outputTokens.map { OTLPAttribute("llm.token_count.total", input &+ $0) }
+            },
+            request.cachedInputTokens.map { OTLPAttribute("llm.token_count.prompt_details.cache_read", $0) },
+            request.timeToFirstToken.map {
+                OTLPAttribute("gen_ai.response.time_to_first_chunk", Double($0) / 1e9)
+            },
+            request.finishReason.map { OTLPAttribute("gen_ai.response.finish_reasons", strings: [$0]) },
+            request.error.map { _ in OTLPAttribute("error.type", "_OTHER") },
+            request.responseID.map { OTLPAttribute("gen_ai.response.id", $0) },
+            request.responseModel.map { OTLPAttribute("gen_ai.response.model", $0) },
+            request.serverAddress.map { OTLPAttribute("server.address", $0) },
+            request.serverPort.map { OTLPAttribute("server.port", $0) },
+            request.streamed.map { OTLPAttribute("gen_ai.request.stream", $0) },
+            request.maxTokens.map { OTLPAttribute("gen_ai.request.max_tokens", $0) },
+            request.temperature.map { OTLPAttribute("gen_ai.request.temperature", $0) },
+            request.turnID.map { OTLPAttribute("session_trace.turn_id", id: $0) },
+            request.instructionsFingerprint.map { OTLPAttribute("session_trace.instructions_fingerprint", $0) },
+            request.toolsFingerprint.map { OTLPAttribute("session_trace.tools_fingerprint", $0) },
+            request.sessionID.map { OTLPAttribute("session_trace.session_id", id: $0) },
+            OTLPAttribute("session_trace.request_id", id: request.requestID),
+            OTLPAttribute("session_trace.profile", request.profile),
+            OTLPAttribute("session_trace.prompt_bytes", request.promptBytes),
+            OTLPAttribute("session_trace.transcript_entries", request.transcriptEntries),
+            OTLPAttribute("session_trace.reused_prefix_entries", request.reusedPrefixEntries),
+            request.tokensPerSecond.flatMap { $0.isFinite ? OTLPAttribute("session_trace.tokens_per_second", $0) : nil },
+        ]
+        attributes += optional.compactMap { $0 }
+        if let timings = request.serverTimings {
+            attributes += [
+                OTLPAttribute("session_trace.server.prompt_tokens", timings.promptTokens),
+                OTLPAttribute("session_trace.server.cached_tokens", timings.cachedTokens),
+                OTLPAttribute("session_trace.server.prompt_duration_ns", timings.promptDuration),
+                OTLPAttribute("session_trace.server.predicted_tokens", timings.predictedTokens),
+                OTLPAttribute("session_trace.server.predicted_duration_ns", timings.predictedDuration),
+            ]
+        }
+        if let split = TTFTSplit(request) {
+            attributes += [
+                OTLPAttribute("session_trace.ttft.server_prompt_ns", split.prompt),
+                OTLPAttribute("session_trace.ttft.rest_ns", split.rest),
+            ]
+        }
+        for payload in run.payloadsByParent[request.requestID] ?? [] {
+            attributes.append(OTLPAttribute("session_trace.payload.\(payload.kind.rawValue)", payload.text))
+        }
+        var node = Node(
+            spanID: spanID(request.requestID, .request), parent: parent,
+            name: request.model.isEmpty ? "chat" : "chat \(request.model)", kind: .client,
+            start: request.ts, end: request.ts + max(0, request.dur), attributes: attributes, error: request.error)
+        node.events = instantEvents(request.requestID)
+        return node
+    }
+
+    private func toolNode(_ call: ToolCallRecord, parent: UInt64, conversation owner: Int64?) -> Node {
+        var attributes = [
+            OTLPAttribute("openinference.span.kind", "TOOL"),
+            OTLPAttribute("gen_ai.operation.name", "execute_tool"),
+            OTLPAttribute("gen_ai.tool.name", call.name),
+            OTLPAttribute("gen_ai.tool.type", "function"),
+            OTLPAttribute("tool.name", call.name),
+        ]
+        if let callID = call.callID { attributes.append(OTLPAttribute("gen_ai.tool.call.id", callID)) }
+        attributes += conversationAttributes(owner)
+        if call.error != nil || call.outcome == "error" { attributes.append(OTLPAttribute("error.type", "_OTHER")) }
+        if let request = call.requestID { attributes.append(OTLPAttribute("session_trace.request_id", id: request)) }
+        attributes += [
+            OTLPAttribute("session_trace.tool_call_id", id: call.toolCallID),
+            OTLPAttribute("session_trace.arguments_fingerprint", call.argumentsFingerprint),
+            OTLPAttribute("session_trace.arguments_bytes", call.argumentsBytes),
+            OTLPAttribute("session_trace.output_bytes", call.outputBytes),
+            OTLPAttribute("session_trace.outcome", call.outcome),
+        ]
+        if let fingerprint = call.outputFingerprint {
+            attributes.append(OTLPAttribute("session_trace.output_fingerprint", fingerprint))
+        }
+        if let sketch = call.outputSketch {
+            attributes.append(OTLPAttribute("session_trace.output_sketch", StoreSchema.encodeSketch(sketch)))
+        }
+        for payload in run.payloadsByParent[call.toolCallID] ?? [] {
+            switch payload.kind {
+            case .toolArguments: attributes.append(OTLPAttribute("gen_ai.tool.call.arguments", payload.text))
+            case .toolOutput: attributes.append(OTLPAttribute("gen_ai.tool.call.result", payload.text))
+            default: attributes.append(OTLPAttribute("session_trace.payload.\(payload.kind.rawValue)", payload.text))
+            }
+        }
+        return Node(
+            spanID: spanID(call.toolCallID, .toolCall), parent: parent, name: "execute_tool \(call.name)",
+            kind: .internal, start: call.ts, end: call.ts + max(0, call.dur), attributes: attributes,
+            error: call.error ?? (call.outcome == "error" ? "error" : nil))
+    }
+
+    // MARK: Parts
+
+    private func instantEvents(_ parentID: Int64) -> [(ts: Int64, name: String, attributes: [OTLPAttribute])] {
+        (instantsByParent[parentID] ?? []).map(instantEvent)
+    }
+
+    private func instantEvent(_ instant: InstantRecord) -> (ts: Int64, name: String, attributes: [OTLPAttribute]) {
+        (
+            instant.ts, instant.name,
+            [OTLPAttribute("session_trace.instant_id", id: instant.instantID)]
+                + metadata(instant.metadata, prefix: "session_trace.instant.")
+        )
+    }
+
+    /// The app's metadata under its own namespace, so it never collides with a convention's name.
+    private func metadata(_ metadata: TraceMetadata, prefix: String) -> [OTLPAttribute] {
+        metadata.keys.sorted().map { key in
+            switch metadata[key]! {
+            case .string(let string): OTLPAttribute(prefix + key, string)
+            case .int(let int): OTLPAttribute(prefix + key, int)
+            case .double(let double): OTLPAttribute(prefix + key, double)
+            case .bool(let bool): OTLPAttribute(prefix + key, bool)
+            }
+        }
+    }
+
+    /// Nanoseconds since the Unix epoch of a monotonic `ts`; 0 when it would fall outside.
+    private func wall(_ ts: Int64) -> UInt64 {
+        let wall = run.run.wallClockStart.addingReportingOverflow(ts &- run.run.ts)
+        return wall.overflow ? 0 : UInt64(max(0, wall.partialValue))
+    }
+
+    private func span(_ node: Node, trace: OTLPTraceID) -> OTLPSpan {
+        OTLPSpan(
+            traceID: trace, spanID: node.spanID, parentSpanID: node.parent, name: node.name, kind: node.kind,
+            start: wall(node.start), end: wall(max(node.start, node.end)), attributes: node.attributes,
+            events: node.events.map { OTLPEvent(time: wall($0.ts), name: $0.name, attributes: $0.attributes) },
+            links: node.links.map {
+                OTLPLink(
+                    traceID: traceID($0.trace), spanID: $0.span,
+                    attributes: [OTLPAttribute("session_trace.link", "enclosing_interval")])
+            },
+            error: node.error)
+    }
+}

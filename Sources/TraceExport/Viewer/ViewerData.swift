@@ -1,0 +1,251 @@
+import Redaction
+import Reproducible
+import SessionTrace
+import TraceAnalysis
+import TraceModel
+
+/// The data the web viewer reads: every run of one or two stores, their findings and summary,
+/// as one JSON object (format in `docs/viewer-data.md`), with every string redacted.
+///
+/// ```swift
+/// let trace = try TraceLoader.load(path: "run.sqlite")
+/// let data = ViewerData.build([trace])
+/// print(data.json.compact(), data.redaction.summary)
+/// ```
+///
+/// Ids are strings, since 64-bit ids lose digits as JavaScript numbers; times are nanoseconds
+/// since the start of their run (``RecordedRun/startTime``), which fit a JavaScript number exactly
+/// for runs shorter than 104 days.
+public struct ViewerData: Sendable {
+    /// The format's version, `"version"` in the JSON.
+    public static let version: Int64 = 1
+
+    /// The document, ready to serialize.
+    public var json: OrderedJSON
+    /// What the redactor replaced while building it, by kind.
+    public var redaction: RedactionReport
+    /// Runs, requests, tool calls and handoffs in the document, for the CLI's one-line report.
+    public var runCount: Int
+    public var requestCount: Int
+    public var toolCallCount: Int
+    public var handoffCount: Int
+
+    /// Builds the viewer's document for `traces`: one, or two for a diff, whose runs are shown one
+    /// above the other on the same time scale.
+    ///
+    /// - Parameter redactor: applied to every string through ``RedactedTrace``, the one redaction
+    ///   every export goes through; findings and summaries are computed from the redacted records.
+    public static func build(_ traces: [RecordedTrace], redactor: Redactor = .standard) -> ViewerData {
+        var report = RedactionReport()
+        let traces = traces.map { trace -> RecordedTrace in
+            let redacted = RedactedTrace.redact(trace, with: redactor)
+            report.merge(redacted.report)
+            return redacted.trace
+        }
+        let builder = Builder()
+        var runs: [OrderedJSON] = []
+        var findings: [OrderedJSON] = []
+        var summaries: [OrderedJSON] = []
+        var counts = (requests: 0, tools: 0, handoffs: 0)
+        for (storeIndex, trace) in traces.enumerated() {
+            var runIndex: [Int64: Int] = [:]
+            for (offset, run) in trace.runs.enumerated() { runIndex[run.run.runID] = runs.count + offset }
+            let turns = trace.runs.map(RunTurns.init)
+            let storeFindings = builder.findings(trace, turns: turns, runIndex: runIndex)
+            // Events a finding names: a band lists those it holds, so the finding marks the band.
+            var named = Set<Int64>()
+            for case .object(let members) in storeFindings {
+                for case ("eventIDs", .array(let ids)) in members {
+                    for case .string(let id) in ids { if let value = Int64(id) { named.insert(value) } }
+                }
+            }
+            for (run, turns) in zip(trace.runs, turns) {
+                runs.append(
+                    builder.run(run, turns: turns, store: trace.path, storeIndex: storeIndex, named: named))
+                counts.requests += run.requests.count
+                counts.tools += run.toolCalls.count
+                counts.handoffs += run.handoffs.count
+            }
+            let summary = SummaryReport.compute(trace: trace)
+            for run in trace.runs {
+                let group = summary.runs.first { $0.runID == run.run.runID }
+                summaries.append(builder.summary(group, run: run))
+            }
+            findings += storeFindings
+        }
+        let json = OrderedJSON.object([
+            ("version", .int(version)),
+            ("runs", .array(runs)),
+            ("findings", .array(findings)),
+            ("summary", .object([("runs", .array(summaries))])),
+            ("redaction", .object([
+                ("counts", .object(report.sortedCounts.map { ($0.kind, .int(Int64($0.count))) })),
+            ])),
+        ])
+        return ViewerData(
+            json: json, redaction: report, runCount: runs.count, requestCount: counts.requests,
+            toolCallCount: counts.tools, handoffCount: counts.handoffs)
+    }
+}
+
+/// Turns redacted records into the viewer's JSON.
+private struct Builder {
+    func text(_ value: String) -> OrderedJSON {
+        .string(value)
+    }
+
+    func text(_ value: String?) -> OrderedJSON {
+        value.map(OrderedJSON.string) ?? .null
+    }
+
+
+    func run(
+        _ recorded: RecordedRun, turns: RunTurns, store: String, storeIndex: Int, named: Set<Int64>
+    ) -> OrderedJSON {
+        let start = recorded.startTime
+        let record = recorded.run
+        let storeName = store.split(separator: "/").last.map(String.init) ?? store
+        let banded = ViewerBands.bandedSessions(recorded)
+        let bands = ViewerBands.bands(recorded, sessions: banded, named: named, turns: turns.turns)
+        let sessions: [OrderedJSON] = recorded.sessions.map { session in
+            .object([
+                ("id", .id(session.sessionID)), ("label", text(session.label)),
+                ("ts", .int(session.ts - start)), ("dur", .int(session.dur)),
+            ])
+        }
+        func isBanded(_ session: Int64?) -> Bool { session.map(banded.contains) ?? false }
+        let bandedRequests = Set(recorded.requests.filter { isBanded($0.sessionID) }.map(\.requestID))
+        let requests: [OrderedJSON] = recorded.requests.filter { !isBanded($0.sessionID) }.map { request in
+            var members: [(String, OrderedJSON)] = [
+                ("id", .id(request.requestID)), ("sessionID", .id(request.sessionID)),
+                ("parentID", .id(request.parentID)), ("ts", .int(request.ts - start)),
+                ("dur", .int(request.dur)),
+                ("ttft", .int(request.timeToFirstToken)), ("profile", text(request.profile)),
+                ("provider", text(request.provider)), ("model", text(request.model)),
+                ("inputTokens", .int(request.inputTokens)),
+                ("cachedInputTokens", .int(request.cachedInputTokens)),
+                ("outputTokens", .int(request.outputTokens)), ("promptBytes", .int(request.promptBytes)),
+                ("transcriptEntries", .int(request.transcriptEntries)),
+                ("reusedPrefixEntries", .int(request.reusedPrefixEntries)),
+                ("finishReason", text(request.finishReason)), ("error", text(request.error)),
+                ("rate", .double(request.tokensPerSecond)),
+            ]
+            if let timings = request.serverTimings {
+                members.append(("server", .object([
+                    ("promptTokens", .int(timings.promptTokens)),
+                    ("cachedTokens", .int(timings.cachedTokens)),
+                    ("promptDur", .int(timings.promptDuration)),
+                    ("predictedTokens", .int(timings.predictedTokens)),
+                    ("predictedDur", .int(timings.predictedDuration)),
+                ])))
+            }
+            return .object(members)
+        }
+        let toolCalls: [OrderedJSON] = recorded.toolCalls.filter { call in
+            !(call.sessionID.map(banded.contains) ?? call.requestID.map(bandedRequests.contains) ?? false)
+        }.map { call in
+            .object([
+                ("id", .id(call.toolCallID)), ("requestID", .id(call.requestID)),
+                ("sessionID", .id(call.sessionID)), ("ts", .int(call.ts - start)),
+                ("dur", .int(call.dur)),
+                ("name", text(call.name)), ("callID", text(call.callID)),
+                ("fingerprint", text(call.argumentsFingerprint)),
+                ("argumentsBytes", .int(call.argumentsBytes)), ("outputBytes", .int(call.outputBytes)),
+                ("outcome", text(call.outcome)), ("error", text(call.error)),
+            ])
+        }
+        let handoffs: [OrderedJSON] = recorded.handoffs.map { handoff in
+            .object([
+                ("id", .id(handoff.handoffID)), ("sessionID", .id(handoff.sessionID)),
+                ("ts", .int(handoff.ts - start)), ("kind", text(handoff.kind)), ("from", text(handoff.from)),
+                ("to", text(handoff.to)),
+            ])
+        }
+        let intervals: [OrderedJSON] = recorded.intervals.map { interval in
+            let metadata: [(String, OrderedJSON)] = interval.metadata.keys.sorted().map { key in
+                let value: OrderedJSON
+                switch interval.metadata[key]! {
+                case .string(let string): value = text(string)
+                case .int(let number): value = .int(number)
+                case .double(let number): value = .double(number)
+                case .bool(let flag): value = .bool(flag)
+                }
+                return (key, value)
+            }
+            return .object([
+                ("id", .id(interval.intervalID)), ("parentID", .id(interval.parentID)),
+                ("sessionID", .id(interval.sessionID)), ("ts", .int(interval.ts - start)),
+                ("dur", .int(interval.dur)), ("name", text(interval.name)), ("metadata", .object(metadata)),
+                ("error", text(interval.error)),
+            ])
+        }
+        let payloads: [OrderedJSON] = recorded.payloads.map { payload in
+            .object([
+                ("id", .id(payload.payloadID)), ("parentID", .id(payload.parentID)),
+                ("ts", .int(payload.ts - start)), ("kind", .string(payload.kind.rawValue)),
+                ("text", .string(payload.text)),
+            ])
+        }
+        // User turns: recorded `turn_id`s, or inferred from finish reasons in older stores.
+        let turnObjects: [OrderedJSON] = turns.turns.filter { !isBanded($0.sessionID) }.map { turn in
+            .object([
+                ("turnID", .id(turn.turnID)), ("inferred", .bool(turn.isInferred)),
+                ("sessionID", .id(turn.sessionID)), ("requestIDs", .array(turn.requests.map { .id($0.requestID) })),
+            ])
+        }
+        let dropped: [OrderedJSON] = recorded.dropped.map { row in
+            .object([
+                ("ts", .int(row.ts - start)), ("sink", text(row.sink)), ("reason", text(row.reason)),
+                ("count", .int(row.count)),
+            ])
+        }
+        return .object([
+            ("runID", .id(record.runID)), ("label", text(record.label)), ("host", text(record.host)),
+            ("commandLine", text(record.commandLine)), ("gitRevision", text(record.gitRevision)),
+            ("toolVersion", text(record.toolVersion)), ("store", text(storeName)),
+            ("storeIndex", .int(Int64(storeIndex))),
+            ("wallClockStart", recorded.hasRunRecord ? .int(record.wallClockStart) : .null),
+            ("sessions", .array(sessions)), ("requests", .array(requests)), ("toolCalls", .array(toolCalls)),
+            ("handoffs", .array(handoffs)), ("intervals", .array(intervals)), ("payloads", .array(payloads)),
+            ("dropped", .array(dropped)), ("turns", .array(turnObjects)), ("bands", .array(bands)),
+        ])
+    }
+
+    /// The header's figures for one run, from ``SummaryReport``.
+    func summary(_ group: SummaryReport.Group?, run: RecordedRun) -> OrderedJSON {
+        guard let group else {
+            return .object([("runID", .id(run.run.runID)), ("requests", .int(0))])
+        }
+        return .object([
+            ("runID", .id(run.run.runID)), ("requests", .int(group.requests)),
+            ("ttftP50", .int(group.ttftP50)), ("ttftP95", .int(group.ttftP95)),
+            ("ttftMax", .int(group.ttftMax)),
+            ("tokensPerSecondP50", .double(group.tokensPerSecondP50)), ("latencyP50", .int(group.latencyP50)),
+            ("latencyP95", .int(group.latencyP95)), ("modelTime", .int(group.modelTime)),
+            ("toolTime", .int(group.toolTime)), ("toolCalls", .int(group.toolCalls)),
+            ("inputTokens", .int(group.inputTokens)), ("cachedInputTokens", .int(group.cachedInputTokens)),
+            ("cacheHitRate", .double(group.cacheHitRate)), ("errors", .int(group.errors)),
+            ("droppedEvents", .int(group.droppedEvents)),
+        ])
+    }
+
+    /// The findings `trace-report check` gives on one store (``Diagnosis``), most costly first, each
+    /// naming the requests and tool calls it is about.
+    func findings(_ trace: RecordedTrace, turns: [RunTurns], runIndex: [Int64: Int]) -> [OrderedJSON] {
+        Diagnosis.analyze([(trace, turns)], prices: nil).findings.map { finding in
+            var detail = "session \(finding.sessionLabel)"
+            if let turn = finding.turnIndex { detail += ", turn \(turn + 1)" }
+            detail += "; requests " + finding.requestIDs.map(ShortID.record).joined(separator: ", ")
+            var cost: [String] = []
+            if finding.cost.time > 0 { cost.append(Format.duration(finding.cost.time)) }
+            if finding.cost.tokens > 0 { cost.append("\(Format.count(finding.cost.tokens)) tokens") }
+            if !cost.isEmpty { detail += "; cost " + cost.joined(separator: ", ") }
+            var events: [Int64] = []
+            for id in finding.toolCallIDs + finding.requestIDs where !events.contains(id) { events.append(id) }
+            return .object([
+                ("kind", .string(finding.kind.rawValue)), ("run", .int(runIndex[finding.runID].map(Int64.init))),
+                ("title", text(finding.summary)), ("detail", text(detail)), ("eventIDs", .array(events.map { .id($0) })),
+            ])
+        }
+    }
+}
