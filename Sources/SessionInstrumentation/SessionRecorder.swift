@@ -79,9 +79,9 @@ final class SessionRecorder: Sendable {
         }
         if !changes.isEmpty, tracer.isEnabled(.handoff) {
             for (kind, from, to) in changes {
-                tracer.sink.record(
+                tracer.record(
                     .handoff(HandoffRecord(handoffID: tracer.makeID(), sessionID: sessionID, ts: start, kind: kind,
-                                           from: from, to: to)))
+                                           from: from, to: to)), kind: .handoff)
             }
         }
         return placement
@@ -90,8 +90,9 @@ final class SessionRecorder: Sendable {
     /// Re-records the session with its duration so far; the store keeps the latest record.
     func recordSession() {
         guard tracer.isEnabled(.session) else { return }
-        tracer.sink.record(
-            .session(SessionRecord(sessionID: sessionID, ts: start, dur: tracer.now() - start, label: label)))
+        tracer.record(
+            .session(SessionRecord(sessionID: sessionID, ts: start, dur: tracer.now() - start, label: label)),
+            kind: .session)
     }
 }
 

@@ -132,8 +132,8 @@ struct ResponseObservation {
             if !text.isEmpty { request.firstToken() }
             response += text
             if recordChunks, request.tracer.isEnabled(.chunk) {
-                request.tracer.sink.record(
-                    .chunk(ChunkRecord(requestID: request.id, ts: request.tracer.now(), tokens: 1)))
+                request.tracer.record(
+                    .chunk(ChunkRecord(requestID: request.id, ts: request.tracer.now(), tokens: 1)), kind: .chunk)
             }
         case .outputStarted, .toolCall:
             request.firstToken()

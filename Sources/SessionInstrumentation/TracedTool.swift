@@ -62,14 +62,14 @@ public struct TracedTool<Base: Tool>: Tool {
             record.outputBytes = Int64(output.utf8.count)
             record.outputFingerprint = Fingerprint.of(output)
             record.outputSketch = OutputSketch.of(output)
-            tracer.sink.record(.toolCall(record))
+            tracer.record(.toolCall(record), kind: .toolCall)
             if options.capturePayloads { tracer.capturePayload(.toolOutput, output, parentID: id) }
             return output
         } catch {
             record.dur = tracer.now() - start
             record.outcome = "error"
             record.error = String(describing: error)
-            tracer.sink.record(.toolCall(record))
+            tracer.record(.toolCall(record), kind: .toolCall)
             throw error
         }
     }

@@ -21,8 +21,9 @@ import Glibc
 ///
 /// Recording never throws into the caller and never blocks it.
 public final class Tracer: Sendable {
-    /// Where events go: the sink given, behind the ``payloadRedaction`` when there is one.
-    public let sink: any TraceSink
+    /// Where events go: the sink given, behind the ``payloadRedaction`` when there is one. Internal:
+    /// callers record through ``record(_:kind:)`` and the scoped calls, so the tracer sees every event.
+    @usableFromInline let sink: any TraceSink
     /// The clock every timestamp and duration of this tracer is read from.
     public let clock: any TraceClock
     /// The run this tracer records; every id it makes carries it in its upper half.

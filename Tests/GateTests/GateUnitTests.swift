@@ -67,7 +67,7 @@ struct BudgetGrammarTests {
         #expect {
             _ = try GateBudget.parse(text)
         } throws: { error in
-            (error as? UsageError)?.message.contains(expected) == true
+            (error as? BudgetError)?.message.contains(expected) == true
         }
     }
 

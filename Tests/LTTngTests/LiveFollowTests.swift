@@ -51,12 +51,12 @@ struct LiveFollowTests {
     private func emitRequests(_ count: Int, tracer: Tracer, inputTokens: Int64 = 10) async {
         await tracer.withSession("live chat") {
             for _ in 0..<count {
-                tracer.sink.record(
+                tracer.record(
                     .request(
                         RequestRecord(
                             requestID: tracer.makeID(), sessionID: TraceContext.current.sessionID, ts: tracer.now(),
                             dur: 2_000_000, timeToFirstToken: 500_000, model: "small",
-                            inputTokens: inputTokens, outputTokens: 5)))
+                            inputTokens: inputTokens, outputTokens: 5)), kind: .request)
             }
         }
     }

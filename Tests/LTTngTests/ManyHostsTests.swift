@@ -121,8 +121,9 @@ struct ProcessRunsTests {
             child.waitUntilExit()
             try #require(child.terminationStatus == 0)
             for _ in 0..<3 {
-                early.sink.record(
-                    .request(RequestRecord(requestID: early.makeID(), ts: early.now(), dur: 1_000, model: "early")))
+                early.record(
+                    .request(RequestRecord(requestID: early.makeID(), ts: early.now(), dur: 1_000, model: "early")),
+                    kind: .request)
             }
             try session.stop()
         } catch {

@@ -134,7 +134,7 @@ struct TracerTests {
     }
 
     /// With a redaction, no text reaches the sink unredacted, whichever way it is recorded:
-    /// scoped calls, `record`, or straight to `tracer.sink` as the middleware does.
+    /// scoped calls, or `record` with a typed event, as the middleware does.
     @Test func aRedactionCoversTheTextOfEveryEvent() async throws {
         struct Failure: Error, CustomStringConvertible { var description: String { "failed with hunter2" } }
         let tracer = Tracer(
@@ -152,13 +152,14 @@ struct TracerTests {
                 requestID: tracer.makeID(), ts: 0, dur: 1, profile: "p hunter2", provider: "v hunter2",
                 model: "m hunter2", finishReason: "hunter2", error: "e hunter2", responseID: "r hunter2",
                 responseModel: "hunter2", serverAddress: "hunter2.example")), kind: .request)
-        tracer.sink.record(
+        tracer.record(
             .toolCall(ToolCallRecord(
                 toolCallID: tracer.makeID(), ts: 0, dur: 1, name: "t hunter2", callID: "hunter2",
-                argumentsFingerprint: "9f86d081", argumentsBytes: 1, outputBytes: 1, error: "hunter2")))
-        tracer.sink.record(
+                argumentsFingerprint: "9f86d081", argumentsBytes: 1, outputBytes: 1, error: "hunter2")),
+            kind: .toolCall)
+        tracer.record(
             .handoff(HandoffRecord(handoffID: tracer.makeID(), sessionID: nil, ts: 0, kind: "model",
-                                   from: "a hunter2", to: "b hunter2")))
+                                   from: "a hunter2", to: "b hunter2")), kind: .handoff)
 
         let events = sink.recorded
         let kinds: Set<TraceEventKind> = [

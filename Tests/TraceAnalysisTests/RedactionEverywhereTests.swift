@@ -112,11 +112,11 @@ func makePlantedStore(
             let ts = at + Int64(turn) * 2_000_000_000
             let model = (turn == 0 ? "smollm2 " : "qwen ") + text
             if turn == 1 {
-                tracer.sink.record(
+                tracer.record(
                     .handoff(
                         HandoffRecord(
                             handoffID: tracer.makeID(), sessionID: session, ts: ts - 1, kind: "model",
-                            from: "smollm2 " + text, to: model)))
+                            from: "smollm2 " + text, to: model)), kind: .handoff)
             }
             let request = RequestRecord(
                 requestID: tracer.makeID(), sessionID: session, parentID: interval.id, ts: ts,
@@ -164,8 +164,8 @@ func makePlantedStore(
         }
         clock.set(at + 7_000_000_000)
         interval.end(error: PlantedError(text: text))
-        tracer.sink.record(
-            .session(SessionRecord(sessionID: session, ts: at, dur: 7_000_000_000, label: name + text)))
+        tracer.record(
+            .session(SessionRecord(sessionID: session, ts: at, dur: 7_000_000_000, label: name + text)), kind: .session)
     }
     sink.close()
     if redaction == nil { try sqlite(path, "UPDATE run SET host = 'ci-runner \(text)'") }
