@@ -18,6 +18,7 @@ import PackageDescription
 //   LlamaServer -> CCurl, ProcessSpawn
 //   LTTngRecording -> ProcessSpawn
 //   SessionTrace -> Reproducible
+//   SessionTraceTesting (MemorySink, for tests) -> SessionTrace
 //   Redaction, Reproducible (ordered JSON, FNV-1a, SplitMix64), ProcessSpawn -> nothing of ours
 //   WebViewer (viewer/: the web viewer's one copy, its files compiled in as bytes) -> nothing
 //   planner-demo -> SessionInstrumentation, ModelSession, SessionTrace, SessionTraceLTTng, TraceStore,
@@ -36,6 +37,7 @@ let package = Package(
     name: "SessionTrace",
     products: [
         .library(name: "SessionTrace", targets: ["SessionTrace"]),
+        .library(name: "SessionTraceTesting", targets: ["SessionTraceTesting"]),
         .library(name: "SessionTraceLTTng", targets: ["SessionTraceLTTng"]),
         .library(name: "TraceStore", targets: ["TraceStore"]),
         .library(name: "ModelSession", targets: ["ModelSession"]),
@@ -64,6 +66,8 @@ let package = Package(
         // The one posix_spawn set-up, for the targets that start daemons and servers.
         .target(name: "ProcessSpawn"),
         .target(name: "SessionTrace", dependencies: ["Reproducible"]),
+        // What tests of traced code use (an in-memory sink), kept out of production builds.
+        .target(name: "SessionTraceTesting", dependencies: ["SessionTrace"]),
         .target(name: "SessionTraceLTTng", dependencies: ["SessionTrace", "CLTTngUST"]),
         .target(name: "TraceStore", dependencies: ["SessionTrace", "CSQLite"]),
         .target(name: "Redaction"),
@@ -118,8 +122,10 @@ let package = Package(
                 "TraceAnalysis", "TraceExport", "TraceReportCLI", "Reproducible",
             ]),
 
-        .testTarget(name: "SessionTraceTests", dependencies: ["SessionTrace", "Reproducible", "TestSupport"]),
-        .testTarget(name: "TraceStoreTests", dependencies: ["TraceStore", "SessionTrace", "TestSupport"]),
+        .testTarget(
+            name: "SessionTraceTests", dependencies: ["SessionTrace", "SessionTraceTesting", "Reproducible", "TestSupport"]),
+        .testTarget(
+            name: "TraceStoreTests", dependencies: ["TraceStore", "SessionTrace", "SessionTraceTesting", "TestSupport"]),
         // Test-only (in no product): a process that records and then exits, is signalled, or
         // writes beside others, for TraceStoreTests to read what reached its store.
         .executableTarget(
@@ -132,12 +138,15 @@ let package = Package(
             ]),
         .testTarget(name: "RedactionTests", dependencies: ["Redaction", "Reproducible"]),
         // The real model server around a test suite, shared by the suites that need one; a test clock.
-        .target(name: "TestSupport", dependencies: ["LlamaServer", "SessionTrace"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["LlamaServer", "SessionTrace", "SessionTraceTesting"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "ModelSessionTests", dependencies: ["ModelSession", "LlamaServer", "TestSupport"]),
         .testTarget(
             name: "InstrumentationTests",
             dependencies: [
-                "SessionInstrumentation", "ModelSession", "SessionTrace", "TraceStore", "LlamaServer", "TestSupport",
+                "SessionInstrumentation", "ModelSession", "SessionTrace", "SessionTraceTesting", "TraceStore",
+                "LlamaServer", "TestSupport",
             ]),
         // The scenario stores of tracefiles/scenarios: recorded through the real session and middleware
         // with a scripted model server, and the findings each must give. `swift run make-scenarios DIR`.

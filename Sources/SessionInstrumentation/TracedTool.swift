@@ -41,36 +41,22 @@ public struct TracedTool<Base: Tool>: Tool {
     /// passes through unchanged. With `.toolCall` disabled it only calls `base`.
     public func call(arguments: Arguments) async throws -> String {
         guard tracer.isEnabled(.toolCall) else { return try await base.call(arguments: arguments) }
-        let context = tracer.currentContext
-        let requestID = recorder?.lastRequestID ?? context.requestID
         let encoded = (try? Self.encoder.encode(arguments)) ?? Data()
-        let id = tracer.makeID()
-        let start = tracer.now()
-        var record = ToolCallRecord(
-            toolCallID: id, requestID: requestID, sessionID: recorder?.sessionID ?? context.sessionID,
-            ts: start, dur: 0, name: base.name, callID: ToolCallRequest.current?.id,
+        // Nil ids fall back to the task's context: a tool wrapped by hand nests where it is called.
+        return try await tracer.withToolCall(
+            base.name, callID: ToolCallRequest.current?.id, requestID: recorder?.lastRequestID,
+            sessionID: recorder?.sessionID,
             argumentsFingerprint: Fingerprint.of(Fingerprint.normalizedArguments(encoded)),
-            argumentsBytes: Int64(encoded.count), outputBytes: 0)
-        if options.capturePayloads {
-            tracer.capturePayload(.toolArguments, String(decoding: encoded, as: UTF8.self), parentID: id)
-        }
-        var inner = context
-        inner.parentID = id
-        do {
-            let output = try await TraceContext.$current.withValue(inner) { try await base.call(arguments: arguments) }
-            record.dur = tracer.now() - start
-            record.outputBytes = Int64(output.utf8.count)
-            record.outputFingerprint = Fingerprint.of(output)
-            record.outputSketch = OutputSketch.of(output)
-            tracer.record(.toolCall(record), kind: .toolCall)
-            if options.capturePayloads { tracer.capturePayload(.toolOutput, output, parentID: id) }
+            argumentsBytes: Int64(encoded.count)
+        ) { call in
+            if options.capturePayloads {
+                tracer.capturePayload(.toolArguments, String(decoding: encoded, as: UTF8.self), parentID: call.id)
+            }
+            let output = try await base.call(arguments: arguments)
+            call.setOutput(
+                bytes: Int64(output.utf8.count), fingerprint: Fingerprint.of(output), sketch: OutputSketch.of(output))
+            if options.capturePayloads { tracer.capturePayload(.toolOutput, output, parentID: call.id) }
             return output
-        } catch {
-            record.dur = tracer.now() - start
-            record.outcome = "error"
-            record.error = String(describing: error)
-            tracer.record(.toolCall(record), kind: .toolCall)
-            throw error
         }
     }
 

@@ -15,15 +15,16 @@ public enum TracingSystem {
     private static let bootstrapped = Mutex<Tracer?>(nil)
     private static let unset = Tracer(sink: NullSink())
 
-    /// Makes `tracer` the process-wide default. Only the first call takes effect, so a library
-    /// cannot take the application's tracer away; it returns whether this call did.
-    @discardableResult
-    public static func bootstrap(_ tracer: Tracer) -> Bool {
-        bootstrapped.withLock { current in
+    /// Makes `tracer` the process-wide default. Call it once, at start-up: a second call is a
+    /// programming error and stops the process (a precondition, as `InstrumentationSystem.bootstrap`
+    /// does), so no library can take the application's tracer away unnoticed.
+    public static func bootstrap(_ tracer: Tracer) {
+        let first = bootstrapped.withLock { current in
             guard current == nil else { return false }
             current = tracer
             return true
         }
+        precondition(first, "TracingSystem.bootstrap was called twice; set the default tracer once, at start-up")
     }
 
     /// The tracer given to ``bootstrap(_:)``, or one that records nothing before it is called.

@@ -1,6 +1,7 @@
 import ModelSession
 import SessionInstrumentation
 import SessionTrace
+import SessionTraceTesting
 import Testing
 
 /// A traced tool records a fingerprint and a MinHash sketch of its output, never the text, and the

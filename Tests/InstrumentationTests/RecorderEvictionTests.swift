@@ -1,5 +1,6 @@
 import ModelSession
 import SessionTrace
+import SessionTraceTesting
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import ModelSession
 import SessionInstrumentation
 import SessionTrace
+import SessionTraceTesting
 import Synchronization
 import TestSupport
 import Foundation

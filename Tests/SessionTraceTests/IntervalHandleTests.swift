@@ -1,4 +1,5 @@
 import SessionTrace
+import SessionTraceTesting
 import TestSupport
 import Testing
 

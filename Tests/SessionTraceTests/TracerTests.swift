@@ -1,5 +1,6 @@
 import Reproducible
 import SessionTrace
+import SessionTraceTesting
 import TestSupport
 import Testing
 

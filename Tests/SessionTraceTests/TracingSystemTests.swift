@@ -1,4 +1,5 @@
 import SessionTrace
+import SessionTraceTesting
 import TestSupport
 import Testing
 
@@ -20,8 +21,7 @@ struct TracingSystemTests {
         let scopeSink = MemorySink()
         let app = Tracer(sink: appSink)
         let scope = Tracer(sink: scopeSink)
-        #expect(TracingSystem.bootstrap(app))
-        #expect(!TracingSystem.bootstrap(scope), "a second bootstrap does not take the default away")
+        TracingSystem.bootstrap(app)
         #expect(TracingSystem.tracer === app)
         #expect(Tracer.current === app)
 
@@ -41,6 +41,14 @@ struct TracingSystemTests {
         #expect(parsed.map(\.parentID) == [outer.intervalID, outer.intervalID])
         #expect(appSink.intervals.count == 1, "inside the scope nothing went to the default")
         #expect(Tracer.current === app)
+    }
+
+    /// A second bootstrap stops the process (run in a child process of its own).
+    @Test func aSecondBootstrapStopsTheProcess() async {
+        await #expect(processExitsWith: .failure) {
+            TracingSystem.bootstrap(Tracer(sink: MemorySink()))
+            TracingSystem.bootstrap(Tracer(sink: MemorySink()))
+        }
     }
 
     @Test func aTracerDoesNotTakeAnotherTracersIdsAsParents() async throws {

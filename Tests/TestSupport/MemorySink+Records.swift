@@ -1,4 +1,5 @@
 import SessionTrace
+import SessionTraceTesting
 
 /// The records a ``MemorySink`` holds, by kind, in the order they were recorded.
 extension MemorySink {

@@ -1,5 +1,6 @@
 import Foundation
 import SessionTrace
+import SessionTraceTesting
 import TestSupport
 import Testing
 

@@ -1,6 +1,8 @@
+import SessionTrace
 import Synchronization
 
-/// Keeps every event in memory, in order; for tests and for small tools.
+/// Keeps every event in memory, in order: for tests. A product of its own, `SessionTraceTesting`, as
+/// swift-log ships `InMemoryLogging`, so no production build links it by accident.
 public final class MemorySink: TraceSink {
     private let events = Mutex<[TraceEvent]>([])
     private let enabledKinds: Set<TraceEventKind>
