@@ -65,7 +65,18 @@ let package = Package(
         // viewer/ is the web viewer's one copy; its files are compiled in as bytes.
         .target(
             name: "WebViewer", path: "viewer",
-            resources: [.embedInCode("index.html"), .embedInCode("viewer.css"), .embedInCode("viewer.js")]),
+            // The node tests of the pure modules run from the checkout (ViewerTests runs them).
+            exclude: ["tests"],
+            resources: [
+                .embedInCode("index.html"), .embedInCode("viewer.css"),
+                // The ES modules; ViewerAssets.modules gives the order an export inlines them in.
+                .embedInCode("format.js"), .embedInCode("style.js"), .embedInCode("geometry.js"),
+                .embedInCode("view.js"), .embedInCode("model.js"), .embedInCode("hit-test.js"),
+                .embedInCode("labels.js"), .embedInCode("canvas.js"), .embedInCode("bars.js"),
+                .embedInCode("overview.js"), .embedInCode("timeline.js"), .embedInCode("dom.js"),
+                .embedInCode("panels.js"), .embedInCode("details.js"), .embedInCode("input.js"),
+                .embedInCode("main.js"), .embedInCode("selftest.js"),
+            ]),
         .target(
             name: "TraceAnalysis",
             dependencies: [
