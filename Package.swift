@@ -65,8 +65,9 @@ let package = Package(
         // viewer/ is the web viewer's one copy; its files are compiled in as bytes.
         .target(
             name: "WebViewer", path: "viewer",
-            // The node tests of the pure modules run from the checkout (ViewerTests runs them).
-            exclude: ["tests"],
+            // The node tests of the pure modules, and the package.json that makes node read the
+            // modules as ES modules, run from the checkout (ViewerModuleTests runs them).
+            exclude: ["tests", "package.json"],
             resources: [
                 .embedInCode("index.html"), .embedInCode("viewer.css"),
                 // The ES modules; ViewerAssets.modules gives the order an export inlines them in.
