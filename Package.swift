@@ -81,7 +81,19 @@ let package = Package(
         // viewer/ is the web viewer's one copy; its files are compiled in as bytes.
         .target(
             name: "WebViewer", path: "viewer",
-            resources: [.embedInCode("index.html"), .embedInCode("viewer.css"), .embedInCode("viewer.js")]),
+            // The node tests of the pure modules, and the package.json that makes node read the
+            // modules as ES modules, run from the checkout (ViewerModuleTests runs them).
+            exclude: ["tests", "package.json"],
+            resources: [
+                .embedInCode("index.html"), .embedInCode("viewer.css"),
+                // The ES modules; ViewerAssets.modules gives the order an export inlines them in.
+                .embedInCode("format.js"), .embedInCode("style.js"), .embedInCode("geometry.js"),
+                .embedInCode("view.js"), .embedInCode("model.js"), .embedInCode("hit-test.js"),
+                .embedInCode("labels.js"), .embedInCode("canvas.js"), .embedInCode("bars.js"),
+                .embedInCode("overview.js"), .embedInCode("timeline.js"), .embedInCode("dom.js"),
+                .embedInCode("panels.js"), .embedInCode("details.js"), .embedInCode("input.js"),
+                .embedInCode("main.js"), .embedInCode("selftest.js"),
+            ]),
         // What a recording holds once read: runs, sessions, turns, prices, and how ids and numbers read.
         .target(name: "TraceModel", dependencies: ["TraceStore", "SessionTrace"]),
         // Reading LTTng traces through babeltrace2, live or on disk, and importing them into a store.

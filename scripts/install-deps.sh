@@ -3,6 +3,7 @@
 set -euo pipefail
 
 # chromium: the viewer tests (Tests/ViewerTests) open exports in headless Chromium.
+# nodejs: `node --test viewer/tests/`, the tests of the viewer's pure modules (ViewerModuleTests).
 # lttng-tools: lttng, lttng-sessiond and lttng-relayd, which the LTTng tests start and stop
 # themselves (record, live --follow, many hosts); libbabeltrace2-dev: trace-report's trace reader;
 # babeltrace2: the reference reader trace-bench --lttng-read measures against.
@@ -11,7 +12,7 @@ set -euo pipefail
 # and serve HTTPS with it. libxml2-utils (xmllint), jq, zsh and fish: the tests read the gate's
 # JUnit, the --json output and the shell completions with the programs users read them with;
 # python3-venv: the virtualenv Phoenix is installed in.
-packages=(liblttng-ust-dev lttng-tools babeltrace2 libbabeltrace2-dev libsqlite3-dev sqlite3 cmake chromium
+packages=(liblttng-ust-dev lttng-tools babeltrace2 libbabeltrace2-dev libsqlite3-dev sqlite3 cmake chromium nodejs
     libcurl4-openssl-dev curl openssl python3 python3-venv libxml2-utils jq zsh fish)
 
 missing=()

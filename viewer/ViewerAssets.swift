@@ -2,10 +2,38 @@
 /// `trace-report export --format html` writes one self-contained file and needs nothing at run
 /// time. The files beside this one are the only copy: edit them and rebuild.
 package enum ViewerAssets {
+    /// One ES module of the viewer: its file name under `viewer/` and its text.
+    package typealias Module = (name: String, text: String)
+
     /// `viewer/index.html`, the page with its `<!-- VIEWER:... -->` marker lines.
-    package static let indexHTML = String(decoding: PackageResources.index_html, as: UTF8.self)
+    package static let indexHTML = text(PackageResources.index_html)
     /// `viewer/viewer.css`.
-    package static let css = String(decoding: PackageResources.viewer_css, as: UTF8.self)
-    /// `viewer/viewer.js`.
-    package static let javaScript = String(decoding: PackageResources.viewer_js, as: UTF8.self)
+    package static let css = text(PackageResources.viewer_css)
+
+    /// The page's modules, each after every module it imports: the order an export inlines them
+    /// in. `main.js`, last, starts the page. A new module goes here and in Package.swift's
+    /// resources; a test checks that this list and `selfTest` name every `viewer/*.js`.
+    package static let modules: [Module] = [
+        ("format.js", text(PackageResources.format_js)),
+        ("style.js", text(PackageResources.style_js)),
+        ("geometry.js", text(PackageResources.geometry_js)),
+        ("view.js", text(PackageResources.view_js)),
+        ("model.js", text(PackageResources.model_js)),
+        ("hit-test.js", text(PackageResources.hit_test_js)),
+        ("labels.js", text(PackageResources.labels_js)),
+        ("canvas.js", text(PackageResources.canvas_js)),
+        ("bars.js", text(PackageResources.bars_js)),
+        ("overview.js", text(PackageResources.overview_js)),
+        ("timeline.js", text(PackageResources.timeline_js)),
+        ("dom.js", text(PackageResources.dom_js)),
+        ("panels.js", text(PackageResources.panels_js)),
+        ("details.js", text(PackageResources.details_js)),
+        ("input.js", text(PackageResources.input_js)),
+        ("main.js", text(PackageResources.main_js)),
+    ]
+
+    /// `viewer/selftest.js`, the test driver: only test exports carry it, after ``modules``.
+    package static let selfTest: Module = ("selftest.js", text(PackageResources.selftest_js))
+
+    private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

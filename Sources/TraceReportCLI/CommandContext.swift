@@ -25,6 +25,9 @@ public struct CommandContext: Sendable {
     /// The redaction policy every output goes through; `trace-report` sets it from `--rules` and
     /// `--no-redact`.
     var redactor: Redactor
+    /// True in the viewer's browser tests only: `export --format html` then adds the page's test
+    /// driver (`viewer/selftest.js`); `trace-report` itself never sets it.
+    package var viewerTestDriver = false
     private let standardOutput: @Sendable (String) -> Void
     private let standardError: @Sendable (String) -> Void
 

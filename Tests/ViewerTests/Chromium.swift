@@ -3,9 +3,10 @@ import Testing
 
 /// Headless Chromium, started by the test for each page and stopped by its PID.
 ///
-/// The viewer's self-test hook (`#selftest=...` in the URL) performs clicks and key presses inside
-/// the page and writes what the details panel then shows into `<output id="selftest">`, so one
-/// `--dump-dom` after a virtual-time budget is enough to read the outcome.
+/// The viewer's test driver (`viewer/selftest.js`, which `exportHTML` puts in the tests' exports;
+/// `#selftest=...` in the URL) performs clicks and key presses inside the page and writes what the
+/// details panel then shows into `<output id="selftest">`, so one `--dump-dom` after a
+/// virtual-time budget is enough to read the outcome.
 enum Chromium {
     /// The browser's path, or nil when it is not installed.
     static let path: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
@@ -16,18 +17,25 @@ enum Chromium {
 
     /// The serialized DOM of `file` after its scripts ran, with `fragment` as the URL's hash.
     static func dumpDOM(_ file: String, fragment: String = "", budget: Int = 5_000) throws -> DOM {
-        DOM(html: try run(file, fragment: fragment, extra: ["--virtual-time-budget=\(budget)", "--dump-dom"]))
+        try dumpDOM(url: URL(fileURLWithPath: file).absoluteString + (fragment.isEmpty ? "" : "#" + fragment),
+                    budget: budget)
+    }
+
+    /// The serialized DOM of the page at `url` after its scripts ran.
+    static func dumpDOM(url: String, budget: Int = 5_000) throws -> DOM {
+        DOM(html: try run(url, extra: ["--virtual-time-budget=\(budget)", "--dump-dom"]))
     }
 
     /// Saves a 1400×900 screenshot of `file` to `png`.
     static func screenshot(_ file: String, fragment: String = "", to png: String) throws {
-        _ = try run(file, fragment: fragment, extra: ["--virtual-time-budget=3000", "--screenshot=\(png)"])
+        let url = URL(fileURLWithPath: file).absoluteString + (fragment.isEmpty ? "" : "#" + fragment)
+        _ = try run(url, extra: ["--virtual-time-budget=3000", "--screenshot=\(png)"])
     }
 
     /// One browser at a time across every suite: two cores, and the scale test times a page.
     private static let oneAtATime = NSLock()
 
-    private static func run(_ file: String, fragment: String, extra: [String]) throws -> String {
+    private static func run(_ url: String, extra: [String]) throws -> String {
         guard let path else { throw ChromiumError.notInstalled }
         oneAtATime.lock()
         defer { oneAtATime.unlock() }
@@ -36,7 +44,6 @@ enum Chromium {
         defer { try? FileManager.default.removeItem(atPath: profile) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
-        let url = URL(fileURLWithPath: file).absoluteString + (fragment.isEmpty ? "" : "#" + fragment)
         process.arguments = [
             "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
             "--user-data-dir=\(profile)", "--window-size=1400,900", "--hide-scrollbars",

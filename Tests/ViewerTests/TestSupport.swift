@@ -139,15 +139,17 @@ func writeSmallStore(_ path: String) throws {
 }
 
 /// Exports `stores` as HTML with `trace-report export`, run in-process, into `out`; returns
-/// its note (the redaction report).
-func exportHTML(_ stores: [String], to out: String) throws -> String {
+/// its note (the redaction report). The page carries the test driver (`viewer/selftest.js`,
+/// steered by `#selftest=…`) unless `testDriver` is false, as in what `trace-report` writes.
+func exportHTML(_ stores: [String], to out: String, testDriver: Bool = true) throws -> String {
     let output = Mutex("")
     let errors = Mutex("")
-    let context = CommandContext(
+    var context = CommandContext(
         environment: [:], outputIsTerminal: false, writeNote: { text in output.withLock { $0 += text } }
     ) { text in
         output.withLock { $0 += text }
     }
+    context.viewerTestDriver = testDriver
     let status = TraceReport.main(["export", "--format", "html", "--out", out] + stores, context: context) { text in
         errors.withLock { $0 += text }
     }
@@ -176,25 +178,4 @@ struct StoreCounts: Equatable {
         handoffs = try reader.handoffs().count
         intervals = try reader.intervals().count
     }
-}
-
-/// The viewer's duration text (viewer.js `formatDuration`), for comparing figures with the store.
-func viewerDuration(_ nanoseconds: Int64) -> String {
-    let ns = Double(nanoseconds)
-    let magnitude = abs(ns)
-    func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
-    if magnitude >= 60e9 { return fixed(ns / 60e9, magnitude >= 600e9 ? 0 : 1) + " min" }
-    if magnitude >= 1e9 { return fixed(ns / 1e9, magnitude >= 10e9 ? 1 : 2) + " s" }
-    if magnitude >= 1e6 { return fixed(ns / 1e6, magnitude >= 100e6 ? 0 : 1) + " ms" }
-    if magnitude >= 1e3 { return fixed(ns / 1e3, magnitude >= 100e3 ? 0 : 1) + " µs" }
-    return String(nanoseconds) + " ns"
-}
-
-/// The viewer's count text: thousands separated by commas.
-func viewerCount(_ value: Int64) -> String {
-    let formatter = NumberFormatter()
-    formatter.numberStyle = .decimal
-    formatter.groupingSeparator = ","
-    formatter.usesGroupingSeparator = true
-    return formatter.string(from: NSNumber(value: value)) ?? String(value)
 }

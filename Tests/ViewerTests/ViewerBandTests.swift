@@ -152,8 +152,12 @@ struct ViewerBandTests {
             fixture.html, fragment: "selftest=click:band:\(index)", budget: 15_000)
         #expect(clicked.selfTest("data-clicked-id") == "band-\(index)")
         #expect(clicked.detail("turns starting here") == String(inBand.count))
-        #expect(clicked.detail("their total time") == viewerDuration(inBand.reduce(0) { $0 + $1.dur }))
-        #expect(clicked.detail("longest turn") == viewerDuration(long.dur))
+        // The loop's turn, requests 10,000 to 10,003, runs 3.3 s; every other turn is one 300 ms
+        // request, and six of them start in its band: 3.3 + 6 × 0.3 s in all.
+        #expect(long.dur == 3_300_000_000)
+        #expect(inBand.count == 7)
+        #expect(clicked.detail("their total time") == "5.10 s")
+        #expect(clicked.detail("longest turn") == "3.30 s")
         // Zoomed to the band, its bracket is drawn with the turns it stands for.
         #expect(clicked.canvas("data-drawn-band-turns").map { $0 >= inBand.count } == true)
         try Chromium.screenshot(fixture.html, fragment: "selftest=click:band:\(index)",

@@ -2,7 +2,8 @@ import Reproducible
 import WebViewer
 
 /// The web viewer as one self-contained HTML file: `viewer/index.html` with the stylesheet and
-/// script inlined and the trace data embedded, openable from disk with no network.
+/// the modules inlined (combined into one script by ``ViewerScript``) and the trace data
+/// embedded, openable from disk with no network.
 ///
 /// ```swift
 /// let html = try ViewerDocument.html(data: ViewerData.build([trace]))
@@ -14,10 +15,12 @@ import WebViewer
 /// that trace text cannot close the element; the viewer reads it with `JSON.parse` and shows
 /// strings through `textContent` only.
 public enum ViewerDocument {
-    /// The template lacks a marker line that the export replaces; only when viewer/ is broken.
+    /// viewer/ is broken: the template lacks a marker line that the export replaces, an asset would
+    /// end its inline element, or a module's line is outside the form ``ViewerScript`` combines.
     public enum Failure: Error, Sendable, CustomStringConvertible {
         case missingMarker(String)
         case unsafeAsset(file: String, text: String)
+        case moduleForm(file: String, line: Int, text: String, reason: String)
 
         public var description: String {
             switch self {
@@ -25,6 +28,8 @@ public enum ViewerDocument {
                 "viewer/index.html has no line ending in <!-- VIEWER:\(marker) -->"
             case .unsafeAsset(let file, let text):
                 "viewer/\(file) contains \(text), which would end its inline element early"
+            case .moduleForm(let file, let line, let text, let reason):
+                "viewer/\(file):\(line): \(reason): \(text)"
             }
         }
     }
@@ -35,18 +40,25 @@ public enum ViewerDocument {
 
     /// The export's HTML, from the embedded viewer files and `data`.
     public static func html(data: ViewerData) throws(Failure) -> String {
-        try html(
-            dataJSON: data.json.compact(escapingHTML: true), template: ViewerAssets.indexHTML,
-            css: ViewerAssets.css, javaScript: ViewerAssets.javaScript)
+        try html(data: data, testDriver: false)
     }
 
-    /// The export's HTML from the given viewer files; `dataJSON` must already be HTML-escaped
-    /// (``OrderedJSON/compact(escapingHTML:)``).
+    /// The export's HTML; with `testDriver`, the page also carries `viewer/selftest.js`, the
+    /// driver the browser tests steer it with (`#selftest=…`). Only tests ask for it.
+    package static func html(data: ViewerData, testDriver: Bool) throws(Failure) -> String {
+        let modules = ViewerAssets.modules + (testDriver ? [ViewerAssets.selfTest] : [])
+        return try html(
+            dataJSON: data.json.compact(escapingHTML: true), template: ViewerAssets.indexHTML,
+            css: ViewerAssets.css, javaScript: try ViewerScript.combine(modules))
+    }
+
+    /// The export's HTML from the given viewer files and script (the modules combined); `dataJSON`
+    /// must already be HTML-escaped (``OrderedJSON/compact(escapingHTML:)``).
     public static func html(
         dataJSON: String, template: String, css: String, javaScript: String
     ) throws(Failure) -> String {
         if javaScript.lowercased().contains("</script") {
-            throw .unsafeAsset(file: "viewer.js", text: "</script")
+            throw .unsafeAsset(file: "*.js", text: "</script")
         }
         if css.lowercased().contains("</style") { throw .unsafeAsset(file: "viewer.css", text: "</style") }
         precondition(

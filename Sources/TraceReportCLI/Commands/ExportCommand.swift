@@ -77,7 +77,8 @@ struct ExportCommand: ReportCommand {
         }
         if arguments.value("--header") != nil { throw .usage(UsageError("--header goes with --endpoint")) }
         let (text, report, anomalies) = try render(
-            format, paths: paths, redactor: context.redactor, arguments: arguments)
+            format, paths: paths, redactor: context.redactor, arguments: arguments,
+            viewerTestDriver: context.viewerTestDriver)
         try context.writeExport(text, to: out)
         context.writeNote(report.summary + "\n" + AnomalyNotes.text(anomalies))
         return .success
@@ -154,9 +155,11 @@ struct ExportCommand: ReportCommand {
         return RedactedTrace.redact(try SessionOption.narrowed(trace, arguments, session: true), with: redactor)
     }
 
-    /// The export's text, what was redacted from it, and the implausible values it read.
+    /// The export's text, what was redacted from it, and the implausible values it read; an html
+    /// export carries the viewer's test driver when `viewerTestDriver` is true (tests only).
     static func render(
-        _ format: ExportFormat, paths: [String], redactor: Redactor, arguments: ParsedArguments
+        _ format: ExportFormat, paths: [String], redactor: Redactor, arguments: ParsedArguments,
+        viewerTestDriver: Bool = false
     ) throws(CommandFailure) -> (String, RedactionReport, [StoreAnomaly]) {
         func redacted(_ render: (RedactedTrace) -> String) throws(CommandFailure)
             -> (String, RedactionReport, [StoreAnomaly])
@@ -176,7 +179,7 @@ struct ExportCommand: ReportCommand {
                 traces.append(try SessionOption.narrowed(trace, arguments, session: true))
             }
             let data = ViewerData.build(traces, redactor: redactor)
-            do { return (try ViewerDocument.html(data: data), data.redaction, traces.flatMap(\.anomalies)) } catch {
+            do { return (try ViewerDocument.html(data: data, testDriver: viewerTestDriver), data.redaction, traces.flatMap(\.anomalies)) } catch {
                 throw .message(error.description)
             }
         }

@@ -1,0 +1,26 @@
+// One line of text about an entry: for the hover tooltip, and for a turn in the event list.
+// Pure: takes a prepared entry (model.js), returns a string.
+
+import { formatDuration, str } from './format.js';
+
+/** One line about an event, for the hover tooltip: a bar's model shows here when not on the bar. */
+export function hoverText(entry) {
+    if (!entry) return '';
+    const r = entry.record;
+    if (entry.kind === 'request') {
+        return str(r.model) + ' · ' + formatDuration(entry.dur) + ' · TTFT ' + formatDuration(entry.ttft);
+    }
+    if (entry.kind === 'tool') return str(r.name) + ' · ' + formatDuration(entry.dur) + ' · ' + str(r.outcome);
+    if (entry.kind === 'handoff') return str(r.kind) + ': ' + str(r.from) + ' → ' + str(r.to);
+    if (entry.kind === 'band') {
+        return entry.requests + ' requests, ' + entry.tools + ' tool calls, ' + entry.turns
+            + ' turns starting (aggregate band)';
+    }
+    return str(r.name) + ' · ' + formatDuration(entry.dur);
+}
+
+/** A user turn: its number, lane, requests, tool calls and total time. */
+export function turnText(turn) {
+    return 'turn ' + turn.number + ' of ' + turn.lane.label + ': ' + turn.requests.length + ' requests, '
+        + turn.tools + ' tool calls, total ' + formatDuration(turn.dur) + (turn.inferred ? ' (inferred)' : '');
+}

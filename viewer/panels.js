@@ -1,0 +1,174 @@
+// The panels around the timeline, built from the prepared runs as text only: the header's
+// figures per run, the findings list (a page at a time), the legend and the hidden event list.
+
+import { formatCount, formatDuration, formatPercent, formatRate, num, str } from './format.js';
+import { STYLE } from './style.js';
+import { turnText } from './labels.js';
+import { $, clear, el } from './dom.js';
+
+/** Findings listed at once; a button shows the next page. */
+const FINDINGS_PAGE = 200;
+
+function figure(label, value, title) {
+    const span = el('span', 'figure');
+    span.appendChild(el('span', 'label', label));
+    span.appendChild(el('span', 'value', value));
+    if (title) span.title = title;
+    return span;
+}
+
+/** The header: the runs' names and, per run, its figures; bands and redactions noted. */
+export function buildHeader(state) {
+    const summary = $('summary');
+    clear(summary);
+    $('runs-title').textContent = state.runs.map((r) => r.label).join('  vs  ');
+    for (const run of state.runs) {
+        const s = run.summary;
+        const row = el('div', 'summary-run');
+        row.dataset.run = String(run.index);
+        row.appendChild(el('span', 'run-name', run.label));
+        row.appendChild(figure('requests', formatCount(s.requests)));
+        row.appendChild(figure('TTFT p50', formatDuration(num(s.ttftP50))));
+        row.appendChild(figure('TTFT p95', formatDuration(num(s.ttftP95))));
+        row.appendChild(figure('rate p50', formatRate(s.tokensPerSecondP50)));
+        row.appendChild(figure('cache hit', formatPercent(s.cacheHitRate),
+            'cached input tokens over input tokens, summed'));
+        const model = num(s.modelTime) || 0;
+        const tool = num(s.toolTime) || 0;
+        row.appendChild(figure('model / tool', formatDuration(model) + ' / ' + formatDuration(tool),
+            'time in requests against time in tool calls, summed'));
+        if (num(s.errors)) row.appendChild(figure('errors', formatCount(s.errors)));
+        if (num(s.droppedEvents)) row.appendChild(figure('dropped', formatCount(s.droppedEvents)));
+        summary.appendChild(row);
+    }
+    // Never silently cut: say how many requests are drawn as bands, and how to see each one.
+    const banded = state.runs.reduce((sum, run) => sum + run.bandRequests, 0);
+    document.body.dataset.bandedRequests = String(banded);
+    document.body.dataset.bandedToolCalls = String(state.runs.reduce((sum, run) => sum + run.bandTools, 0));
+    if (banded) {
+        const notice = el('div', 'summary-run notice', formatCount(banded) + ' requests drawn as aggregate '
+            + 'bands: this run is too large for a bar per request; click a band for its figures, or '
+            + 'export one session (--session) to draw each of its requests');
+        notice.id = 'band-notice';
+        summary.appendChild(notice);
+    }
+    const counts = state.data.redaction && state.data.redaction.counts;
+    if (counts && Object.keys(counts).length) {
+        const total = Object.values(counts).reduce((a, b) => a + (num(b) || 0), 0);
+        const row = el('div', 'summary-run');
+        row.appendChild(figure('redacted', formatCount(total),
+            Object.keys(counts).map((k) => k + ': ' + counts[k]).join(', ')));
+        summary.appendChild(row);
+    }
+}
+
+/** The findings list; `focusFinding(index)` is called when one is clicked. */
+export function buildFindings(state, focusFinding) {
+    const list = $('findings-list');
+    clear(list);
+    const findings = Array.isArray(state.data.findings) ? state.data.findings : [];
+    $('findings-count').textContent = '(' + findings.length + ')';
+    if (!findings.length) {
+        list.appendChild(el('li', 'hint', 'No findings.'));
+        return;
+    }
+    showFindings(state, findings, 0, focusFinding);
+}
+
+/** Adds the findings from `first` on, a page of them, and a button for the rest: a run can have
+ *  tens of thousands, and laying out every one would delay the first frame by seconds. */
+function showFindings(state, findings, first, focusFinding) {
+    const list = $('findings-list');
+    const end = Math.min(findings.length, first + FINDINGS_PAGE);
+    const fragment = document.createDocumentFragment();
+    for (let index = first; index < end; index++) {
+        const finding = findings[index];
+        const li = el('li');
+        const button = el('button', 'finding');
+        button.type = 'button';
+        button.dataset.index = String(index);
+        button.classList.toggle('active', index === state.activeFinding);
+        button.appendChild(el('span', 'finding-kind', finding.kind));
+        button.appendChild(el('span', 'finding-title', finding.title));
+        if (finding.detail) button.appendChild(el('span', 'finding-detail', finding.detail));
+        button.addEventListener('click', () => focusFinding(index));
+        li.appendChild(button);
+        fragment.appendChild(li);
+    }
+    if (end < findings.length) {
+        const li = el('li');
+        const rest = findings.length - end;
+        const more = el('button', 'more-findings', 'Show ' + formatCount(Math.min(FINDINGS_PAGE, rest))
+            + ' more of ' + formatCount(rest) + ' further findings');
+        more.type = 'button';
+        more.addEventListener('click', () => {
+            li.remove();
+            showFindings(state, findings, end, focusFinding);
+        });
+        li.appendChild(more);
+        fragment.appendChild(li);
+    }
+    list.appendChild(fragment);
+}
+
+/** The legend: every entry of STYLE, its swatch drawn as the bars are. */
+export function buildLegend() {
+    const list = $('legend-list');
+    clear(list);
+    for (const key of Object.keys(STYLE)) {
+        const style = STYLE[key];
+        const li = el('li');
+        li.dataset.style = key;
+        li.dataset.color = style.color;
+        li.dataset.shape = style.shape || 'bar';
+        const swatch = el('span', 'swatch swatch-' + (style.shape || 'bar'));
+        swatch.style.color = style.color;
+        if (!style.shape || style.shape === 'bar') swatch.style.background = style.color;
+        li.appendChild(swatch);
+        li.appendChild(document.createTextNode(style.label));
+        list.appendChild(li);
+    }
+}
+
+/** One hidden <li> per event: the page's accessible, countable form of the canvas. */
+export function buildEventList(runs) {
+    const list = $('event-list');
+    clear(list);
+    const fragment = document.createDocumentFragment();
+    for (const run of runs) {
+        for (const l of run.lanes) {
+            const session = el('li', null, 'session ' + l.label);
+            session.dataset.kind = 'session';
+            session.dataset.run = String(run.index);
+            if (l.session) session.dataset.id = str(l.session.id);
+            fragment.appendChild(session);
+        }
+        const add = (entry, text) => {
+            const li = el('li', null, text);
+            li.dataset.kind = entry.kind;
+            li.dataset.id = entry.id;
+            li.dataset.run = String(run.index);
+            fragment.appendChild(li);
+        };
+        for (const r of run.requests) {
+            add(r, 'request ' + str(r.record.model) + ' at ' + formatDuration(r.ts) + ', TTFT '
+                + formatDuration(r.ttft) + ', ' + formatDuration(r.dur));
+        }
+        for (const t of run.tools) {
+            add(t, 'tool call ' + str(t.record.name) + ' at ' + formatDuration(t.ts) + ', '
+                + formatDuration(t.dur) + ', ' + str(t.record.outcome));
+        }
+        for (const h of run.handoffs) {
+            add(h, 'handoff ' + str(h.record.kind) + ' from ' + str(h.record.from) + ' to '
+                + str(h.record.to) + ' at ' + formatDuration(h.ts));
+        }
+        for (const i of run.intervals) {
+            add(i, 'interval ' + str(i.record.name) + ' at ' + formatDuration(i.ts) + ', '
+                + formatDuration(i.dur));
+        }
+        for (const l of run.lanes) {
+            for (const turn of l.turns) add(turn, turnText(turn));
+        }
+    }
+    list.appendChild(fragment);
+}
