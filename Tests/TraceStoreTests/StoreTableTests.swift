@@ -71,6 +71,30 @@ struct StoreTableTests {
         #expect(requests.map(\.outputTokens) == tokens)
     }
 
+    /// A store made before a field existed (here: one whose `temperature` column is dropped)
+    /// reads the field as unknown, and gains its column when a writer opens it.
+    @Test func aColumnTheFileLacksReadsNullAndIsAddedByTheNextWriter() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("old.sqlite")
+        let first = RequestRecord(requestID: 1, ts: 10, dur: 20, model: "m", temperature: 0.5)
+        let writer = try StoreWriter(path: path)
+        try writer.insert(.request(first))
+        writer.close()
+        let database = try SQLiteDatabase(path: path, flags: 0x2)  // SQLITE_OPEN_READWRITE
+        try database.execute("ALTER TABLE request DROP COLUMN temperature")
+        database.close()
+
+        var withoutTemperature = first
+        withoutTemperature.temperature = nil
+        #expect(try StoreReader(path: path).requests() == [withoutTemperature])
+
+        let second = RequestRecord(requestID: 2, ts: 30, dur: 20, model: "m", temperature: 0.75)
+        let reopened = try StoreWriter(path: path)
+        try reopened.insert(.request(second))
+        reopened.close()
+        #expect(try StoreReader(path: path).requests() == [withoutTemperature, second])
+    }
+
     static func columns(of table: String, in reader: StoreReader) throws -> [String] {
         var columns: [String] = []
         try reader.query(#"SELECT name, type, "notnull", pk FROM pragma_table_info(?1) ORDER BY cid"#, [.text(table)]) {
