@@ -6,8 +6,8 @@ extension RecordField {
     static func integer(
         _ name: String, _ column: String, unit: FieldUnit, tracepoint: String? = nil, _ doc: String,
         get: @escaping @Sendable (Record) -> Int64, set: @escaping @Sendable (inout Record, Int64) -> Void
-    ) -> Self {
-        Self(
+    ) -> RecordField {
+        RecordField(
             name, column: column, jsonKey: nil, tracepointField: tracepoint, kind: .integer, isOptional: false,
             unit: unit, isFreeText: false, doc: doc, get: { .integer(get($0)) },
             set: { record, value in set(&record, value.integer ?? 0) })
@@ -17,8 +17,8 @@ extension RecordField {
     static func optionalInteger(
         _ name: String, _ column: String, unit: FieldUnit, _ doc: String,
         get: @escaping @Sendable (Record) -> Int64?, set: @escaping @Sendable (inout Record, Int64?) -> Void
-    ) -> Self {
-        Self(
+    ) -> RecordField {
+        RecordField(
             name, column: column, jsonKey: nil, tracepointField: nil, kind: .integer, isOptional: true,
             unit: unit, isFreeText: false, doc: doc, get: { get($0).map(FieldValue.integer) ?? .null },
             set: { record, value in set(&record, value.integer) })
@@ -28,8 +28,8 @@ extension RecordField {
     static func optionalReal(
         _ name: String, _ column: String, _ doc: String,
         get: @escaping @Sendable (Record) -> Double?, set: @escaping @Sendable (inout Record, Double?) -> Void
-    ) -> Self {
-        Self(
+    ) -> RecordField {
+        RecordField(
             name, column: column, jsonKey: nil, tracepointField: nil, kind: .real, isOptional: true, unit: .none,
             isFreeText: false, doc: doc, get: { get($0).map(FieldValue.real) ?? .null },
             set: { record, value in set(&record, value.real) })
@@ -39,8 +39,8 @@ extension RecordField {
     static func optionalBool(
         _ name: String, _ column: String, _ doc: String,
         get: @escaping @Sendable (Record) -> Bool?, set: @escaping @Sendable (inout Record, Bool?) -> Void
-    ) -> Self {
-        Self(
+    ) -> RecordField {
+        RecordField(
             name, column: column, jsonKey: nil, tracepointField: nil, kind: .bool, isOptional: true, unit: .none,
             isFreeText: false, doc: doc, get: { get($0).map(FieldValue.bool) ?? .null },
             set: { record, value in set(&record, value.bool) })
@@ -50,8 +50,8 @@ extension RecordField {
     static func text(
         _ name: String, _ column: String, freeText: Bool, tracepoint: String? = nil, _ doc: String,
         get: @escaping @Sendable (Record) -> String, set: @escaping @Sendable (inout Record, String) -> Void
-    ) -> Self {
-        Self(
+    ) -> RecordField {
+        RecordField(
             name, column: column, jsonKey: nil, tracepointField: tracepoint, kind: .text, isOptional: false,
             unit: .none, isFreeText: freeText, doc: doc, get: { .text(get($0)) },
             set: { record, value in set(&record, value.text ?? "") })
@@ -61,8 +61,8 @@ extension RecordField {
     static func optionalText(
         _ name: String, _ column: String, freeText: Bool, _ doc: String,
         get: @escaping @Sendable (Record) -> String?, set: @escaping @Sendable (inout Record, String?) -> Void
-    ) -> Self {
-        Self(
+    ) -> RecordField {
+        RecordField(
             name, column: column, jsonKey: nil, tracepointField: nil, kind: .text, isOptional: true, unit: .none,
             isFreeText: freeText, doc: doc, get: { get($0).map(FieldValue.text) ?? .null },
             set: { record, value in set(&record, value.text) })
@@ -73,8 +73,8 @@ extension RecordField {
         _ name: String, _ column: String, _ doc: String,
         get: @escaping @Sendable (Record) -> TraceMetadata,
         set: @escaping @Sendable (inout Record, TraceMetadata) -> Void
-    ) -> Self {
-        Self(
+    ) -> RecordField {
+        RecordField(
             name, column: column, jsonKey: nil, tracepointField: nil, kind: .metadata, isOptional: false,
             unit: .none, isFreeText: true, doc: doc, get: { .metadata(get($0)) },
             set: { record, value in
@@ -87,8 +87,8 @@ extension RecordField {
         _ name: String, _ column: String, _ doc: String,
         get: @escaping @Sendable (Record) -> [UInt32]?,
         set: @escaping @Sendable (inout Record, [UInt32]?) -> Void
-    ) -> Self {
-        Self(
+    ) -> RecordField {
+        RecordField(
             name, column: column, jsonKey: nil, tracepointField: nil, kind: .sketch, isOptional: true,
             unit: .none, isFreeText: false, doc: doc, get: { get($0).map(FieldValue.sketch) ?? .null },
             set: { record, value in

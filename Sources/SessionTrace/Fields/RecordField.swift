@@ -75,7 +75,10 @@ package struct FieldSpec: Sendable, Hashable {
 ///
 /// Reading goes through ``get`` and returns a ``FieldValue`` that shares the record's storage
 /// (a string or array is retained, not copied), so binding a record allocates nothing.
-package struct RecordField<Record>: Sendable {
+///
+/// A class, so that walking a table on the emit path (the size estimate, the insert) retains one
+/// reference per field instead of copying the spec's strings and both closures.
+package final class RecordField<Record>: Sendable {
     package let spec: FieldSpec
     /// The field's value in a record; ``FieldValue/null`` where an optional is nil.
     package let get: @Sendable (Record) -> FieldValue

@@ -1,7 +1,10 @@
 /// The fields of one record kind, in the order every encoding lists them: the one declaration
 /// of the vocabulary that the store's schema, binding and reading, JSON Lines, redaction and the
 /// size estimate derive from, and that tests hold the tracepoints and exports against.
-package struct RecordTable<Record: Sendable>: Sendable {
+///
+/// A class, so that `Record.table` on the emit path hands out one reference, not a copy of the
+/// blank record and three arrays.
+package final class RecordTable<Record: Sendable>: Sendable {
     /// The event kind whose records these are; its ``TraceEventKind/name`` names the table.
     package let kind: TraceEventKind
     /// A record with every field zero, empty or nil, which reading fills in field by field.
