@@ -4,7 +4,9 @@
  *
  * Private to CLTTngUST: Swift calls the plain functions of include/CLTTngUST.h and never sees
  * these macros. Field names are the snake_case names of the record properties, so a trace read
- * with babeltrace2 lines up with the SQLite store's columns.
+ * with babeltrace2 lines up with the SQLite store's columns: each tracepoint carries its record's
+ * field table (Sources/SessionTrace/Fields/), in order, and TracepointHeaderTests fails when a
+ * field is added to one and not the other.
  *
  * Absent optionals: an absent integer (`Int64?` nil) is written as -1, an absent string
  * (`String?` nil) as "". Every id, time and count of the vocabulary is non-negative, so -1 is

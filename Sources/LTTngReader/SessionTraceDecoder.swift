@@ -85,93 +85,33 @@ package struct SessionTraceDecoder {
         let f = Fields(
             reader: reader, layout: layout, table: kind.name, implausible: implausibleFields)
         switch kind {
-        case .run:
-            let run = RunRecord(
-                runID: f.int(0), ts: f.int(1), wallClockStart: f.int(2), host: f.text(3),
-                commandLine: f.text(4), gitRevision: f.optionalText(5), label: f.optionalText(6),
-                toolVersion: f.text(7))
-            return Decoded(event: .run(run), id: run.runID)
-        case .session:
-            let session = SessionRecord(sessionID: f.int(0), ts: f.int(1), dur: f.int(2), label: f.text(3))
-            return Decoded(event: .session(session), id: session.sessionID)
-        case .request:
-            let timings = f.optionalInt(17).map { promptTokens in
-                ServerTimings(
-                    promptTokens: promptTokens, cachedTokens: f.int(18), promptDuration: f.int(19),
-                    predictedTokens: f.int(20), predictedDuration: f.int(21))
-            }
-            let request = RequestRecord(
-                requestID: f.int(0), sessionID: f.optionalInt(1), parentID: f.optionalInt(2), ts: f.int(3),
-                dur: f.int(4), timeToFirstToken: f.optionalInt(5), profile: f.text(6), provider: f.text(7),
-                model: f.text(8), inputTokens: f.optionalInt(9), cachedInputTokens: f.optionalInt(10),
-                outputTokens: f.optionalInt(11), promptBytes: f.int(12), transcriptEntries: f.int(13),
-                reusedPrefixEntries: f.int(14), finishReason: f.optionalText(15), error: f.optionalText(16),
-                serverTimings: timings, turnID: f.optionalInt(22), instructionsFingerprint: f.optionalText(23),
-                toolsFingerprint: f.optionalText(24), cacheWriteTokens: f.optionalInt(25),
-                responseID: f.optionalText(26), responseModel: f.optionalText(27),
-                serverAddress: f.optionalText(28), serverPort: f.optionalInt(29),
-                streamed: f.optionalInt(30).map { $0 != 0 }, maxTokens: f.optionalInt(31),
-                temperature: f.optionalReal(32))
-            return Decoded(event: .request(request), id: request.requestID)
-        case .toolCall:
-            let call = ToolCallRecord(
-                toolCallID: f.int(0), requestID: f.optionalInt(1), sessionID: f.optionalInt(2), ts: f.int(3),
-                dur: f.int(4), name: f.text(5), callID: f.optionalText(6), argumentsFingerprint: f.text(7),
-                argumentsBytes: f.int(8), outputBytes: f.int(9), outcome: f.text(10), error: f.optionalText(11),
-                outputFingerprint: f.optionalText(12), outputSketch: f.sketch(13))
-            return Decoded(event: .toolCall(call), id: call.toolCallID)
-        case .handoff:
-            let handoff = HandoffRecord(
-                handoffID: f.int(0), sessionID: f.optionalInt(1), ts: f.int(2), kind: f.text(3), from: f.text(4),
-                to: f.text(5))
-            return Decoded(event: .handoff(handoff), id: handoff.handoffID)
-        case .interval:
-            let interval = IntervalRecord(
-                intervalID: f.int(0), parentID: f.optionalInt(1), sessionID: f.optionalInt(2), ts: f.int(3),
-                dur: f.int(4), name: f.text(5), metadata: f.metadata(6), error: f.optionalText(7))
-            return Decoded(event: .interval(interval), id: interval.intervalID)
-        case .instant:
-            let instant = InstantRecord(
-                instantID: f.int(0), parentID: f.optionalInt(1), ts: f.int(2), name: f.text(3),
-                metadata: f.metadata(4))
-            return Decoded(event: .instant(instant), id: instant.instantID)
-        case .chunk:
-            let chunk = ChunkRecord(requestID: f.int(0), ts: f.int(1), tokens: f.int(2))
-            return Decoded(event: .chunk(chunk), id: chunk.requestID)
-        case .payload:
-            let payload = PayloadRecord(
-                payloadID: f.int(0), parentID: f.optionalInt(1), ts: f.int(2),
-                kind: PayloadRecord.Kind(rawValue: f.text(3)) ?? .prompt, text: f.text(4))
-            return Decoded(event: .payload(payload), id: payload.payloadID)
-        case .dropped:
-            let dropped = DroppedRecord(ts: f.int(0), sink: f.text(1), reason: f.text(2), count: f.int(3))
-            return Decoded(event: .dropped(dropped), id: nil)
+        case .run: return Self.decoded(f.record(), RunRecord.self) { .run($0) }
+        case .session: return Self.decoded(f.record(), SessionRecord.self) { .session($0) }
+        case .request: return Self.decoded(f.record(), RequestRecord.self) { .request($0) }
+        case .toolCall: return Self.decoded(f.record(), ToolCallRecord.self) { .toolCall($0) }
+        case .handoff: return Self.decoded(f.record(), HandoffRecord.self) { .handoff($0) }
+        case .interval: return Self.decoded(f.record(), IntervalRecord.self) { .interval($0) }
+        case .instant: return Self.decoded(f.record(), InstantRecord.self) { .instant($0) }
+        case .chunk: return Self.decoded(f.record(), ChunkRecord.self) { .chunk($0) }
+        case .payload: return Self.decoded(f.record(), PayloadRecord.self) { .payload($0) }
+        case .dropped: return Self.decoded(f.record(), DroppedRecord.self) { .dropped($0) }
         }
     }
 
-    /// The fields of each kind, in the order the decoder reads them; the first `required` of
-    /// each (its id and time) must be present for a record to mean anything.
-    static let fieldNames: [TraceEventKind: (names: [String], required: Int)] = [
-        .run: (["run_id", "ts", "wall_clock_start", "host", "command_line", "git_revision", "label",
-                "tool_version"], 2),
-        .session: (["session_id", "ts", "dur", "label"], 2),
-        .request: (["request_id", "session_id", "parent_id", "ts", "dur", "ttft", "profile", "provider", "model",
-                    "input_tokens", "cached_input_tokens", "output_tokens", "prompt_bytes", "transcript_entries",
-                    "reused_prefix_entries", "finish_reason", "error", "server_prompt_tokens",
-                    "server_cached_tokens", "server_prompt_dur", "server_predicted_tokens", "server_predicted_dur",
-                    "turn_id", "instructions_fingerprint", "tools_fingerprint", "cache_write_tokens",
-                    "response_id", "response_model", "server_address", "server_port", "streamed", "max_tokens",
-                    "temperature"], 1),
-        .toolCall: (["tool_call_id", "request_id", "session_id", "ts", "dur", "name", "call_id",
-                     "arguments_fingerprint", "arguments_bytes", "output_bytes", "outcome", "error",
-                     "output_fingerprint", "output_sketch"], 1),
-        .handoff: (["handoff_id", "session_id", "ts", "kind", "from", "to"], 1),
-        .interval: (["interval_id", "parent_id", "session_id", "ts", "dur", "name", "metadata", "error"], 1),
-        .instant: (["instant_id", "parent_id", "ts", "name", "metadata"], 1),
-        .chunk: (["request_id", "ts", "tokens"], 2),
-        .payload: (["payload_id", "parent_id", "ts", "kind", "text"], 1),
-        .dropped: (["ts", "sink", "reason", "count"], 1),
-    ]
+    /// The event, and the id that places it in its run: the record's first field where that is
+    /// an id (a chunk's is its request's), nil for `dropped`, which has none.
+    private static func decoded<Record: TableRecord>(
+        _ record: Record, _: Record.Type, _ event: (Record) -> TraceEvent
+    ) -> Decoded {
+        let first = Record.table.fields[0]
+        let id = first.spec.unit == .identifier ? first.get(record).integer : nil
+        return Decoded(event: event(record), id: id)
+    }
+
+    /// The fields of each kind, as the tracepoint names them, in field-table order; the first
+    /// (the record's id, `dropped`'s `ts`) and `ts` must be present for a record to mean anything.
+    static let fieldNames: [TraceEventKind: [String]] = Dictionary(
+        uniqueKeysWithValues: TraceEventKind.allCases.map { kind in (kind, kind.fieldSpecs.map(\.tracepointField)) })
 
     private static let kindsByEventName: [String: TraceEventKind] = Dictionary(
         uniqueKeysWithValues: TraceEventKind.allCases.map { ("session_trace:\($0.name)", $0) })
@@ -192,24 +132,19 @@ package struct SessionTraceDecoder {
         for index in 0..<Int(eventClass.pointee.field_count) {
             positionByName[String(cString: eventClass.pointee.field_names[index]!)] = index
         }
-        var positions = fields.names.map { positionByName[$0] ?? -1 }
+        var positions = fields.map { positionByName[$0] ?? -1 }
         for (offset, position) in positions.enumerated() where position < 0 {
-            if offset < fields.required { throw .missingField(event: name, field: fields.names[offset]) }
-            absentFields.insert("\(kind.name).\(fields.names[offset])")
-        }
-        // The ts of every kind is required too, wherever it sits in the list.
-        if let ts = fields.names.firstIndex(of: "ts"), positions[ts] < 0 {
-            throw .missingField(event: name, field: "ts")
+            if offset == 0 || fields[offset] == "ts" { throw .missingField(event: name, field: fields[offset]) }
+            absentFields.insert("\(kind.name).\(fields[offset])")
         }
         if let selection {
             let selected = selection[kind] ?? []
-            for (offset, name) in fields.names.enumerated() where offset > 0 && !selected.contains(name) {
+            for (offset, name) in fields.enumerated() where offset > 0 && !selected.contains(name) {
                 positions[offset] = -1
             }
         }
         return Layout(
-            kind: kind, positions: positions, names: fields.names,
-            ranges: fields.names.map(PlausibleRange.of(column:)))
+            kind: kind, positions: positions, names: fields, ranges: fields.map(PlausibleRange.of(column:)))
     }
 }
 
@@ -269,6 +204,24 @@ private struct Fields {
 
     func metadata(_ field: Int) -> TraceMetadata {
         TraceMetadata(jsonObject: text(field)) ?? [:]
+    }
+
+    /// The record of `Record`'s kind, read field by field through its table.
+    func record<Record: TableRecord>() -> Record {
+        Record.table.record { offset, spec in value(offset, spec) }
+    }
+
+    /// Field `field` as a value of `spec`'s kind, with LTTng's unknown values read as null.
+    private func value(_ field: Int, _ spec: FieldSpec) -> FieldValue {
+        switch spec.kind {
+        case .integer:
+            spec.isOptional ? optionalInt(field).map(FieldValue.integer) ?? .null : .integer(int(field))
+        case .real: optionalReal(field).map(FieldValue.real) ?? .null
+        case .text: spec.isOptional ? optionalText(field).map(FieldValue.text) ?? .null : .text(text(field))
+        case .bool: optionalInt(field).map { FieldValue.bool($0 != 0) } ?? .null
+        case .metadata: .metadata(metadata(field))
+        case .sketch: sketch(field).map(FieldValue.sketch) ?? .null
+        }
     }
 
     /// An empty sketch is how LTTng writes "none made".

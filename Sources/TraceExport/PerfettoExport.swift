@@ -18,6 +18,19 @@ import TraceStore
 ///
 /// The redaction report is in the top-level `otherData.redaction`.
 public enum PerfettoExport {
+    /// Request fields that a slice shows other than as an arg of its own name, and how; every
+    /// other field of the request's table is an arg under its JSON key.
+    static let requestFieldsShownApart: [String: String] = [
+        "ts": "the slice's ts", "dur": "the slice's dur", "session_id": "the session's thread",
+        "ttft": "ttft_ms, and the waiting slice", "server_prompt_dur": "server_prompt_ms",
+        "server_predicted_dur": "server_predicted_ms",
+    ]
+    /// Tool-call fields that a slice shows other than as an arg of its own name, and how.
+    static let toolCallFieldsShownApart: [String: String] = [
+        "ts": "the slice's ts", "dur": "the slice's dur", "name": "the slice's name",
+        "session_id": "the session's tools thread",
+    ]
+
     /// Payload text longer than this is cut in `args`, so one huge prompt does not swamp the viewer.
     static let payloadLimit = 4_096
 
@@ -205,29 +218,15 @@ private struct RunBuilder {
     /// A request, its waiting and generating parts, and its generation rate on the counter track.
     private mutating func requestSlices(_ request: RequestRecord, tid: Int64, counter: String) {
         let dur = max(0, request.dur)
-        var args: [(String, OrderedJSON)] = [
-            ("request_id", .id(request.requestID)),
-            ("profile", .string(request.profile)),
-            ("provider", .string(request.provider)),
-            ("model", .string(request.model)),
+        var args = RequestRecord.table.jsonMembers(request, excluding: Set(PerfettoExport.requestFieldsShownApart.keys))
+        args += [
             ("ttft_ms", request.timeToFirstToken.map { .double(Double($0) / 1e6) } ?? .null),
-            ("input_tokens", .int(request.inputTokens)),
-            ("cached_input_tokens", .int(request.cachedInputTokens)),
-            ("output_tokens", .int(request.outputTokens)),
             ("tokens_per_second", .double(request.tokensPerSecond)),
             ("cache_hit_ratio", cacheHitRatio(request)),
-            ("prompt_bytes", .int(request.promptBytes)),
-            ("transcript_entries", .int(request.transcriptEntries)),
-            ("reused_prefix_entries", .int(request.reusedPrefixEntries)),
-            ("finish_reason", .string(request.finishReason)),
-            ("error", .string(request.error)),
-        ] + request.identityFields + [("max_tokens", .int(request.maxTokens))]
+        ]
         if let timings = request.serverTimings {
             args += [
-                ("server_prompt_tokens", .int(timings.promptTokens)),
-                ("server_cached_tokens", .int(timings.cachedTokens)),
                 ("server_prompt_ms", .double(Double(timings.promptDuration) / 1e6)),
-                ("server_predicted_tokens", .int(timings.predictedTokens)),
                 ("server_predicted_ms", .double(Double(timings.predictedDuration) / 1e6)),
             ]
         }
@@ -299,18 +298,7 @@ private struct RunBuilder {
             let dur = max(0, call.dur)
             let lane = lanes.place(start: call.ts, end: call.ts + dur, acceptsChildren: false)
             let tid = thread(lane == 0 ? name : "\(name) (\(lane + 1))")
-            var args: [(String, OrderedJSON)] = [
-                ("tool_call_id", .id(call.toolCallID)),
-                ("request_id", .id(call.requestID)),
-                ("call_id", .string(call.callID)),
-                ("arguments_fingerprint", .string(call.argumentsFingerprint)),
-                ("arguments_bytes", .int(call.argumentsBytes)),
-                ("output_bytes", .int(call.outputBytes)),
-                ("outcome", .string(call.outcome)),
-                ("error", .string(call.error)),
-                ("output_fingerprint", .string(call.outputFingerprint)),
-                ("output_sketch", .string(call.outputSketch.map(StoreSchema.encodeSketch))),
-            ]
+            var args = ToolCallRecord.table.jsonMembers(call, excluding: Set(PerfettoExport.toolCallFieldsShownApart.keys))
             args += payloadArgs(of: call.toolCallID)
             slice(call.name, cat: "tool_call", ts: call.ts, dur: dur, tid: tid, args: args)
         }

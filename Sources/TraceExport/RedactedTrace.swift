@@ -105,73 +105,34 @@ private struct Scrubber {
         return out
     }
 
+    /// Every text field of `record` (by its table: labels, names, errors, fingerprints, the
+    /// tracer's own words too, since an export goes further than the store), redacted as its
+    /// column, and its metadata as ``metadata(_:)`` redacts it.
+    mutating func record<Record: TableRecord>(_ record: Record) -> Record {
+        var record = record
+        for field in Record.table.outOfLineFields {
+            switch field.get(record) {
+            case .text(let value): field.set(&record, .text(text(value, field: field.spec.column)))
+            case .metadata(let value): field.set(&record, .metadata(metadata(value)))
+            default: break
+            }
+        }
+        return record
+    }
+
     mutating func run(_ recorded: RecordedRun) -> RecordedRun {
-        var run = recorded.run
-        run.host = text(run.host, field: "host")
-        run.commandLine = text(run.commandLine, field: "command_line")
-        run.gitRevision = text(run.gitRevision, field: "git_revision")
-        run.label = text(run.label, field: "label")
-        run.toolVersion = text(run.toolVersion, field: "tool_version")
-        let sessions = recorded.sessions.map { session in
-            var session = session
-            session.label = text(session.label, field: "label")
-            return session
-        }
-        let requests = recorded.requests.map { request in
-            var request = request
-            request.profile = text(request.profile, field: "profile")
-            request.provider = text(request.provider, field: "provider")
-            request.model = text(request.model, field: "model")
-            request.finishReason = text(request.finishReason, field: "finish_reason")
-            request.error = text(request.error, field: "error")
-            request.responseID = text(request.responseID, field: "response_id")
-            request.responseModel = text(request.responseModel, field: "response_model")
-            request.serverAddress = text(request.serverAddress, field: "server_address")
-            return request
-        }
-        let toolCalls = recorded.toolCalls.map { call in
-            var call = call
-            call.name = text(call.name, field: "name")
-            call.callID = text(call.callID, field: "call_id")
-            call.argumentsFingerprint = text(call.argumentsFingerprint, field: "arguments_fingerprint")
-            call.outcome = text(call.outcome, field: "outcome")
-            call.error = text(call.error, field: "error")
-            return call
-        }
-        let handoffs = recorded.handoffs.map { handoff in
-            var handoff = handoff
-            handoff.kind = text(handoff.kind, field: "kind")
-            handoff.from = text(handoff.from, field: "from_value")
-            handoff.to = text(handoff.to, field: "to_value")
-            return handoff
-        }
-        let intervals = recorded.intervals.map { interval in
-            var interval = interval
-            interval.name = text(interval.name, field: "name")
-            interval.metadata = metadata(interval.metadata)
-            interval.error = text(interval.error, field: "error")
-            return interval
-        }
-        let instants = recorded.instants.map { instant in
-            var instant = instant
-            instant.name = text(instant.name, field: "name")
-            instant.metadata = metadata(instant.metadata)
-            return instant
-        }
+        // A payload's text is redacted as JSON where it is JSON, and its kind is the tracer's own.
         let payloads = recorded.payloads.map { payload in
             var payload = payload
             payload.text = self.payload(payload.text)
             return payload
         }
-        let dropped = recorded.dropped.map { dropped in
-            var dropped = dropped
-            dropped.sink = text(dropped.sink, field: "sink")
-            dropped.reason = text(dropped.reason, field: "reason")
-            return dropped
-        }
         return RecordedRun(
-            run: run, hasRunRecord: recorded.hasRunRecord, sessions: sessions, requests: requests,
-            toolCalls: toolCalls, handoffs: handoffs, intervals: intervals, instants: instants,
-            chunks: recorded.chunks, payloads: payloads, dropped: dropped)
+            run: record(recorded.run), hasRunRecord: recorded.hasRunRecord,
+            sessions: recorded.sessions.map { record($0) }, requests: recorded.requests.map { record($0) },
+            toolCalls: recorded.toolCalls.map { record($0) }, handoffs: recorded.handoffs.map { record($0) },
+            intervals: recorded.intervals.map { record($0) }, instants: recorded.instants.map { record($0) },
+            chunks: recorded.chunks.map { record($0) }, payloads: payloads,
+            dropped: recorded.dropped.map { record($0) })
     }
 }

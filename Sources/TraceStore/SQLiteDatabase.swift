@@ -1,4 +1,5 @@
 import CSQLite
+import SessionTrace
 import Synchronization
 
 /// SQLite's `SQLITE_TRANSIENT`, a C macro Swift cannot see: SQLite copies the bound bytes at once.
@@ -67,6 +68,15 @@ final class SQLiteDatabase: @unchecked Sendable {
         return Statement(statement, database: self)
     }
 
+    /// The columns `table` has in the file; none where the file has no such table.
+    func columns(of table: String) throws(StoreError) -> Set<String> {
+        let statement = try prepare("SELECT name FROM pragma_table_info(?1)", persistent: false)
+        statement.bind(1, table)
+        var names: Set<String> = []
+        try statement.forEachRow { row in names.insert(row.string(0)) }
+        return names
+    }
+
     /// The connection's current error as a ``StoreError``.
     func error(_ code: Int32) -> StoreError {
         StoreError(path: path, code: code, message: String(cString: sqlite3_errmsg(handle)))
@@ -123,6 +133,27 @@ final class Statement {
     @inline(__always)
     func bind(_ index: Int32, _ value: String?) {
         if let value { bind(index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    /// The index of the named parameter `:name`; 0 (which binds nothing) where the statement
+    /// has none. Looked up once, when a statement is prepared.
+    func parameterIndex(_ name: String) -> Int32 {
+        sqlite3_bind_parameter_index(handle, ":" + name)
+    }
+
+    /// Binds a field's value as its kind is stored: a flag as 0 or 1, metadata as its JSON object,
+    /// a sketch as its hex digits.
+    @inline(__always)
+    func bind(_ index: Int32, _ value: FieldValue) {
+        switch value {
+        case .null: sqlite3_bind_null(handle, index)
+        case .integer(let value): sqlite3_bind_int64(handle, index, value)
+        case .real(let value): sqlite3_bind_double(handle, index, value)
+        case .text(let value): bind(index, value)
+        case .bool(let value): sqlite3_bind_int64(handle, index, value ? 1 : 0)
+        case .metadata(let value): bind(index, value.jsonObject)
+        case .sketch(let value): bind(index, StoreSchema.encodeSketch(value))
+        }
     }
 
     func bind(_ index: Int32, _ value: StoreValue) {

@@ -66,156 +66,70 @@ public struct StoreReader: Sendable {
 
     /// Every run, by start time.
     public func runs() throws(StoreError) -> [StoredRun] {
-        try select(
-            """
-            SELECT run_id, ts, wall_clock_start, host, command_line, git_revision, label, tool_version
-            FROM run ORDER BY ts, run_id
-            """, runID: nil
-        ) { row in
-            RunRecord(
-                runID: row.int64(0), ts: row.int64(1), wallClockStart: row.int64(2), host: row.string(3),
-                commandLine: row.string(4), gitRevision: row.optionalString(5), label: row.optionalString(6),
-                toolVersion: row.string(7))
-        }
+        try records(runID: nil)
     }
 
     /// Sessions, by start time; of run `runID` only if given.
     public func sessions(runID: Int64? = nil) throws(StoreError) -> [SessionRecord] {
-        let sql = "SELECT session_id, ts, dur, label FROM session"
-        return try select(sql, runID: runID, order: "session_id") { row in
-            SessionRecord(sessionID: row.int64(0), ts: row.int64(1), dur: row.int64(2), label: row.string(3))
-        }
+        try records(runID: runID)
     }
 
     /// Requests, by start time; of run `runID` only if given.
     public func requests(runID: Int64? = nil) throws(StoreError) -> [RequestRecord] {
-        try select(
-            """
-            SELECT request_id, session_id, parent_id, ts, dur, ttft, profile, provider, model, input_tokens,
-                cached_input_tokens, output_tokens, prompt_bytes, transcript_entries, reused_prefix_entries,
-                finish_reason, error, server_prompt_tokens, server_cached_tokens, server_prompt_dur,
-                server_predicted_tokens, server_predicted_dur,
-                \(StoreSchema.addedColumns("request", schemaVersion: schemaVersion))
-            FROM request
-            """, runID: runID, order: "request_id"
-        ) { row in
-            let timings: ServerTimings? =
-                row.isNull(17)
-                ? nil
-                : ServerTimings(
-                    promptTokens: row.int64(17), cachedTokens: row.int64(18), promptDuration: row.int64(19),
-                    predictedTokens: row.int64(20), predictedDuration: row.int64(21))
-            return RequestRecord(
-                requestID: row.int64(0), sessionID: row.optionalInt64(1), parentID: row.optionalInt64(2),
-                ts: row.int64(3), dur: row.int64(4), timeToFirstToken: row.optionalInt64(5),
-                profile: row.string(6), provider: row.string(7), model: row.string(8),
-                inputTokens: row.optionalInt64(9), cachedInputTokens: row.optionalInt64(10),
-                outputTokens: row.optionalInt64(11), promptBytes: row.int64(12),
-                transcriptEntries: row.int64(13), reusedPrefixEntries: row.int64(14),
-                finishReason: row.optionalString(15), error: row.optionalString(16), serverTimings: timings,
-                turnID: row.optionalInt64(22), instructionsFingerprint: row.optionalString(23),
-                toolsFingerprint: row.optionalString(24), cacheWriteTokens: row.optionalInt64(25),
-                responseID: row.optionalString(26), responseModel: row.optionalString(27),
-                serverAddress: row.optionalString(28), serverPort: row.optionalInt64(29),
-                streamed: row.optionalInt64(30).map { $0 != 0 }, maxTokens: row.optionalInt64(31),
-                temperature: row.optionalDouble(32))
-        }
+        try records(runID: runID)
     }
 
     /// Tool calls, by start time; of run `runID` only if given.
     public func toolCalls(runID: Int64? = nil) throws(StoreError) -> [ToolCallRecord] {
-        try select(
-            """
-            SELECT tool_call_id, request_id, session_id, ts, dur, name, call_id, arguments_fingerprint,
-                arguments_bytes, output_bytes, outcome, error,
-                \(StoreSchema.addedColumns("tool_call", schemaVersion: schemaVersion))
-            FROM tool_call
-            """, runID: runID, order: "tool_call_id"
-        ) { row in
-            ToolCallRecord(
-                toolCallID: row.int64(0), requestID: row.optionalInt64(1), sessionID: row.optionalInt64(2),
-                ts: row.int64(3), dur: row.int64(4), name: row.string(5), callID: row.optionalString(6),
-                argumentsFingerprint: row.string(7), argumentsBytes: row.int64(8), outputBytes: row.int64(9),
-                outcome: row.string(10), error: row.optionalString(11),
-                outputFingerprint: row.optionalString(12),
-                outputSketch: row.optionalString(13).flatMap(StoreSchema.decodeSketch))
-        }
+        try records(runID: runID)
     }
 
     /// Handoffs, by time; of run `runID` only if given.
     public func handoffs(runID: Int64? = nil) throws(StoreError) -> [HandoffRecord] {
-        try select(
-            "SELECT handoff_id, session_id, ts, kind, from_value, to_value FROM handoff",
-            runID: runID, order: "handoff_id"
-        ) { row in
-            HandoffRecord(
-                handoffID: row.int64(0), sessionID: row.optionalInt64(1), ts: row.int64(2),
-                kind: row.string(3), from: row.string(4), to: row.string(5))
-        }
+        try records(runID: runID)
     }
 
     /// Intervals, by start time; of run `runID` only if given.
     public func intervals(runID: Int64? = nil) throws(StoreError) -> [IntervalRecord] {
-        try select(
-            "SELECT interval_id, parent_id, session_id, ts, dur, name, metadata, error FROM interval",
-            runID: runID, order: "interval_id"
-        ) { row in
-            IntervalRecord(
-                intervalID: row.int64(0), parentID: row.optionalInt64(1), sessionID: row.optionalInt64(2),
-                ts: row.int64(3), dur: row.int64(4), name: row.string(5),
-                metadata: TraceMetadata(jsonObject: row.string(6)) ?? [:], error: row.optionalString(7))
-        }
+        try records(runID: runID)
     }
 
     /// Instants, by time; of run `runID` only if given.
     public func instants(runID: Int64? = nil) throws(StoreError) -> [InstantRecord] {
-        try select(
-            "SELECT instant_id, parent_id, ts, name, metadata FROM instant", runID: runID, order: "instant_id"
-        ) { row in
-            InstantRecord(
-                instantID: row.int64(0), parentID: row.optionalInt64(1), ts: row.int64(2),
-                name: row.string(3),
-                metadata: TraceMetadata(jsonObject: row.string(4)) ?? [:])
-        }
+        try records(runID: runID)
     }
 
     /// Streamed chunks, by time; of run `runID` only if given.
     public func chunks(runID: Int64? = nil) throws(StoreError) -> [ChunkRecord] {
-        try select("SELECT request_id, ts, tokens FROM chunk", runID: runID, order: "chunk_id") { row in
-            ChunkRecord(requestID: row.int64(0), ts: row.int64(1), tokens: row.int64(2))
-        }
+        try records(runID: runID)
     }
 
     /// Captured (redacted) payloads, by time; of run `runID` only if given.
     public func payloads(runID: Int64? = nil) throws(StoreError) -> [PayloadRecord] {
-        try select(
-            "SELECT payload_id, parent_id, ts, kind, text FROM payload", runID: runID, order: "payload_id"
-        ) { row in
-            PayloadRecord(
-                payloadID: row.int64(0), parentID: row.optionalInt64(1), ts: row.int64(2),
-                kind: PayloadRecord.Kind(rawValue: row.string(3)) ?? .prompt, text: row.string(4))
-        }
+        try records(runID: runID)
     }
 
     /// Counts of events that sinks could not record, in the order written; of run `runID` only if given.
     public func dropped(runID: Int64? = nil) throws(StoreError) -> [DroppedRecord] {
-        try select("SELECT ts, sink, reason, count FROM dropped", runID: runID, order: "dropped_id") { row in
-            DroppedRecord(ts: row.int64(0), sink: row.string(1), reason: row.string(2), count: row.int64(3))
-        }
+        try records(runID: runID)
     }
 
-    /// Runs `sql` (a SELECT without WHERE or ORDER BY), restricted to `runID` when given, ordered by
-    /// `ts` then `order`, and maps each row.
-    private func select<Record>(
-        _ sql: String, runID: Int64?, order: String? = nil, _ make: (Row) -> Record
-    ) throws(StoreError) -> [Record] {
-        var text = sql
+    /// Every record of `Record`'s table, restricted to `runID` when given, ordered by `ts` then the
+    /// table's key (the order written, for `chunk` and `dropped`). A column the file's table lacks
+    /// (a store older than the field) reads as NULL.
+    private func records<Record: TableRecord>(runID: Int64?) throws(StoreError) -> [Record] {
+        let table = StoreSchema.table(Record.table.kind)
+        let present = try database.columns(of: table.name)
+        let columns = table.fields.map { present.contains($0.column) ? $0.column : "NULL" }
+        var text = "SELECT \(columns.joined(separator: ", ")) FROM \(table.name)"
         if runID != nil { text += " WHERE run_id = ?1" }
-        if let order { text += " ORDER BY ts, \(order)" }
+        text += " ORDER BY ts, \(table.keyColumn)"
         let statement = try database.prepare(text, persistent: false)
         if let runID { statement.bind(1, runID) }
         var records: [Record] = []
-        try statement.forEachRow { row in records.append(make(row)) }
+        try statement.forEachRow { row in
+            records.append(Record.table.record { offset, spec in row.value(offset, spec) })
+        }
         return records
     }
 
@@ -305,6 +219,21 @@ public struct StoreReader: Sendable {
         let countIsValid = bigEndian(24, 4) == bigEndian(92, 4) && pageCount > 0
         if countIsValid, access(path + "-wal", F_OK) != 0, size < pageCount * pageSize {
             throw .corrupt(path: path, reason: "truncated: \(size) of \(pageCount * pageSize) bytes")
+        }
+    }
+}
+
+extension Row {
+    /// Column `index` as the value of a field of `spec`'s kind; NULL reads as null, except
+    /// metadata, which reads as empty.
+    func value(_ index: Int, _ spec: FieldSpec) -> FieldValue {
+        switch spec.kind {
+        case .integer: optionalInt64(index).map(FieldValue.integer) ?? .null
+        case .real: optionalDouble(index).map(FieldValue.real) ?? .null
+        case .text: optionalString(index).map(FieldValue.text) ?? .null
+        case .bool: optionalInt64(index).map { FieldValue.bool($0 != 0) } ?? .null
+        case .metadata: .metadata(optionalString(index).flatMap(TraceMetadata.init(jsonObject:)) ?? [:])
+        case .sketch: optionalString(index).flatMap(StoreSchema.decodeSketch).map(FieldValue.sketch) ?? .null
         }
     }
 }

@@ -28,8 +28,26 @@ final class StoreWriter: @unchecked Sendable {
     static let busyAttempts = 5
 
     private struct Statements {
-        let run, session, request, toolCall, handoff, interval, instant, chunk, payload, dropped: Statement
+        /// One insert per event kind, by ``TraceEventKind/rawValue``.
+        let inserts: [PreparedInsert]
         let begin, commit, rollback: Statement
+    }
+
+    /// A table's INSERT and where each named parameter sits, found once when it is prepared, so
+    /// that a row binds by index: no name is looked up, nothing is allocated per event.
+    private struct PreparedInsert {
+        let statement: Statement
+        /// The index of `:run_id`, 0 for the `run` table, which has no stamped run id.
+        let runIDIndex: Int32
+        /// The index of each field's `:<column>`, in field-table order.
+        let fieldIndexes: [Int32]
+
+        init(_ table: StoreTable, database: SQLiteDatabase) throws(StoreError) {
+            let prepared = try database.prepare(table.insertStatement)
+            statement = prepared
+            runIDIndex = table.stampsRunID ? prepared.parameterIndex("run_id") : 0
+            fieldIndexes = table.fields.map { prepared.parameterIndex($0.column) }
+        }
     }
 
     /// Opens the store at `path`, creating it readable by its owner only (mode 0600) if it does not
@@ -44,7 +62,7 @@ final class StoreWriter: @unchecked Sendable {
         sqlite3_busy_timeout(database.handle, Self.busyTimeoutMilliseconds)
         // Look before changing anything, so a file that is not a store stays byte for byte as it was.
         let existingVersion = try Self.checkExistingStore(database)
-        if let existingVersion, existingVersion < StoreSchema.version {
+        if let existingVersion {
             try Self.migrate(database, from: existingVersion)
         }
         try database.execute(
@@ -60,17 +78,10 @@ final class StoreWriter: @unchecked Sendable {
             INSERT OR IGNORE INTO meta (key, value) VALUES ('created_at', \(Self.wallClockNanoseconds()));
             COMMIT;
             """)
+        var inserts: [PreparedInsert] = []
+        for table in StoreSchema.tables { inserts.append(try PreparedInsert(table, database: database)) }
         statements = Statements(
-            run: try database.prepare(StoreSchema.insertRun),
-            session: try database.prepare(StoreSchema.insertSession),
-            request: try database.prepare(StoreSchema.insertRequest),
-            toolCall: try database.prepare(StoreSchema.insertToolCall),
-            handoff: try database.prepare(StoreSchema.insertHandoff),
-            interval: try database.prepare(StoreSchema.insertInterval),
-            instant: try database.prepare(StoreSchema.insertInstant),
-            chunk: try database.prepare(StoreSchema.insertChunk),
-            payload: try database.prepare(StoreSchema.insertPayload),
-            dropped: try database.prepare(StoreSchema.insertDropped),
+            inserts: inserts,
             begin: try database.prepare("BEGIN IMMEDIATE"),
             commit: try database.prepare("COMMIT"),
             rollback: try database.prepare("ROLLBACK"))
@@ -109,146 +120,36 @@ final class StoreWriter: @unchecked Sendable {
     /// Writes one event as one row.
     func insert(_ event: TraceEvent) throws(StoreError) {
         guard let statements else { throw closedError }
+        let insert = statements.inserts[event.kind.rawValue]
         switch event {
         case .run(let record):
             currentRunID = record.runID
-            let statement = statements.run
-            statement.bind(1, record.runID)
-            statement.bind(2, record.ts)
-            statement.bind(3, record.wallClockStart)
-            statement.bind(4, record.host)
-            statement.bind(5, record.commandLine)
-            statement.bind(6, record.gitRevision)
-            statement.bind(7, record.label)
-            statement.bind(8, record.toolVersion)
-            try statement.run()
-        case .session(let record):
-            let statement = statements.session
-            statement.bind(1, record.sessionID)
-            statement.bind(2, currentRunID)
-            statement.bind(3, record.ts)
-            statement.bind(4, record.dur)
-            statement.bind(5, record.label)
-            try statement.run()
-        case .request(let record):
-            try insertRequest(record, statements.request)
-        case .toolCall(let record):
-            let statement = statements.toolCall
-            statement.bind(1, record.toolCallID)
-            statement.bind(2, currentRunID)
-            statement.bind(3, record.requestID)
-            statement.bind(4, record.sessionID)
-            statement.bind(5, record.ts)
-            statement.bind(6, record.dur)
-            statement.bind(7, record.name)
-            statement.bind(8, record.callID)
-            statement.bind(9, record.argumentsFingerprint)
-            statement.bind(10, record.argumentsBytes)
-            statement.bind(11, record.outputBytes)
-            statement.bind(12, record.outcome)
-            statement.bind(13, record.error)
-            statement.bind(14, record.outputFingerprint)
-            statement.bind(15, record.outputSketch.map(StoreSchema.encodeSketch))
-            try statement.run()
-        case .handoff(let record):
-            let statement = statements.handoff
-            statement.bind(1, record.handoffID)
-            statement.bind(2, currentRunID)
-            statement.bind(3, record.sessionID)
-            statement.bind(4, record.ts)
-            statement.bind(5, record.kind)
-            statement.bind(6, record.from)
-            statement.bind(7, record.to)
-            try statement.run()
-        case .interval(let record):
-            let statement = statements.interval
-            statement.bind(1, record.intervalID)
-            statement.bind(2, currentRunID)
-            statement.bind(3, record.parentID)
-            statement.bind(4, record.sessionID)
-            statement.bind(5, record.ts)
-            statement.bind(6, record.dur)
-            statement.bind(7, record.name)
-            statement.bind(8, record.metadata.jsonObject)
-            statement.bind(9, record.error)
-            try statement.run()
-        case .instant(let record):
-            let statement = statements.instant
-            statement.bind(1, record.instantID)
-            statement.bind(2, currentRunID)
-            statement.bind(3, record.parentID)
-            statement.bind(4, record.ts)
-            statement.bind(5, record.name)
-            statement.bind(6, record.metadata.jsonObject)
-            try statement.run()
-        case .chunk(let record):
-            let statement = statements.chunk
-            statement.bind(1, currentRunID)
-            statement.bind(2, record.requestID)
-            statement.bind(3, record.ts)
-            statement.bind(4, record.tokens)
-            try statement.run()
-        case .payload(let record):
-            let statement = statements.payload
-            statement.bind(1, record.payloadID)
-            statement.bind(2, currentRunID)
-            statement.bind(3, record.parentID)
-            statement.bind(4, record.ts)
-            statement.bind(5, record.kind.rawValue)
-            statement.bind(6, record.text)
-            try statement.run()
-        case .dropped(let record):
-            try insertDropped(record)
+            try write(record, insert)
+        case .session(let record): try write(record, insert)
+        case .request(let record): try write(record, insert)
+        case .toolCall(let record): try write(record, insert)
+        case .handoff(let record): try write(record, insert)
+        case .interval(let record): try write(record, insert)
+        case .instant(let record): try write(record, insert)
+        case .chunk(let record): try write(record, insert)
+        case .payload(let record): try write(record, insert)
+        case .dropped(let record): try write(record, insert)
         }
     }
 
-    @inline(__always)
-    private func insertRequest(_ record: RequestRecord, _ statement: Statement) throws(StoreError) {
-        statement.bind(1, record.requestID)
-        statement.bind(2, currentRunID)
-        statement.bind(3, record.sessionID)
-        statement.bind(4, record.parentID)
-        statement.bind(5, record.ts)
-        statement.bind(6, record.dur)
-        statement.bind(7, record.timeToFirstToken)
-        statement.bind(8, record.profile)
-        statement.bind(9, record.provider)
-        statement.bind(10, record.model)
-        statement.bind(11, record.inputTokens)
-        statement.bind(12, record.cachedInputTokens)
-        statement.bind(13, record.outputTokens)
-        statement.bind(14, record.promptBytes)
-        statement.bind(15, record.transcriptEntries)
-        statement.bind(16, record.reusedPrefixEntries)
-        statement.bind(17, record.finishReason)
-        statement.bind(18, record.error)
-        let timings = record.serverTimings
-        statement.bind(19, timings?.promptTokens)
-        statement.bind(20, timings?.cachedTokens)
-        statement.bind(21, timings?.promptDuration)
-        statement.bind(22, timings?.predictedTokens)
-        statement.bind(23, timings?.predictedDuration)
-        statement.bind(24, record.turnID)
-        statement.bind(25, record.instructionsFingerprint)
-        statement.bind(26, record.toolsFingerprint)
-        statement.bind(27, record.cacheWriteTokens)
-        statement.bind(28, record.responseID)
-        statement.bind(29, record.responseModel)
-        statement.bind(30, record.serverAddress)
-        statement.bind(31, record.serverPort)
-        statement.bind(32, record.streamed.map { $0 ? Int64(1) : 0 })
-        statement.bind(33, record.maxTokens)
-        statement.bind(34, record.temperature)
-        try statement.run()
+    func insertDropped(_ record: DroppedRecord) throws(StoreError) {
+        guard let statements else { throw closedError }
+        try write(record, statements.inserts[TraceEventKind.dropped.rawValue])
     }
 
-    func insertDropped(_ record: DroppedRecord) throws(StoreError) {
-        guard let statement = statements?.dropped else { throw closedError }
-        statement.bind(1, currentRunID)
-        statement.bind(2, record.ts)
-        statement.bind(3, record.sink)
-        statement.bind(4, record.reason)
-        statement.bind(5, record.count)
+    /// Binds every field of `record` through its table, and the current run, and steps.
+    @inline(__always)
+    private func write<Record: TableRecord>(_ record: Record, _ insert: PreparedInsert) throws(StoreError) {
+        let statement = insert.statement
+        if insert.runIDIndex > 0 { statement.bind(insert.runIDIndex, currentRunID) }
+        for (offset, field) in Record.table.fields.enumerated() {
+            statement.bind(insert.fieldIndexes[offset], field.get(record))
+        }
         try statement.run()
     }
 
@@ -279,14 +180,20 @@ final class StoreWriter: @unchecked Sendable {
         Glibc.close(descriptor)
     }
 
-    /// Brings an older store up to this version in one transaction: version 2 added columns.
+    /// Brings an existing store up to this version in one transaction: adds each column of the
+    /// field tables that a table of the file lacks (version 2 added columns to version 1's
+    /// `request` and `tool_call`; a field added since adds its column the same way), and records
+    /// the version.
     private static func migrate(_ database: SQLiteDatabase, from version: Int64) throws(StoreError) {
         var statements = ["BEGIN IMMEDIATE;"]
-        if version < 2 {
-            for (table, column, type) in StoreSchema.addedInVersion2 {
-                statements.append("ALTER TABLE \(table) ADD COLUMN \(column) \(type);")
+        for table in StoreSchema.tables {
+            let existing = try database.columns(of: table.name)
+            guard !existing.isEmpty else { continue }  // a new table: createStatements makes it whole
+            for column in table.columns where !existing.contains(column.name) {
+                statements.append(table.addColumnStatement(column))
             }
         }
+        guard statements.count > 1 || version < StoreSchema.version else { return }
         statements.append("UPDATE meta SET value = \(StoreSchema.version) WHERE key = 'schema_version';")
         statements.append("COMMIT;")
         try database.execute(statements.joined(separator: "\n"))

@@ -11,53 +11,34 @@ struct RedactingSink: TraceSink {
 
     func flush() { base.flush() }
 
-    /// `event` with its text redacted; ids, times, counts, fingerprints and the tracer's own
-    /// vocabulary (handoff kinds, tool outcomes, dropped-event reasons) are kept.
+    /// `event` with its free text redacted: the fields its record's table marks `isFreeText`.
+    /// Ids, times, counts, fingerprints and the tracer's own vocabulary (handoff kinds, tool
+    /// outcomes, dropped-event reasons) are kept.
     func redacted(_ event: TraceEvent) -> TraceEvent {
         switch event {
-        case .run(var run):
-            run.host = redact(run.host)
-            run.commandLine = redact(run.commandLine)
-            run.gitRevision = run.gitRevision.map(redact)
-            run.label = run.label.map(redact)
-            return .run(run)
-        case .session(var session):
-            session.label = redact(session.label)
-            return .session(session)
-        case .request(var request):
-            request.profile = redact(request.profile)
-            request.provider = redact(request.provider)
-            request.model = redact(request.model)
-            request.finishReason = request.finishReason.map(redact)
-            request.error = request.error.map(redact)
-            request.responseID = request.responseID.map(redact)
-            request.responseModel = request.responseModel.map(redact)
-            request.serverAddress = request.serverAddress.map(redact)
-            return .request(request)
-        case .toolCall(var call):
-            call.name = redact(call.name)
-            call.callID = call.callID.map(redact)
-            call.error = call.error.map(redact)
-            return .toolCall(call)
-        case .handoff(var handoff):
-            handoff.from = redact(handoff.from)
-            handoff.to = redact(handoff.to)
-            return .handoff(handoff)
-        case .interval(var interval):
-            interval.name = redact(interval.name)
-            interval.metadata = redacted(interval.metadata)
-            interval.error = interval.error.map(redact)
-            return .interval(interval)
-        case .instant(var instant):
-            instant.name = redact(instant.name)
-            instant.metadata = redacted(instant.metadata)
-            return .instant(instant)
-        case .payload(var payload):
-            payload.text = redact(payload.text)
-            return .payload(payload)
-        case .chunk, .dropped:
-            return event
+        case .run(let record): .run(redacted(record))
+        case .session(let record): .session(redacted(record))
+        case .request(let record): .request(redacted(record))
+        case .toolCall(let record): .toolCall(redacted(record))
+        case .handoff(let record): .handoff(redacted(record))
+        case .interval(let record): .interval(redacted(record))
+        case .instant(let record): .instant(redacted(record))
+        case .chunk(let record): .chunk(redacted(record))
+        case .payload(let record): .payload(redacted(record))
+        case .dropped(let record): .dropped(redacted(record))
         }
+    }
+
+    private func redacted<Record: TableRecord>(_ record: Record) -> Record {
+        var record = record
+        for field in Record.table.freeTextFields {
+            switch field.get(record) {
+            case .text(let text): field.set(&record, .text(redact(text)))
+            case .metadata(let metadata): field.set(&record, .metadata(redacted(metadata)))
+            default: break
+            }
+        }
+        return record
     }
 
     /// Each value is redacted as `key=value`, so that its key tells as it would in a config line

@@ -14,6 +14,14 @@ import TraceStore
 /// belongs to no session. Every span lies within its parent: a session or run span spans what it
 /// holds, and a span goes under the nearest enclosing candidate.
 struct OTLPTraceBuilder {
+    /// Request fields no span, attribute or event carries, by column, with the reason; every other
+    /// field of the request's table is mapped below (ExportCoverageTests holds the two together).
+    static let requestFieldsNotExported: [String: String] = [:]
+    /// Tool-call fields no span carries, by column, with the reason.
+    static let toolCallFieldsNotExported: [String: String] = [
+        "session_id": "a call goes in its request's trace; the session places only a call outside any request"
+    ]
+
     private let run: RecordedRun
     private let turns: RunTurns
     private let sessionIDs: Set<Int64>
