@@ -400,17 +400,17 @@ public struct PayloadRecord: Sendable, Hashable {
 public struct DroppedRecord: Sendable, Hashable {
     /// When the count was written, in monotonic nanoseconds.
     public var ts: Int64
-    /// The sink that lost the events: `store`, `lttng`, ...
-    public var sink: String
+    /// The sink that lost the events: `store`, `lttng`, ... (the column `sink`).
+    public var sinkName: String
     /// Why they were lost: `queue_full`, `sqlite_error`, `busy`, `closed`, or another sink's reason.
     public var reason: String
     /// Events lost since the previous record of the same sink and reason; sum them for the total.
     public var count: Int64
 
     /// A count of lost events; sinks make these themselves, never the caller's recording.
-    public init(ts: Int64, sink: String, reason: String, count: Int64) {
+    public init(ts: Int64, sinkName: String, reason: String, count: Int64) {
         self.ts = ts
-        self.sink = sink
+        self.sinkName = sinkName
         self.reason = reason
         self.count = count
     }

@@ -177,7 +177,7 @@ public struct LTTngSink: TraceSink {
     }
 
     private static func emit(_ d: DroppedRecord) {
-        d.sink.withCString { sink in
+        d.sinkName.withCString { sink in
             d.reason.withCString { reason in
                 st_emit_dropped(d.ts, sink, reason, d.count)
             }

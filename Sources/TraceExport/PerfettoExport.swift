@@ -149,7 +149,7 @@ private struct RunBuilder {
             instant(
                 "dropped events", cat: "dropped", ts: dropped.ts, tid: thread("events"), scope: "p",
                 args: [
-                    ("sink", .string(dropped.sink)), ("reason", .string(dropped.reason)),
+                    ("sink", .string(dropped.sinkName)), ("reason", .string(dropped.reason)),
                     ("count", .int(dropped.count)),
                 ])
         }

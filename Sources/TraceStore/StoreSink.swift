@@ -358,7 +358,7 @@ extension StoreSink {
                 if failed > 0 { counts["sqlite_error", default: 0] += failed }
                 let now = clock.now()
                 for (reason, count) in counts.sorted(by: { $0.key < $1.key }) where count > 0 {
-                    try writer.insertDropped(DroppedRecord(ts: now, sink: "store", reason: reason, count: count))
+                    try writer.insertDropped(DroppedRecord(ts: now, sinkName: "store", reason: reason, count: count))
                 }
                 try writer.commit()
                 unwritten = [:]

@@ -39,7 +39,7 @@ extension TraceEvent {
         case .payload(let record):
             size(record.text)
         case .dropped(let record):
-            size(record.sink) + size(record.reason)
+            size(record.sinkName) + size(record.reason)
         }
     }
 

@@ -153,7 +153,7 @@ struct LTTngSinkTests {
                 PayloadRecord(
                     payloadID: 7001, parentID: nil, ts: 7002, kind: .toolOutput,
                     text: "a \"quoted\", {braced} = [list]\\ line\nnext\ttab café ☕")),
-            .dropped(DroppedRecord(ts: 8001, sink: "store", reason: "queue full", count: 8002)),
+            .dropped(DroppedRecord(ts: 8001, sinkName: "store", reason: "queue full", count: 8002)),
         ]
         // babeltrace2 reuses event objects once their batch is read: an empty string must not show
         // the text an earlier request left in the same field.

@@ -98,7 +98,7 @@ struct KnownStore {
         events += payloads.map { TraceEvent.payload($0) }
         events += chunks.map { TraceEvent.chunk($0) }
         events.append(
-            .dropped(DroppedRecord(ts: s + 3_000 * ms, sink: "lttng", reason: "buffer_full", count: 2)))
+            .dropped(DroppedRecord(ts: s + 3_000 * ms, sinkName: "lttng", reason: "buffer_full", count: 2)))
         for event in events { tracer.record(event, kind: event.kind) }
         sink.close()
         recordCount = 1 + events.count

@@ -40,7 +40,7 @@ struct StoreReaderTests {
             .session(SessionRecord(sessionID: sessionID, ts: 0, dur: tracer.now(), label: "planner")),
             kind: .session)
         tracer.record(
-            .dropped(DroppedRecord(ts: tracer.now(), sink: "lttng", reason: "buffer_full", count: 2)),
+            .dropped(DroppedRecord(ts: tracer.now(), sinkName: "lttng", reason: "buffer_full", count: 2)),
             kind: .dropped)
         sink.close()
         return path

@@ -75,7 +75,7 @@ struct StoreRoundTripTests {
             tracer.capturePayload(kind, "the secret plan for \(kind.rawValue)", parentID: requestID)
         }
         tracer.record(
-            .dropped(DroppedRecord(ts: tracer.now(), sink: "lttng", reason: "buffer_full", count: 12)),
+            .dropped(DroppedRecord(ts: tracer.now(), sinkName: "lttng", reason: "buffer_full", count: 12)),
             kind: .dropped)
         await tracer.withSession("planner") {
             tracer.instant("InSession")

@@ -69,7 +69,7 @@ struct StoreSinkTests {
         #expect(stored + droppedInStore == emitted)
         #expect(sink.droppedCounts == ["queue_full": droppedInStore])
         let rows = try StoreReader(path: path).dropped()
-        #expect(rows.allSatisfy { $0.sink == "store" && $0.reason == "queue_full" && $0.count > 0 })
+        #expect(rows.allSatisfy { $0.sinkName == "store" && $0.reason == "queue_full" && $0.count > 0 })
         sink.close()
     }
 

@@ -219,7 +219,7 @@ struct OTLPTraceBuilder {
             (
                 dropped.ts, "dropped_events",
                 [
-                    OTLPAttribute("session_trace.sink", dropped.sink),
+                    OTLPAttribute("session_trace.sink", dropped.sinkName),
                     OTLPAttribute("session_trace.reason", dropped.reason),
                     OTLPAttribute("session_trace.count", dropped.count),
                 ]

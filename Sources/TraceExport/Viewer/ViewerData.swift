@@ -195,7 +195,7 @@ private struct Builder {
         }
         let dropped: [OrderedJSON] = recorded.dropped.map { row in
             .object([
-                ("ts", .int(row.ts - start)), ("sink", text(row.sink)), ("reason", text(row.reason)),
+                ("ts", .int(row.ts - start)), ("sink", text(row.sinkName)), ("reason", text(row.reason)),
                 ("count", .int(row.count)),
             ])
         }
