@@ -11,6 +11,8 @@ import PackageDescription
 //   ModelSession -> CCurl, Reproducible
 //   LlamaServer -> CCurl, ProcessSpawn
 //   LTTngRecording -> ProcessSpawn
+//   trace-proxy -> RecordingProxy, SessionTrace, SessionTraceLTTng, TraceStore, Redaction
+//   RecordingProxy -> CMicroHTTPD, CCurl, ModelSession, SessionInstrumentation, SessionTrace
 //   SessionTrace -> Reproducible
 //   Redaction, Reproducible (ordered JSON, FNV-1a, SplitMix64), ProcessSpawn -> nothing of ours
 //   WebViewer (viewer/: the web viewer's one copy, its files compiled in as bytes) -> nothing
@@ -38,6 +40,7 @@ let package = Package(
         .executable(name: "trace-report", targets: ["trace-report"]),
         .executable(name: "planner-demo", targets: ["planner-demo"]),
         .executable(name: "trace-bench", targets: ["trace-bench"]),
+        .executable(name: "trace-proxy", targets: ["trace-proxy"]),
     ],
     targets: [
         // C shims: tiny, plain functions, no macros visible to Swift.
@@ -45,6 +48,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CBabeltrace", linkerSettings: [.linkedLibrary("babeltrace2")]),
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
 
         // Bytes and numbers that are the same in every process and run: the one JSON writer,
         // the one fingerprint hash, the one seeded generator.
@@ -78,7 +82,16 @@ let package = Package(
                 "TraceAnalysis", "TraceStore", "SessionTrace", "Redaction", "LTTngRecording", "Reproducible",
             ]),
 
+        // The recording proxy: libmicrohttpd serves the client, libcurl (CCurl) talks to the upstream,
+        // and requests are recorded through the middleware's SessionRecorder. In no product.
+        .target(
+            name: "RecordingProxy",
+            dependencies: ["CMicroHTTPD", "CCurl", "ModelSession", "SessionInstrumentation", "SessionTrace"]),
+
         .executableTarget(name: "trace-report", dependencies: ["TraceReportCLI"]),
+        .executableTarget(
+            name: "trace-proxy",
+            dependencies: ["RecordingProxy", "SessionTrace", "SessionTraceLTTng", "TraceStore", "Redaction"]),
         .executableTarget(
             name: "planner-demo",
             dependencies: [
