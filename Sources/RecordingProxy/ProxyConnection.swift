@@ -26,7 +26,13 @@ final class ProxyConnection: @unchecked Sendable {
     /// Waits for `transfer`'s head and queues the client's response: true when one was queued.
     func forward(_ transfer: UpstreamTransfer, to connection: OpaquePointer) -> Bool {
         self.transfer = transfer
-        if let exchange { transfer.onBody = { exchange.bodyArrived($0) } }
+        if let exchange {
+            let upstream = URLComponents(string: transfer.url)
+            transfer.onHead = { head in
+                exchange.headArrived(head, serverAddress: upstream?.host, serverPort: upstream?.port.map(Int64.init))
+            }
+            transfer.onBody = { exchange.bodyArrived($0) }
+        }
         let head: UpstreamTransfer.Head
         switch transfer.awaitHead(clientSocket: clientSocket, stopping: { proxy.isStopping }) {
         case .success(let arrived):
@@ -36,7 +42,7 @@ final class ProxyConnection: @unchecked Sendable {
             self.transfer = nil
             return proxy.respondBadGateway(connection, route: route, reason: reason)
         case .failure(.clientGone):
-            exchange?.end(.failed(.clientDisconnected))
+            exchange?.end(.failed(clientGone))
             self.transfer = nil
             return false
         case .failure(.stopping):
@@ -44,8 +50,6 @@ final class ProxyConnection: @unchecked Sendable {
             self.transfer = nil
             return proxy.respondBadGateway(connection, route: route, reason: "the proxy is stopping")
         }
-        let upstream = URLComponents(string: transfer.url)
-        exchange?.headArrived(head, serverAddress: upstream?.host, serverPort: upstream?.port.map(Int64.init))
 
         let read: cmhd_body_reader = { context, buffer, capacity in
             Unmanaged<ProxyConnection>.fromOpaque(context!).takeUnretainedValue().read(into: buffer!, capacity: capacity)
@@ -80,7 +84,7 @@ final class ProxyConnection: @unchecked Sendable {
                 exchange?.end(.failed(proxy.isStopping ? .proxyStopped : .upstreamCut(reason)))
                 return Int(CMHD_BODY_ABORT)
             case .clientGone:
-                exchange?.end(.failed(.clientDisconnected))
+                exchange?.end(.failed(clientGone))
                 return Int(CMHD_BODY_ABORT)
             }
         }
@@ -92,11 +96,14 @@ final class ProxyConnection: @unchecked Sendable {
         return count
     }
 
+    /// A closed client connection: the client's doing, unless the proxy is stopping and closed it.
+    private var clientGone: ProxyFailure { proxy.isStopping ? .proxyStopped : .clientDisconnected }
+
     /// The request ended, as libmicrohttpd tells: the recording ends too if it had not.
     func completed(how: Int32) {
         switch how {
         case Int32(CMHD_ENDED_OK): exchange?.end(.completed)
-        case Int32(CMHD_ENDED_CLIENT_GONE): exchange?.end(.failed(.clientDisconnected))
+        case Int32(CMHD_ENDED_CLIENT_GONE): exchange?.end(.failed(clientGone))
         default: exchange?.end(.failed(.proxyStopped))
         }
         transfer = nil

@@ -94,7 +94,13 @@ final class ProxyExchange: Sendable {
         let outcome = state.withLock { state -> (calls: [ToolCallRequest], response: String, failure: ProxyFailure?)? in
             guard !state.ended else { return nil }
             state.ended = true
-            if case .failed(let failure) = ending { return (state.toolCalls, state.observation.response, failure) }
+            if case .failed(let failure) = ending {
+                // Clients close the connection once the stream's last event came (the openai SDK
+                // at [DONE]), before the upstream ends it: such a stream is complete, not cancelled.
+                guard case .clientDisconnected = failure, state.tap.readsEvents, state.tap.hasCompleteStream else {
+                    return (state.toolCalls, state.observation.response, failure)
+                }
+            }
             guard (200..<300).contains(state.status) else {
                 return ([], "", .upstreamStatus(state.status, message: state.tap.errorMessage()))
             }

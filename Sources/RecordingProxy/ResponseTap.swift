@@ -61,6 +61,13 @@ struct ResponseTap {
         return []
     }
 
+    /// Whether the streamed body so far is a whole, well-formed stream (its last event came).
+    var hasCompleteStream: Bool {
+        var probe = self
+        _ = probe.finishEvents()
+        return readsEvents && probe.malformation == nil
+    }
+
     /// The events left at the end of a streamed body; sets ``malformation`` when it ended early.
     mutating func finishEvents() -> [ModelEvent] {
         guard readsEvents, malformation == nil else { return [] }

@@ -48,6 +48,8 @@ final class UpstreamTransfer: @unchecked Sendable {
     private var result: CURLcode?
     /// Whether the client socket had bytes to read that were not a close: it is not polled again.
     private var clientSocketBusy = false
+    /// Sees the head as soon as it is complete, before any byte of the body.
+    var onHead: ((Head) -> Void)?
     /// Sees every body byte as it arrives, before the client does.
     var onBody: ((UnsafeRawBufferPointer) -> Void)?
 
@@ -106,8 +108,19 @@ final class UpstreamTransfer: @unchecked Sendable {
             if stopping() { return .failure(.stopping) }
             if step(clientSocket: clientSocket) { return .failure(.clientGone) }
         }
+        return .success(head)
+    }
+
+    private var head: Head {
         let length = ccurl_easy_content_length(easy)
-        return .success(Head(status: status, headers: headers, contentLength: length >= 0 ? length : nil))
+        return Head(status: status, headers: headers, contentLength: length >= 0 ? length : nil)
+    }
+
+    /// The head is complete: told once, before the body.
+    private func completeHead() {
+        guard !headComplete else { return }
+        headComplete = true
+        onHead?(head)
     }
 
     /// Why no head came.
@@ -163,7 +176,7 @@ final class UpstreamTransfer: @unchecked Sendable {
             status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
             headers = []
         } else if line.isEmpty {
-            if status >= 200 { headComplete = true }
+            if status >= 200 { completeHead() }
         } else if let colon = line.firstIndex(of: ":") {
             headers.append((
                 String(line[..<colon]),
@@ -178,7 +191,7 @@ final class UpstreamTransfer: @unchecked Sendable {
             paused = true
             return false
         }
-        if !headComplete { headComplete = true }
+        completeHead()
         onBody?(bytes)
         pending.append(contentsOf: bytes)
         return true

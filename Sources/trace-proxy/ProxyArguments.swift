@@ -1,7 +1,7 @@
 import Foundation
 
 /// trace-proxy's command line: `--upstream URL --store FILE [--listen HOST:PORT] [--lttng]
-/// [--capture-payloads] [--ca-file PEM] [--label TEXT]`.
+/// [--capture-payloads] [--ca-file PEM] [--label TEXT] [--drain-timeout SECONDS]`.
 struct ProxyArguments {
     var upstream: URL
     var storePath: String
@@ -11,10 +11,12 @@ struct ProxyArguments {
     var capturePayloads = false
     var caFile: String?
     var label: String?
+    /// How long SIGTERM or Ctrl-C lets requests in flight finish before they are cut.
+    var drainTimeout: Double = 10
 
     static let usage = """
         usage: trace-proxy --upstream URL --store FILE [--listen 127.0.0.1:PORT] [--lttng] [--capture-payloads]
-                           [--ca-file PEM] [--label TEXT]
+                           [--ca-file PEM] [--label TEXT] [--drain-timeout SECONDS]
 
         Forwards every request to URL and records each chat completion and Messages request to FILE.
         Point a client at it: OPENAI_BASE_URL=http://127.0.0.1:PORT/v1 or ANTHROPIC_BASE_URL=http://127.0.0.1:PORT.
@@ -55,6 +57,12 @@ struct ProxyArguments {
             case "--capture-payloads": capturePayloads = true
             case "--ca-file": caFile = try value(flag)
             case "--label": label = try value(flag)
+            case "--drain-timeout":
+                let text = try value(flag)
+                guard let seconds = Double(text), seconds >= 0 else {
+                    throw UsageError(message: "--drain-timeout takes seconds, such as 10, not '\(text)'")
+                }
+                drainTimeout = seconds
             default: throw UsageError(message: "unknown argument '\(flag)'")
             }
             index += 1

@@ -60,8 +60,8 @@ say("trace-proxy: listening on http://\(arguments.listenAddress):\(port), forwar
 
 var received: Int32 = 0
 sigwait(&signals, &received)
-// In-flight requests get ten seconds to finish; what is still open then is recorded as cut.
-proxy.drain(timeout: .seconds(10))
+// In-flight requests get --drain-timeout to finish; what is still open then is recorded as cut.
+proxy.drain(timeout: .milliseconds(Int(arguments.drainTimeout * 1000)))
 store.close()
 say("trace-proxy: stopped; \(arguments.storePath) is complete")
 exit(0)
