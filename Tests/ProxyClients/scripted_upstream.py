@@ -2,7 +2,8 @@
 with behaviour chosen by the request's model name, where the real llama.cpp server cannot serve
 (SmolLM2 does not emit tool_calls) or where the test needs exact bytes or a fault.
 
-  python scripted_upstream.py      # prints "port N" once listening on 127.0.0.1
+  python scripted_upstream.py                  # prints "port N" once listening on 127.0.0.1
+  python scripted_upstream.py --tls CERT KEY   # the same over HTTPS
 
 models:
   scripted-loop    calls get_weather {"city": "Paris"} until 4 results came, then answers
@@ -10,6 +11,7 @@ models:
   scripted-bytes   a fixed event stream, written in odd pieces (split lines, CRLF, a comment)
   scripted-malformed  an event that is not JSON, then [DONE]
   scripted-slow    one content chunk, then one every second for a minute
+  scripted-many    200 content chunks, one every 10 ms (benchmarks/proxy-overhead.sh, 64 at once)
 """
 import json
 import signal
@@ -61,6 +63,9 @@ class Handler(BaseHTTPRequestHandler):
         if model == "scripted-slow":
             pieces = [chunk(model, {"content": "tick "}) for _ in range(60)]
             return self.stream_pieces(pieces, pause=1.0)
+        if model == "scripted-many":
+            pieces = [chunk(model, {"content": "tok%d " % i}) for i in range(200)]
+            return self.stream_pieces(pieces + [chunk(model, {}, "stop"), b"data: [DONE]\n\n"], pause=0.01)
         results = sum(1 for m in request.get("messages", []) if m.get("role") == "tool")
         wanted = 4 if model == "scripted-loop" else 1
         usage = {"prompt_tokens": 20 + 10 * results, "completion_tokens": 9, "total_tokens": 29 + 10 * results}
@@ -121,5 +126,11 @@ if __name__ == "__main__":
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
+    if "--tls" in sys.argv:
+        import ssl
+        certificate, key = sys.argv[sys.argv.index("--tls") + 1:][:2]
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(certificate, key)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     print("port %d" % server.server_address[1], flush=True)
     server.serve_forever()

@@ -33,11 +33,16 @@ final class ScriptedUpstream {
     let directory: TemporaryDirectory
     let process: Process
     let port: Int
+    let scheme: String
 
-    init() throws {
+    /// Over HTTPS when given a certificate and its key (PEM files).
+    init(tls: (certificate: String, key: String)? = nil) throws {
         directory = try TemporaryDirectory()
+        scheme = tls == nil ? "http" : "https"
         process = try startProgram(
-            try PythonClients.python(), [PythonClients.directory + "/scripted_upstream.py"], outputIn: directory)
+            try PythonClients.python(),
+            [PythonClients.directory + "/scripted_upstream.py"] + (tls.map { ["--tls", $0.certificate, $0.key] } ?? []),
+            outputIn: directory)
         let deadline = Date().addingTimeInterval(20)
         var announced: Int?
         while announced == nil, Date() < deadline, process.isRunning {
@@ -53,5 +58,5 @@ final class ScriptedUpstream {
         process.waitUntilExit()
     }
 
-    var url: String { "http://127.0.0.1:\(port)" }
+    var url: String { "\(scheme)://127.0.0.1:\(port)" }
 }
