@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # What the recording proxy (trace-proxy) adds: time to first token and total time of the same
-# streamed request through the proxy and straight to the real llama.cpp server, interleaved in one
-# run; the proxy's CPU per stream; and 64 streams at once through it (from the scripted upstream,
+# streamed request through the proxy and straight to the upstream, interleaved in one run, against
+# the scripted upstream (fixed timing, so the proxy's own cost shows through) and the real
+# llama.cpp server; the proxy's CPU per stream; and 64 streams at once through it (from the scripted upstream,
 # which serves many at once where llama.cpp -np 1 would queue them), all whole, with its CPU and
-# peak memory. Clients are httpx, the openai SDK's HTTP client, from scripts/proxy-clients.sh.
+# peak memory. Clients are httpx2, the openai SDK's HTTP client, from scripts/proxy-clients.sh.
 #
-# Usage: benchmarks/proxy-overhead.sh [PAIRS]        # 40 pairs by default
+# Usage: benchmarks/proxy-overhead.sh [PAIRS]        # 40 pairs against llama.cpp, 5× as many scripted
 #        TRACE_PROXY=/path/to/trace-proxy benchmarks/proxy-overhead.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,17 +43,25 @@ start_proxy() { # upstream store -> sets proxy_pid, proxy_port
     for _ in $(seq 100); do grep -q listening "$work/proxy.out" 2>/dev/null && break; sleep 0.05; done
 }
 
-echo "== latency: $pairs interleaved pairs, streamed, max_tokens 8, real llama.cpp server =="
-start_proxy "http://127.0.0.1:$server_port" "$work/latency.sqlite"
-before=$(cpu_seconds "$proxy_pid")
-latency=$("$python" benchmarks/lib/proxy_overhead.py latency "http://127.0.0.1:$server_port" \
-    "http://127.0.0.1:$proxy_port" "$pairs")
-after=$(cpu_seconds "$proxy_pid")
-echo "$latency"
-streaming=$(echo "$latency" | python3 -c 'import json,sys; print(json.load(sys.stdin)["proxy_streaming_s"])')
-echo "proxy CPU while streaming: $(python3 -c "print(f'{100 * ($after - $before) / $streaming:.2f}')")% of one core per stream (CPU $(python3 -c "print(round($after - $before, 3))") s over $streaming s of streams)"
-kill "$proxy_pid"; wait "$proxy_pid" || true
-echo "requests recorded: $(sqlite3 "$work/latency.sqlite" 'select count(*) from request') (errors: $(sqlite3 "$work/latency.sqlite" 'select count(*) from request where error is not null'))"
+# latency NAME UPSTREAM MODEL PAIRS: the interleaved pairs, the proxy's CPU per stream, what it recorded.
+latency() {
+    echo "== latency: $4 interleaved pairs, streamed, $1 =="
+    start_proxy "$2" "$work/latency-$1.sqlite"
+    local before after result streaming
+    before=$(cpu_seconds "$proxy_pid")
+    result=$("$python" benchmarks/lib/proxy_overhead.py latency "$2" "http://127.0.0.1:$proxy_port" "$4" "$3")
+    after=$(cpu_seconds "$proxy_pid")
+    echo "$result"
+    streaming=$(echo "$result" | python3 -c 'import json,sys; print(json.load(sys.stdin)["proxy_streaming_s"])')
+    echo "proxy CPU while streaming: $(python3 -c "print(f'{100 * ($after - $before) / $streaming:.2f}')")% of one core" \
+        "per stream (CPU $(python3 -c "print(round($after - $before, 3))") s over $streaming s of streams)"
+    kill "$proxy_pid"; wait "$proxy_pid" || true
+    echo "requests recorded: $(sqlite3 "$work/latency-$1.sqlite" 'select count(*) from request')" \
+        "(errors: $(sqlite3 "$work/latency-$1.sqlite" 'select count(*) from request where error is not null'))"
+}
+latency scripted "http://127.0.0.1:$scripted_port" scripted-bytes $((pairs * 5))
+latency llama.cpp "http://127.0.0.1:$server_port" smollm2 "$pairs"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo "== 64 concurrent streams, 200 deltas each at 10 ms, scripted upstream =="
 start_proxy "http://127.0.0.1:$scripted_port" "$work/concurrent.sqlite"

@@ -1,6 +1,6 @@
-"""The client side of benchmarks/proxy-overhead.sh, on httpx (the openai SDK's HTTP client).
+"""The client side of benchmarks/proxy-overhead.sh, on httpx2 (the HTTP client of the openai SDK this project pins).
 
-  python proxy_overhead.py latency DIRECT_BASE PROXY_BASE PAIRS
+  python proxy_overhead.py latency DIRECT_BASE PROXY_BASE PAIRS MODEL
   python proxy_overhead.py concurrent PROXY_BASE STREAMS
 
 latency: PAIRS pairs of the same streamed chat completion, one straight to the server and one
@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 
-import httpx
+import httpx2 as httpx
 
 
 def stream_once(client, base, model, max_tokens):
@@ -40,15 +40,21 @@ def stream_once(client, base, model, max_tokens):
     return (first - start) * 1e3 if first else None, (end - start) * 1e3, deltas, done
 
 
-def latency(direct, proxy, pairs):
-    clients = {direct: httpx.Client(timeout=60), proxy: httpx.Client(timeout=60)}
-    for base in (direct, proxy):  # warm up both connections and the server's cache
-        stream_once(clients[base], base, "smollm2", 8)
+def fresh(base, model):
+    """One request on a connection of its own: llama.cpp's server closes a connection after a
+    stream, so neither path reuses one (the proxy opens its own upstream connection per request)."""
+    with httpx.Client(timeout=60) as client:
+        return stream_once(client, base, model, 8)
+
+
+def latency(direct, proxy, pairs, model):
+    for base in (direct, proxy):  # warm up both paths and the server's prompt cache
+        fresh(base, model)
     rows = {direct: [], proxy: []}
     for index in range(pairs):
         order = (direct, proxy) if index % 2 == 0 else (proxy, direct)
         for base in order:
-            ttft, total, _, _ = stream_once(clients[base], base, "smollm2", 8)
+            ttft, total, _, _ = fresh(base, model)
             rows[base].append((ttft, total))
     def median(base, column):
         return statistics.median(row[column] for row in rows[base])
@@ -77,6 +83,6 @@ def concurrent(proxy, streams):
 
 
 if sys.argv[1] == "latency":
-    latency(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    latency(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
 else:
     concurrent(sys.argv[2], int(sys.argv[3]))
