@@ -56,6 +56,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         request = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
         model = request.get("model", "")
+        if self.path.rstrip("/").endswith("/messages"):
+            return self.anthropic_message(request, model)
         if model == "scripted-bytes":
             return self.stream_pieces(BYTES_PIECES)
         if model == "scripted-malformed":
@@ -102,6 +104,28 @@ class Handler(BaseHTTPRequestHandler):
             pieces.append(b"data: " + json.dumps({"id": "chatcmpl-scripted", "object": "chat.completion.chunk",
                                                   "model": model, "choices": [], "usage": usage}).encode() + b"\n\n")
         self.stream_pieces(pieces + [b"data: [DONE]\n\n"])
+
+    def anthropic_message(self, request, model):
+        """The Messages API, whole: the same script as the chat completions, in tool_use blocks."""
+        results = sum(1 for m in request.get("messages", []) if isinstance(m.get("content"), list)
+                      for block in m["content"] if block.get("type") == "tool_result")
+        wanted = 4 if model == "scripted-loop" else 1
+        if results < wanted:
+            content = [{"type": "tool_use", "id": "toolu_%d" % results, "name": "get_weather",
+                        "input": {"city": "Paris"}}]
+            stop = "tool_use"
+        else:
+            content = [{"type": "text", "text": "It is sunny in Paris."}]
+            stop = "end_turn"
+        body = json.dumps({"id": "msg_scripted_%d" % results, "type": "message", "role": "assistant",
+                           "model": model, "content": content, "stop_reason": stop, "stop_sequence": None,
+                           "usage": {"input_tokens": 20 + 10 * results, "output_tokens": 9}}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("request-id", "req_scripted_%d" % results)
+        self.end_headers()
+        self.wfile.write(body)
 
     def stream_pieces(self, pieces, pause=0.005):
         self.send_response(200)

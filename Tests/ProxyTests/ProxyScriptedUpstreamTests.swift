@@ -50,6 +50,26 @@ struct ProxyScriptedUpstreamTests {
         #expect(kinds.contains("loop"), "check found: \(kinds)")
     }
 
+    @Test func anthropicToolLoopIsFoundByCheck() throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url)
+        let seen = try PythonClients.run("anthropic_agent.py", [proxy.baseURL, "scripted-loop"])
+        #expect(proxy.stop() == 0)
+        let sdkRequests = try #require(seen["requests"] as? [[String: Any]])
+        let requests = try storeRows(proxy.storePath, "select * from request order by ts")
+        try #require(requests.count == 5)
+        #expect(requests.map { $0["provider"] as? String } == Array(repeating: "anthropic", count: 5))
+        #expect(requests.map { $0["finish_reason"] as? String } == sdkRequests.map { $0["stop_reason"] as? String })
+        #expect(Set(requests.compactMap { $0["turn_id"] as? Int }).count == 1, "one turn and its tool rounds")
+        let calls = try storeRows(proxy.storePath, "select * from tool_call order by ts")
+        #expect(calls.map { $0["call_id"] as? String } == ["toolu_0", "toolu_1", "toolu_2", "toolu_3"])
+        #expect(Set(calls.compactMap { $0["arguments_fingerprint"] as? String }).count == 1)
+        let check = try runProgram(try builtProgram("trace-report"), ["check", "--json", proxy.storePath])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(check.out.utf8)) as? [String: Any])
+        let kinds = (report["findings"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        #expect(kinds.contains("loop"), "check found: \(kinds)")
+    }
+
     @Test func cleanAgentGivesNoFinding() throws {
         let upstream = try ScriptedUpstream()
         let proxy = try ProxyProcess(upstream: upstream.url)
