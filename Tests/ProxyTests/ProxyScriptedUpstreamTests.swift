@@ -126,6 +126,24 @@ struct ProxyScriptedUpstreamTests {
         #expect((row["dur"] as? Int ?? .max) < 4_000_000_000)
     }
 
+    @Test func sigtermLetsARequestInFlightFinish() throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url)
+        let body = #"{"model":"scripted-many","messages":[{"role":"user","content":"hi"}],"stream":true}"#
+        let directory = try TemporaryDirectory()
+        let client = try startProgram(
+            "/usr/bin/curl", ["-sS", "--no-buffer", "-d", body, proxy.openAIBaseURL + "/chat/completions"],
+            outputIn: directory)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(proxy.stop() == 0)
+        client.waitUntilExit()
+        let received = try String(contentsOfFile: directory.path("out"), encoding: .utf8)
+        #expect(received.hasSuffix("data: [DONE]\n\n"), "the 2-second stream reached the client whole")
+        let row = try #require(try storeRows(proxy.storePath, "select * from request").first)
+        #expect(row["error"] as? String == nil)
+        #expect(row["finish_reason"] as? String == "stop")
+    }
+
     @Test func sigtermDrainsAndRecordsWhatWasCut() throws {
         let upstream = try ScriptedUpstream()
         let proxy = try ProxyProcess(upstream: upstream.url, arguments: ["--drain-timeout", "1"])
