@@ -80,7 +80,9 @@ final class ConversationTracker: Sendable {
             return (state.conversations[chosen].recorder, answered)
         }
         for (pending, output) in answered {
-            recordToolCall(pending, output: output, sessionID: recorder.sessionID, end: now)
+            recordToolCall(
+                pending, output: output, failed: observed.failedToolCallIDs.contains(output.callID),
+                sessionID: recorder.sessionID, end: now)
         }
         return recorder
     }
@@ -116,7 +118,10 @@ final class ConversationTracker: Sendable {
         return best?.index
     }
 
-    private func recordToolCall(_ pending: PendingCall, output: ToolOutput, sessionID: Int64, end: Int64) {
+    /// Records a call whose result came: `ok`, or `error` when the client marked the result a failure.
+    private func recordToolCall(
+        _ pending: PendingCall, output: ToolOutput, failed: Bool, sessionID: Int64, end: Int64
+    ) {
         guard tracer.isEnabled(.toolCall) else { return }
         let arguments = Data(pending.call.arguments.utf8)
         let id = tracer.makeID()
@@ -125,6 +130,7 @@ final class ConversationTracker: Sendable {
             dur: max(0, end - pending.responseEnd), name: pending.call.name, callID: pending.call.id,
             argumentsFingerprint: Fingerprint.of(Fingerprint.normalizedArguments(arguments)),
             argumentsBytes: Int64(arguments.count), outputBytes: Int64(output.content.utf8.count),
+            outcome: failed ? "error" : "ok", error: failed ? "the client sent the result as an error" : nil,
             outputFingerprint: Fingerprint.of(output.content), outputSketch: OutputSketch.of(output.content))
         tracer.record(.toolCall(record), kind: .toolCall)
         if capturePayloads {

@@ -11,6 +11,8 @@ struct ObservedRequest {
     var sessionName: String?
     /// The conversation; its options hold the request's output cap and temperature.
     var request: ModelRequest
+    /// Calls whose result the client marked as a failure (Anthropic's `tool_result` `is_error`).
+    var failedToolCallIDs: Set<String> = []
 
     /// Reads an OpenAI chat completions body; nil when it is not a JSON object with messages.
     static func openAIChat(_ body: Data, sessionHeader: String?) -> ObservedRequest? {
@@ -70,6 +72,7 @@ struct ObservedRequest {
         else { return nil }
         var entries: [Transcript.Entry] = []
         var toolNames: [String: String] = [:]
+        var failed: Set<String> = []
         for message in messages {
             let assistant = message["role"] as? String == "assistant"
             guard let blocks = message["content"] as? [[String: Any]] else {
@@ -91,6 +94,7 @@ struct ObservedRequest {
                     calls.append(call)
                 case "tool_result":
                     let id = block["tool_use_id"] as? String ?? ""
+                    if block["is_error"] as? Bool == true { failed.insert(id) }
                     entries.append(.toolOutput(ToolOutput(
                         callID: id, toolName: toolNames[id] ?? "", content: Self.text(of: block["content"]))))
                 default:
@@ -113,7 +117,8 @@ struct ObservedRequest {
                 options: GenerationOptions(
                     temperature: (object["temperature"] as? NSNumber)?.doubleValue,
                     maximumResponseTokens: JSONValue.integer(object["max_tokens"]).map(Int.init)),
-                profileName: ""))
+                profileName: ""),
+            failedToolCallIDs: failed)
     }
 
     /// A message's text: a string as it is, an array of parts as their `text`s joined (other parts,

@@ -45,4 +45,22 @@ struct ProxyDerivationTests {
         let metadata = instants.first?["metadata"] as? String ?? ""
         #expect(metadata.contains(#""x-request-id":"req-scripted-0""#))
     }
+
+    @Test func anthropicToolResultMarkedAsErrorIsAFailedCall() throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url)
+        let url = proxy.baseURL + "/v1/messages"
+        let ask = #"{"model":"scripted-clean","max_tokens":64,"messages":[{"role":"user","content":"Paris?"}]}"#
+        let answer = #"{"model":"scripted-clean","max_tokens":64,"messages":[{"role":"user","content":"Paris?"},"#
+            + #"{"role":"assistant","content":[{"type":"tool_use","id":"toolu_0","name":"get_weather","#
+            + #""input":{"city":"Paris"}}]},{"role":"user","content":[{"type":"tool_result","#
+            + #""tool_use_id":"toolu_0","is_error":true,"content":"weather service down"}]}]}"#
+        for body in [ask, answer] { _ = try curl(["-H", "Content-Type: application/json", "-d", body, url]) }
+        #expect(proxy.stop() == 0)
+        let calls = try storeRows(proxy.storePath, "select * from tool_call")
+        #expect(calls.map { $0["outcome"] as? String } == ["error"])
+        #expect(calls.first?["output_bytes"] as? Int == "weather service down".utf8.count)
+        let requests = try storeRows(proxy.storePath, "select * from request order by ts")
+        #expect(requests.map { $0["finish_reason"] as? String } == ["tool_use", "end_turn"])
+    }
 }
