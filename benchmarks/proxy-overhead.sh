@@ -21,7 +21,7 @@ eval "$(scripts/model-server.sh paths)"
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 work=$(mktemp -d)
 pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
 
 server_port=$(free_port)
 "$SERVER" -m "$MODEL" --host 127.0.0.1 --port "$server_port" -c 4096 -np 1 -t 2 --cache-prompt \
