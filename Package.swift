@@ -17,6 +17,8 @@ import PackageDescription
 //   ModelSession -> CCurl, Reproducible
 //   LlamaServer -> CCurl, ProcessSpawn
 //   LTTngRecording -> ProcessSpawn
+//   trace-proxy -> RecordingProxy, SessionTrace, SessionTraceLTTng, TraceStore, Redaction
+//   RecordingProxy -> CMicroHTTPD, CCurl, ModelSession, SessionInstrumentation, SessionTrace
 //   SessionTrace -> Reproducible
 //   SessionTraceTesting (MemorySink, for tests) -> SessionTrace
 //   Redaction, Reproducible (ordered JSON, FNV-1a, SplitMix64), ProcessSpawn -> nothing of ours
@@ -52,6 +54,7 @@ let package = Package(
         .executable(name: "trace-report", targets: ["trace-report"]),
         .executable(name: "planner-demo", targets: ["planner-demo"]),
         .executable(name: "trace-bench", targets: ["trace-bench"]),
+        .executable(name: "trace-proxy", targets: ["trace-proxy"]),
     ],
     targets: [
         // C shims: tiny, plain functions, no macros visible to Swift.
@@ -59,6 +62,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CBabeltrace", linkerSettings: [.linkedLibrary("babeltrace2")]),
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
 
         // Bytes and numbers that are the same in every process and run: the one JSON writer,
         // the one fingerprint hash, the one seeded generator.
@@ -119,7 +123,16 @@ let package = Package(
                 "SessionTrace", "Redaction", "LTTngRecording", "Reproducible",
             ]),
 
+        // The recording proxy: libmicrohttpd serves the client, libcurl (CCurl) talks to the upstream,
+        // and requests are recorded through the middleware's SessionRecorder. In no product.
+        .target(
+            name: "RecordingProxy",
+            dependencies: ["CMicroHTTPD", "CCurl", "ModelSession", "SessionInstrumentation", "SessionTrace"]),
+
         .executableTarget(name: "trace-report", dependencies: ["TraceReportCLI"]),
+        .executableTarget(
+            name: "trace-proxy",
+            dependencies: ["RecordingProxy", "SessionTrace", "SessionTraceLTTng", "TraceStore", "Redaction"]),
         .executableTarget(
             name: "planner-demo",
             dependencies: [
@@ -189,6 +202,10 @@ let package = Package(
                 "TraceModel", "TraceAnalysis", "LatencyGate", "TraceReportCLI", "TraceStore", "SessionTrace",
                 "TestSupport", "Reproducible",
             ]),
+        // The recording proxy, run as users run it (the built trace-proxy) with curl and the official
+        // openai and anthropic Python SDKs (scripts/proxy-clients.sh), in front of the real llama.cpp
+        // server and of a scripted upstream (Tests/ProxyClients) for tool calls and faults.
+        .testTarget(name: "ProxyTests", dependencies: ["TestSupport"]),
         // Builds the README's Swift examples as written, in a package that depends on this one by path.
         .testTarget(name: "ReadmeTests"),
     ],

@@ -11,9 +11,10 @@ set -euo pipefail
 # benchmarks/client-cpu.sh; openssl and python3: the TLS tests make a self-signed certificate
 # and serve HTTPS with it. libxml2-utils (xmllint), jq, zsh and fish: the tests read the gate's
 # JUnit, the --json output and the shell completions with the programs users read them with;
-# python3-venv: the virtualenv Phoenix is installed in.
+# python3-venv: the virtualenvs Phoenix and the proxy tests' SDKs are installed in.
+# libmicrohttpd-dev: the recording proxy's HTTP server side (Sources/CMicroHTTPD).
 packages=(liblttng-ust-dev lttng-tools babeltrace2 libbabeltrace2-dev libsqlite3-dev sqlite3 cmake chromium nodejs
-    libcurl4-openssl-dev curl openssl python3 python3-venv libxml2-utils jq zsh fish)
+    libcurl4-openssl-dev curl openssl python3 python3-venv libxml2-utils jq zsh fish libmicrohttpd-dev)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -30,3 +31,7 @@ echo "install-deps: Debian packages present"
 # (Tests/TraceAnalysisTests/PhoenixPushTests). It brings the official OTLP protobuf definitions
 # (opentelemetry-proto) that OTLPProtobufTests decode with.
 "$(dirname "$0")/phoenix.sh" install
+
+# The official openai and anthropic Python SDKs from PyPI, in a virtualenv of their own: the clients
+# the proxy tests (Tests/ProxyTests) drive through the recording proxy.
+"$(dirname "$0")/proxy-clients.sh" install

@@ -1,5 +1,7 @@
 #include "CCurl.h"
 
+#include <string.h>
+
 CURLcode ccurl_global_init(void) { return curl_global_init(CURL_GLOBAL_DEFAULT); }
 
 size_t ccurl_error_buffer_size(void) { return CURL_ERROR_SIZE; }
@@ -91,4 +93,43 @@ long ccurl_get_status(const char *url, long timeout_milliseconds) {
     if (curl_easy_perform(easy) == CURLE_OK) curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
     curl_easy_cleanup(easy);
     return status;
+}
+
+CURLcode ccurl_easy_set_request(CURL *easy, const char *url, const char *method, const char *body,
+                                size_t body_length, struct curl_slist *headers, char *error_buffer) {
+    CURLcode code;
+    if ((code = curl_easy_setopt(easy, CURLOPT_URL, url))) return code;
+    if ((code = curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L))) return code;
+    if ((code = curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers))) return code;
+    if ((code = curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, error_buffer))) return code;
+    if ((code = curl_easy_setopt(easy, CURLOPT_HTTP_CONTENT_DECODING, 0L))) return code;
+    if ((code = curl_easy_setopt(easy, CURLOPT_HTTP_TRANSFER_DECODING, 1L))) return code;
+    if (strcmp(method, "GET") == 0 && body_length == 0) return curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+    if (strcmp(method, "HEAD") == 0) return curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+    if (strcmp(method, "POST") != 0 || body_length > 0) {
+        if ((code = curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_length))) return code;
+        if ((code = curl_easy_setopt(easy, CURLOPT_COPYPOSTFIELDS, body ? body : ""))) return code;
+    } else {
+        if ((code = curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)0))) return code;
+        if ((code = curl_easy_setopt(easy, CURLOPT_COPYPOSTFIELDS, ""))) return code;
+    }
+    return strcmp(method, "POST") == 0 ? CURLE_OK : curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, method);
+}
+
+size_t ccurl_write_pause(void) { return CURL_WRITEFUNC_PAUSE; }
+
+CURLcode ccurl_easy_resume(CURL *easy) { return curl_easy_pause(easy, CURLPAUSE_CONT); }
+
+int ccurl_multi_poll_with(CURLM *multi, int extra_socket, int timeout_milliseconds) {
+    struct curl_waitfd extra = {.fd = extra_socket, .events = CURL_WAIT_POLLIN, .revents = 0};
+    int ready = 0;
+    curl_multi_poll(multi, extra_socket >= 0 ? &extra : NULL, extra_socket >= 0 ? 1 : 0, timeout_milliseconds,
+                    &ready);
+    return extra_socket >= 0 && extra.revents != 0;
+}
+
+long long ccurl_easy_content_length(CURL *easy) {
+    curl_off_t length = -1;
+    return curl_easy_getinfo(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) == CURLE_OK ? (long long)length
+                                                                                           : -1;
 }

@@ -10,12 +10,12 @@ import Reproducible
 /// positions at which two sketches agree estimates the Jaccard similarity of the two word sets
 /// (standard error about `sqrt(J(1-J)/32)`, under 0.09). A text without words has every value
 /// `UInt32.max`.
-enum OutputSketch {
+package enum OutputSketch {
     /// Values in a sketch.
     static let size = 32
 
     /// The sketch of `text`.
-    static func of(_ text: String) -> [UInt32] {
+    package static func of(_ text: String) -> [UInt32] {
         var text = text
         var minima = [UInt64](repeating: .max, count: size)
         text.withUTF8 { bytes in

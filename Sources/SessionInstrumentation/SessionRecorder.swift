@@ -4,9 +4,9 @@ import Synchronization
 
 /// What the middleware remembers of one session between its requests: enough to tell prefix
 /// reuse (the client-side predictor of a KV-cache hit), the user turn, and handoffs.
-final class SessionRecorder: Sendable {
-    let tracer: Tracer
-    let sessionID: Int64
+package final class SessionRecorder: Sendable {
+    package let tracer: Tracer
+    package let sessionID: Int64
     let label: String
     let start: Int64
     private let state = Mutex(State())
@@ -21,20 +21,20 @@ final class SessionRecorder: Sendable {
     }
 
     /// What the recorder tells a request about its place in the session.
-    struct Placement {
+    package struct Placement {
         /// Leading transcript entries identical to the previous request's.
-        var reusedPrefixEntries: Int64
+        package var reusedPrefixEntries: Int64
         /// The user turn: new when the request carries no tool output since its last prompt.
-        var turnID: Int64
-        var instructionsFingerprint: String?
-        var toolsFingerprint: String?
+        package var turnID: Int64
+        package var instructionsFingerprint: String?
+        package var toolsFingerprint: String?
         /// The instructions differ from the previous request's (or this is the first request).
-        var instructionsChanged: Bool
+        package var instructionsChanged: Bool
         /// The tool definitions differ from the previous request's (or this is the first request).
-        var toolsChanged: Bool
+        package var toolsChanged: Bool
     }
 
-    init(tracer: Tracer, label: String) {
+    package init(tracer: Tracer, label: String) {
         self.tracer = tracer
         self.sessionID = tracer.makeID()
         self.label = label
@@ -49,6 +49,14 @@ final class SessionRecorder: Sendable {
     /// returns the reused prefix length, the turn and the prefix fingerprints.
     func beginRequest(
         _ request: ModelRequest, model: any LanguageModel, requestID: Int64, at start: Int64
+    ) -> Placement {
+        beginRequest(request, model: "\(model.provider)/\(model.modelName)", requestID: requestID, at: start)
+    }
+
+    /// ``beginRequest(_:model:requestID:at:)`` for a recorder that knows the model by name alone
+    /// (`provider/model`), as the recording proxy does.
+    package func beginRequest(
+        _ request: ModelRequest, model: String, requestID: Int64, at start: Int64
     ) -> Placement {
         let signature = RequestSignature(request: request, model: model)
         let newTurn = !request.hasToolOutputSinceLastPrompt
@@ -87,8 +95,36 @@ final class SessionRecorder: Sendable {
         return placement
     }
 
+    /// Places `request` in the session (``beginRequest(_:model:requestID:at:)``) and writes what
+    /// that tells into `handle`'s record: prompt size, entries, prefix reuse, turn, fingerprints,
+    /// output cap and temperature. With `capturePayloads`, it also captures the prompt and, when
+    /// they changed, the instructions and tool definitions: what a cache break's shape is read from.
+    package func place(_ request: ModelRequest, model: String, in handle: RequestHandle, capturePayloads: Bool) {
+        let placement = beginRequest(request, model: model, requestID: handle.id, at: handle.start)
+        handle.update { record in
+            record.promptBytes = request.promptBytes
+            record.transcriptEntries = Int64(request.entries.count)
+            record.reusedPrefixEntries = placement.reusedPrefixEntries
+            record.turnID = placement.turnID
+            record.instructionsFingerprint = placement.instructionsFingerprint
+            record.toolsFingerprint = placement.toolsFingerprint
+            record.maxTokens = request.options.maximumResponseTokens.map(Int64.init)
+            record.temperature = request.options.temperature
+        }
+        guard capturePayloads else { return }
+        if case .prompt(let text)? = request.entries.last {
+            tracer.capturePayload(.prompt, text, parentID: handle.id)
+        }
+        if placement.instructionsChanged, let instructions = request.instructions {
+            tracer.capturePayload(.instructions, instructions, parentID: handle.id)
+        }
+        if placement.toolsChanged, !request.tools.isEmpty {
+            tracer.capturePayload(.toolDefinitions, Fingerprint.json(toolDefinitions: request.tools), parentID: handle.id)
+        }
+    }
+
     /// Re-records the session with its duration so far; the store keeps the latest record.
-    func recordSession() {
+    package func recordSession() {
         guard tracer.isEnabled(.session) else { return }
         tracer.record(
             .session(SessionRecord(sessionID: sessionID, ts: start, dur: tracer.now() - start, label: label)),
@@ -107,9 +143,9 @@ struct RequestSignature: Equatable {
     var toolsFingerprint: String?
     var toolNames: String
 
-    init(request: ModelRequest, model: any LanguageModel) {
+    init(request: ModelRequest, model: String) {
         profile = request.profileName
-        self.model = "\(model.provider)/\(model.modelName)"
+        self.model = model
         instructionsFingerprint = request.instructions.map(Fingerprint.of)
         toolsFingerprint = request.tools.isEmpty ? nil : Fingerprint.of(toolDefinitions: request.tools)
         toolNames = request.tools.map(\.name).joined(separator: ",")

@@ -44,30 +44,8 @@ public struct TracedModel: LanguageModel {
         let traced = TraceContext.$current.withValue(session) {
             tracer.beginRequest(provider: base.provider, model: base.modelName, profile: request.profileName)
         }
-        let placement = recorder.beginRequest(request, model: base, requestID: traced.id, at: traced.start)
-        traced.update { record in
-            record.promptBytes = request.promptBytes
-            record.transcriptEntries = Int64(request.entries.count)
-            record.reusedPrefixEntries = placement.reusedPrefixEntries
-            record.turnID = placement.turnID
-            record.instructionsFingerprint = placement.instructionsFingerprint
-            record.toolsFingerprint = placement.toolsFingerprint
-            record.maxTokens = request.options.maximumResponseTokens.map(Int64.init)
-            record.temperature = request.options.temperature
-        }
-        if options.capturePayloads {
-            if case .prompt(let text)? = request.entries.last {
-                tracer.capturePayload(.prompt, text, parentID: traced.id)
-            }
-            // The prompt prefix, when it changed: what a cache break's shape is read from.
-            if placement.instructionsChanged, let instructions = request.instructions {
-                tracer.capturePayload(.instructions, instructions, parentID: traced.id)
-            }
-            if placement.toolsChanged, !request.tools.isEmpty {
-                tracer.capturePayload(
-                    .toolDefinitions, Fingerprint.json(toolDefinitions: request.tools), parentID: traced.id)
-            }
-        }
+        recorder.place(
+            request, model: "\(base.provider)/\(base.modelName)", in: traced, capturePayloads: options.capturePayloads)
 
         let upstream = TraceContext.$current.withValue(traced.context) { base.stream(request) }
         let (stream, continuation) = AsyncThrowingStream<ModelEvent, any Error>.makeStream()
@@ -121,12 +99,17 @@ public struct TracingOptions: Sendable {
 }
 
 /// What one request's stream has shown so far: each event is told to the request's handle.
-struct ResponseObservation {
+package struct ResponseObservation {
     let request: RequestHandle
     let recordChunks: Bool
-    var response = ""
+    package var response = ""
 
-    mutating func observe(_ event: ModelEvent) {
+    package init(request: RequestHandle, recordChunks: Bool) {
+        self.request = request
+        self.recordChunks = recordChunks
+    }
+
+    package mutating func observe(_ event: ModelEvent) {
         switch event {
         case .contentDelta(let text):
             if !text.isEmpty { request.firstToken() }
@@ -169,7 +152,7 @@ struct ResponseObservation {
 
 extension ModelRequest {
     /// Bytes of what the request sends: instructions, every entry's text and the tool schemas.
-    var promptBytes: Int64 {
+    package var promptBytes: Int64 {
         var bytes = instructions?.utf8.count ?? 0
         for entry in entries {
             switch entry {

@@ -59,6 +59,30 @@ const char *ccurl_easy_primary_ip(CURL *easy);
 long ccurl_easy_primary_port(CURL *easy);
 
 /*
+ * A request of `method` (GET, POST, DELETE, ...) to `url` with `headers` (kept, not copied), `body`
+ * (copied; sent when `body_length` is not 0 or the method is POST), no signals, redirects not
+ * followed, the body handed over as it arrives (no decoding), and curl's error text written to
+ * `error_buffer`. For the recording proxy, which forwards requests as they came.
+ */
+CURLcode ccurl_easy_set_request(CURL *easy, const char *url, const char *method, const char *body,
+                                size_t body_length, struct curl_slist *headers, char *error_buffer);
+
+/* What a body callback returns to pause the transfer until ccurl_easy_resume. */
+size_t ccurl_write_pause(void);
+
+/* Resumes a transfer that a body callback paused. */
+CURLcode ccurl_easy_resume(CURL *easy);
+
+/*
+ * Waits at most `timeout_milliseconds` for the sockets of `multi`, or for `extra_socket` (when not
+ * -1) to become readable or hang up: 1 when `extra_socket` did, 0 otherwise.
+ */
+int ccurl_multi_poll_with(CURLM *multi, int extra_socket, int timeout_milliseconds);
+
+/* The body length the response announced, or -1 when it announced none. */
+long long ccurl_easy_content_length(CURL *easy);
+
+/*
  * The next finished transfer of `multi`: 1 with its handle and result, or 0 when no transfer
  * has finished since the last call.
  */

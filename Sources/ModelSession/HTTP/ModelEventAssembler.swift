@@ -1,7 +1,7 @@
 import Foundation
 
 /// Turns one API's server-sent events into ``ModelEvent``s; one per request.
-protocol ModelEventAssembler: Sendable {
+package protocol ModelEventAssembler: Sendable {
     /// The events `event` completes; throws ``HTTPEndpoint/Error`` on a malformed or error event.
     mutating func consume(_ event: ServerSentEvent) throws -> [ModelEvent]
     /// The events left at the end of the body; throws if the stream ended before its last event.

@@ -1,5 +1,5 @@
 /// One server-sent event: an optional `event:` name and its joined `data:` lines.
-struct ServerSentEvent: Sendable, Hashable {
-    var event: String?
-    var data: String
+package struct ServerSentEvent: Sendable, Hashable {
+    package var event: String?
+    package var data: String
 }

@@ -3,9 +3,9 @@ import Foundation
 /// Turns arbitrary chunks of an `text/event-stream` body into events (WHATWG rules:
 /// `field: value` lines, `:` comments, a blank line dispatches, CRLF or LF), holding at most
 /// `maximumEventSize` bytes of one line and of one event's data.
-struct ServerSentEventParser {
+package struct ServerSentEventParser {
     /// A line or an event's data grew past ``maximumEventSize``.
-    struct TooLarge: Error {}
+    package struct TooLarge: Error {}
 
     let maximumEventSize: Int
     private var partialLine: [UInt8] = []
@@ -13,12 +13,12 @@ struct ServerSentEventParser {
     private var dataLines: [String] = []
     private var dataSize = 0
 
-    init(maximumEventSize: Int) {
+    package init(maximumEventSize: Int) {
         self.maximumEventSize = maximumEventSize
     }
 
     /// The events completed by `chunk`; a line split across chunks waits for its end.
-    mutating func consume(_ chunk: UnsafeRawBufferPointer) throws(TooLarge) -> [ServerSentEvent] {
+    package mutating func consume(_ chunk: UnsafeRawBufferPointer) throws(TooLarge) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         var start = chunk.startIndex
         while start < chunk.endIndex {
@@ -43,7 +43,7 @@ struct ServerSentEventParser {
     }
 
     /// Whether bytes or data lines are waiting for the rest of their event.
-    var hasPendingInput: Bool { !partialLine.isEmpty || !dataLines.isEmpty }
+    package var hasPendingInput: Bool { !partialLine.isEmpty || !dataLines.isEmpty }
 
     private mutating func keep(_ bytes: Slice<UnsafeRawBufferPointer>) throws(TooLarge) {
         guard partialLine.count + bytes.count <= maximumEventSize else { throw TooLarge() }

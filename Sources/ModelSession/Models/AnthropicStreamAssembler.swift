@@ -2,11 +2,11 @@ import Foundation
 
 /// Assembles Messages API events: text deltas pass through, `tool_use` blocks collect their
 /// `input_json_delta`s and complete at `content_block_stop`, `message_stop` closes the stream.
-struct AnthropicStreamAssembler: ModelEventAssembler {
+package struct AnthropicStreamAssembler: ModelEventAssembler {
     let url: URL
 
-    private(set) var responseID: String?
-    private(set) var responseModel: String?
+    package private(set) var responseID: String?
+    package private(set) var responseModel: String?
     private var toolBlocks: [Int: ToolCallRequest] = [:]
     private var usage = TokenUsage()
     private var sawUsage = false
@@ -14,9 +14,9 @@ struct AnthropicStreamAssembler: ModelEventAssembler {
     private var sawMessageStop = false
     private var outputStarted = false
 
-    init(url: URL) { self.url = url }
+    package init(url: URL) { self.url = url }
 
-    mutating func consume(_ event: ServerSentEvent) throws -> [ModelEvent] {
+    package mutating func consume(_ event: ServerSentEvent) throws -> [ModelEvent] {
         if event.event == "error" {
             throw HTTPEndpoint.Error.serverError(
                 url: url, message: HTTPEndpoint.Error.message(fromBody: Data(event.data.utf8)))
@@ -67,7 +67,7 @@ struct AnthropicStreamAssembler: ModelEventAssembler {
         return []
     }
 
-    mutating func finish() throws -> [ModelEvent] {
+    package mutating func finish() throws -> [ModelEvent] {
         guard sawMessageStop else {
             throw HTTPEndpoint.Error.truncatedStream(url: url, reason: "no message_stop event")
         }

@@ -2,13 +2,13 @@ import Foundation
 
 /// Assembles chat completion chunks: content deltas pass through, tool call fragments join by
 /// index, usage and llama.cpp's timings arrive at the end, `[DONE]` closes the stream.
-struct OpenAIStreamAssembler: ModelEventAssembler {
+package struct OpenAIStreamAssembler: ModelEventAssembler {
     let url: URL
     /// Content is the JSON of ``StructuredToolCalling``: kept back and decoded at the end.
     let expectsStructuredOutput: Bool
 
-    private(set) var responseID: String?
-    private(set) var responseModel: String?
+    package private(set) var responseID: String?
+    package private(set) var responseModel: String?
     private var toolCalls: [Int: ToolCallRequest] = [:]
     private var structuredReply = ""
     private var usage: TokenUsage?
@@ -17,12 +17,12 @@ struct OpenAIStreamAssembler: ModelEventAssembler {
     private var sawDone = false
     private var outputStarted = false
 
-    init(url: URL, expectsStructuredOutput: Bool = false) {
+    package init(url: URL, expectsStructuredOutput: Bool = false) {
         self.url = url
         self.expectsStructuredOutput = expectsStructuredOutput
     }
 
-    mutating func consume(_ event: ServerSentEvent) throws -> [ModelEvent] {
+    package mutating func consume(_ event: ServerSentEvent) throws -> [ModelEvent] {
         if event.data == "[DONE]" {
             sawDone = true
             return []
@@ -68,7 +68,7 @@ struct OpenAIStreamAssembler: ModelEventAssembler {
         return events
     }
 
-    mutating func finish() throws -> [ModelEvent] {
+    package mutating func finish() throws -> [ModelEvent] {
         guard sawDone || finishReason != nil else {
             throw HTTPEndpoint.Error.truncatedStream(url: url, reason: "no finish_reason and no [DONE]")
         }

@@ -1,0 +1,141 @@
+import Foundation
+import ModelSession
+import SessionInstrumentation
+import SessionTrace
+import Synchronization
+
+/// Tells which conversation each request belongs to, from the traffic alone, and records the
+/// tool calls that one response asked for when a later request brings their results.
+///
+/// A request belongs to the conversation whose latest request's entries are a strict prefix of
+/// its own (the client sent the history again, plus the answer and what came next), or to the
+/// conversation the client named. Each conversation has one ``SessionRecorder``, the middleware's,
+/// so prefix reuse, turns and handoffs are judged the same way for proxy and middleware stores.
+/// At most ``maximumConversations`` are remembered; the least recently used goes first.
+final class ConversationTracker: Sendable {
+    let tracer: Tracer
+    let capturePayloads: Bool
+    static let maximumConversations = 512
+    private let state = Mutex(State())
+
+    private struct State {
+        var conversations: [Conversation] = []
+        var useCounter: Int64 = 0
+    }
+
+    private struct Conversation {
+        let recorder: SessionRecorder
+        let name: String?
+        var entries: [Transcript.Entry]
+        var lastUsed: Int64
+        /// Calls the latest response asked for, by call id, until a request brings their results.
+        var pendingCalls: [String: PendingCall] = [:]
+    }
+
+    /// A tool call a response asked for: what it was, and when its response ended.
+    struct PendingCall {
+        var call: ToolCallRequest
+        var requestID: Int64
+        var responseEnd: Int64
+    }
+
+    init(tracer: Tracer, capturePayloads: Bool) {
+        self.tracer = tracer
+        self.capturePayloads = capturePayloads
+    }
+
+    /// Finds or starts the conversation of `observed` and records each tool call whose result
+    /// the request carries (its duration ends now); the request is then placed with the
+    /// recorder's ``SessionRecorder/beginRequest(_:model:requestID:at:)``.
+    func conversation(for observed: ObservedRequest) -> SessionRecorder {
+        let entries = observed.request.entries
+        let now = tracer.now()
+        let (recorder, answered) = state.withLock { state -> (SessionRecorder, [(PendingCall, ToolOutput)]) in
+            state.useCounter += 1
+            let chosen: Int
+            if let index = Self.match(observed, in: state.conversations) {
+                chosen = index
+            } else {
+                if state.conversations.count >= Self.maximumConversations,
+                   let oldest = state.conversations.indices.min(by: {
+                       state.conversations[$0].lastUsed < state.conversations[$1].lastUsed
+                   })
+                {
+                    state.conversations.remove(at: oldest)
+                }
+                state.conversations.append(
+                    Conversation(
+                        recorder: SessionRecorder(tracer: tracer, label: observed.sessionName ?? "proxy"),
+                        name: observed.sessionName, entries: [], lastUsed: 0))
+                chosen = state.conversations.count - 1
+            }
+            var answered: [(PendingCall, ToolOutput)] = []
+            for case .toolOutput(let output) in entries {
+                if let pending = state.conversations[chosen].pendingCalls.removeValue(forKey: output.callID) {
+                    answered.append((pending, output))
+                }
+            }
+            state.conversations[chosen].entries = entries
+            state.conversations[chosen].lastUsed = state.useCounter
+            return (state.conversations[chosen].recorder, answered)
+        }
+        for (pending, output) in answered {
+            recordToolCall(
+                pending, output: output, failed: observed.failedToolCallIDs.contains(output.callID),
+                sessionID: recorder.sessionID, end: now)
+        }
+        return recorder
+    }
+
+    /// Remembers the calls a response asked for, to record when their results come.
+    func responseEnded(recorder: SessionRecorder, calls: [ToolCallRequest], requestID: Int64, at end: Int64) {
+        guard !calls.isEmpty else { return }
+        state.withLock { state in
+            guard let index = state.conversations.firstIndex(where: { $0.recorder === recorder }) else { return }
+            for call in calls {
+                state.conversations[index].pendingCalls[call.id] =
+                    PendingCall(call: call, requestID: requestID, responseEnd: end)
+            }
+        }
+    }
+
+    /// The conversation a request continues: the one it names, else the one with the longest
+    /// history that is a strict prefix of its entries (the most recently used on a tie).
+    private static func match(_ observed: ObservedRequest, in conversations: [Conversation]) -> Int? {
+        if let name = observed.sessionName {
+            return conversations.firstIndex { $0.name == name }
+        }
+        let entries = observed.request.entries
+        var best: (index: Int, length: Int, lastUsed: Int64)?
+        for (index, conversation) in conversations.enumerated() where conversation.name == nil {
+            let previous = conversation.entries
+            guard !previous.isEmpty, previous.count < entries.count, entries.starts(with: previous) else { continue }
+            if let current = best, (current.length, current.lastUsed) >= (previous.count, conversation.lastUsed) {
+                continue
+            }
+            best = (index, previous.count, conversation.lastUsed)
+        }
+        return best?.index
+    }
+
+    /// Records a call whose result came: `ok`, or `error` when the client marked the result a failure.
+    private func recordToolCall(
+        _ pending: PendingCall, output: ToolOutput, failed: Bool, sessionID: Int64, end: Int64
+    ) {
+        guard tracer.isEnabled(.toolCall) else { return }
+        let arguments = Data(pending.call.arguments.utf8)
+        let id = tracer.makeID()
+        let record = ToolCallRecord(
+            toolCallID: id, requestID: pending.requestID, sessionID: sessionID, ts: pending.responseEnd,
+            dur: max(0, end - pending.responseEnd), name: pending.call.name, callID: pending.call.id,
+            argumentsFingerprint: Fingerprint.of(Fingerprint.normalizedArguments(arguments)),
+            argumentsBytes: Int64(arguments.count), outputBytes: Int64(output.content.utf8.count),
+            outcome: failed ? "error" : "ok", error: failed ? "the client sent the result as an error" : nil,
+            outputFingerprint: Fingerprint.of(output.content), outputSketch: OutputSketch.of(output.content))
+        tracer.record(.toolCall(record), kind: .toolCall)
+        if capturePayloads {
+            tracer.capturePayload(.toolArguments, pending.call.arguments, parentID: id)
+            tracer.capturePayload(.toolOutput, output.content, parentID: id)
+        }
+    }
+}

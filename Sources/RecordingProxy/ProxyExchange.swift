@@ -1,0 +1,166 @@
+import ModelSession
+import SessionInstrumentation
+import SessionTrace
+import Synchronization
+
+/// The recording of one model request that crosses the proxy: it begins when the request's body
+/// has arrived, watches the upstream's head and body go by, and ends once, however the exchange
+/// ends (completed, upstream failure, client gone, proxy stopped).
+///
+/// It records through the same calls as the middleware: ``Tracer/beginRequest(provider:model:profile:)``
+/// and its ``RequestHandle``, the middleware's ``SessionRecorder`` for prefix reuse, turns and
+/// handoffs, and ``ResponseObservation`` for a streamed response's events.
+final class ProxyExchange: Sendable {
+    let tracer: Tracer
+    let handle: RequestHandle
+    private let tracker: ConversationTracker
+    private let recorder: SessionRecorder
+    private let capturePayloads: Bool
+    private let state: Mutex<State>
+
+    private struct State {
+        var tap: ResponseTap
+        var observation: ResponseObservation
+        var status = 0
+        var toolCalls: [ToolCallRequest] = []
+        var ended = false
+    }
+
+    /// How the exchange ended.
+    enum Ending {
+        /// The upstream's body arrived whole and reached the client.
+        case completed
+        case failed(ProxyFailure)
+    }
+
+    init(
+        observed: ObservedRequest, route: ProxyRoute, upstreamURL: String, tracker: ConversationTracker,
+        capturePayloads: Bool
+    ) {
+        let tracer = tracker.tracer
+        self.tracer = tracer
+        self.tracker = tracker
+        self.capturePayloads = capturePayloads
+        let recorder = tracker.conversation(for: observed)
+        self.recorder = recorder
+        var context = tracer.currentContext
+        context.sessionID = recorder.sessionID
+        let handle = TraceContext.$current.withValue(context) {
+            tracer.beginRequest(provider: route.provider, model: observed.model)
+        }
+        self.handle = handle
+        recorder.place(
+            observed.request, model: "\(route.provider)/\(observed.model)", in: handle,
+            capturePayloads: capturePayloads)
+        handle.update { $0.streamed = observed.streams }
+        state = Mutex(
+            State(
+                tap: ResponseTap(route: route, upstreamURL: upstreamURL),
+                observation: ResponseObservation(request: handle, recordChunks: false)))
+    }
+
+    /// The upstream's head arrived: its status decides how the body is read; its request id,
+    /// rate-limit and processing-time headers are recorded as an instant inside the request.
+    func headArrived(_ head: UpstreamTransfer.Head, serverAddress: String?, serverPort: Int64?) {
+        let contentType = head.headers.last { $0.name.lowercased() == "content-type" }?.value
+        state.withLock { state in
+            state.status = head.status
+            state.tap.begin(status: head.status, contentType: contentType)
+        }
+        handle.update { record in
+            record.serverAddress = serverAddress
+            record.serverPort = serverPort
+        }
+        var metadata: TraceMetadata = ["http.response.status_code": .int(Int64(head.status))]
+        for header in head.headers where HeaderPolicy.recordsResponseHeader(header.name) {
+            metadata[header.name.lowercased()] = .string(header.value)
+        }
+        TraceContext.$current.withValue(handle.context) { tracer.instant("proxy.upstream_response", metadata: metadata) }
+    }
+
+    /// Bytes of the upstream's body, seen before the client gets them.
+    func bodyArrived(_ bytes: UnsafeRawBufferPointer) {
+        state.withLock { state in
+            for event in state.tap.consume(bytes) {
+                if case .toolCall(let call) = event { state.toolCalls.append(call) }
+                state.observation.observe(event)
+            }
+        }
+    }
+
+    /// Ends the recording; only the first call records.
+    func end(_ ending: Ending) {
+        let now = tracer.now()
+        let outcome = state.withLock { state -> (calls: [ToolCallRequest], response: String, failure: ProxyFailure?)? in
+            guard !state.ended else { return nil }
+            state.ended = true
+            if case .failed(let failure) = ending {
+                // Clients close the connection once the stream's last event came (the openai SDK
+                // at [DONE]), before the upstream ends it: such a stream is complete, not cancelled.
+                guard case .clientDisconnected = failure, state.tap.readsEvents, state.tap.hasCompleteStream else {
+                    return (state.toolCalls, state.observation.response, failure)
+                }
+            }
+            guard (200..<300).contains(state.status) else {
+                return ([], "", .upstreamStatus(state.status, message: state.tap.errorMessage()))
+            }
+            if state.tap.readsEvents {
+                for event in state.tap.finishEvents() {
+                    if case .toolCall(let call) = event { state.toolCalls.append(call) }
+                    state.observation.observe(event)
+                }
+                let (id, model) = (state.tap.responseID, state.tap.responseModel)
+                handle.update { record in
+                    record.responseID = id
+                    record.responseModel = model
+                }
+                if let malformation = state.tap.malformation {
+                    return (state.toolCalls, state.observation.response, .malformedStream(malformation))
+                }
+                return (state.toolCalls, state.observation.response, nil)
+            }
+            guard let whole = state.tap.wholeResponse() else {
+                return ([], "", .malformedStream("the body is not a JSON response"))
+            }
+            // Not as content deltas: a whole response has no first token to time.
+            for event in whole.events { state.observation.observe(event) }
+            handle.update { record in
+                record.responseID = whole.id
+                record.responseModel = whole.model
+            }
+            return (whole.toolCalls, whole.text, nil)
+        }
+        guard let outcome else { return }
+        if let failure = outcome.failure {
+            handle.finish(throwing: failure)
+        } else {
+            handle.finish()
+            tracker.responseEnded(recorder: recorder, calls: outcome.calls, requestID: handle.id, at: now)
+        }
+        if capturePayloads, !outcome.response.isEmpty {
+            tracer.capturePayload(.response, outcome.response, parentID: handle.id)
+        }
+        recorder.recordSession()
+    }
+}
+
+/// Why a recorded exchange failed, as its request's error says it.
+enum ProxyFailure: Error, CustomStringConvertible {
+    case upstreamUnreachable(String)
+    case upstreamStatus(Int, message: String)
+    case upstreamCut(String)
+    case malformedStream(String)
+    case clientDisconnected
+    case proxyStopped
+
+    var description: String {
+        switch self {
+        case .upstreamUnreachable(let reason): "upstream unreachable: \(reason)"
+        case .upstreamStatus(let status, let message): "upstream answered HTTP \(status): \(message)"
+        case .upstreamCut(let reason): "upstream stream cut: \(reason)"
+        case .malformedStream(let reason): "malformed upstream stream: \(reason)"
+        case .clientDisconnected: "cancelled: the client disconnected"
+        case .proxyStopped: "cut: the proxy stopped before the response ended"
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import ModelSession
+
+/// Reads a model response as it passes through, without changing a byte: a streamed body
+/// through the same server-sent-event parser and assembler as our backends, a whole body as JSON.
+///
+/// Memory is bounded: one event of at most ``maximumEventSize`` bytes, a whole body of at most
+/// ``maximumBodySize`` (past it the response is forwarded but not read).
+struct ResponseTap {
+    static let maximumEventSize = 1 << 20
+    static let maximumBodySize = 8 << 20
+
+    private let route: ProxyRoute
+    private var parser = ServerSentEventParser(maximumEventSize: Self.maximumEventSize)
+    private var assembler: any ModelEventAssembler
+    private var body: [UInt8] = []
+    private var bodyTooLarge = false
+    /// Whether the body is read as an event stream; decided by the head's content type.
+    private(set) var readsEvents = false
+    /// The first thing that made the stream unreadable; it still passes through.
+    private(set) var malformation: String?
+
+    init(route: ProxyRoute, upstreamURL: String) {
+        self.route = route
+        let url = URL(string: upstreamURL) ?? URL(fileURLWithPath: "/")
+        assembler = route == .anthropicMessages ? AnthropicStreamAssembler(url: url) : OpenAIStreamAssembler(url: url)
+    }
+
+    /// `gen_ai.response.id` and `.model` of a streamed response, once an event carried them.
+    var responseID: String? { assembler.responseID }
+    var responseModel: String? { assembler.responseModel }
+
+    /// Reads events when the upstream answered 2xx with `text/event-stream`.
+    mutating func begin(status: Int, contentType: String?) {
+        readsEvents = (200..<300).contains(status)
+            && (contentType ?? "").lowercased().hasPrefix("text/event-stream")
+    }
+
+    /// The model events `bytes` complete; none once the stream was found malformed.
+    mutating func consume(_ bytes: UnsafeRawBufferPointer) -> [ModelEvent] {
+        guard readsEvents else {
+            guard !bodyTooLarge else { return [] }
+            if body.count + bytes.count > Self.maximumBodySize {
+                bodyTooLarge = true
+                body = []
+            } else {
+                body.append(contentsOf: bytes)
+            }
+            return []
+        }
+        guard malformation == nil else { return [] }
+        do {
+            var events: [ModelEvent] = []
+            for event in try parser.consume(bytes) { events += try assembler.consume(event) }
+            return events
+        } catch is ServerSentEventParser.TooLarge {
+            malformation = "an event longer than \(Self.maximumEventSize) bytes"
+        } catch {
+            malformation = String(describing: error)
+        }
+        return []
+    }
+
+    /// Whether the streamed body so far is a whole, well-formed stream (its last event came).
+    var hasCompleteStream: Bool {
+        var probe = self
+        _ = probe.finishEvents()
+        return readsEvents && probe.malformation == nil
+    }
+
+    /// The events left at the end of a streamed body; sets ``malformation`` when it ended early.
+    mutating func finishEvents() -> [ModelEvent] {
+        guard readsEvents, malformation == nil else { return [] }
+        if parser.hasPendingInput {
+            malformation = "the body ended inside an event"
+            return []
+        }
+        do {
+            return try assembler.finish()
+        } catch {
+            malformation = String(describing: error)
+            return []
+        }
+    }
+
+    /// The response a whole (not streamed) body holds; nil when it is not one the route knows.
+    func wholeResponse() -> WholeResponse? {
+        guard !readsEvents, !bodyTooLarge,
+              let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
+        else { return nil }
+        return route == .anthropicMessages ? .anthropic(object) : .openAI(object)
+    }
+
+    /// The error message a whole error body carries, or its first bytes.
+    func errorMessage() -> String {
+        if let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] {
+            if let error = object["error"] as? [String: Any], let message = error["message"] as? String {
+                return message
+            }
+            if let message = object["message"] as? String { return message }
+        }
+        return String(decoding: body.prefix(300), as: UTF8.self)
+    }
+}
+
+/// What a whole (not streamed) model response said.
+struct WholeResponse {
+    var id: String?
+    var model: String?
+    var text = ""
+    var toolCalls: [ToolCallRequest] = []
+    var finishReason: String?
+    var inputTokens: Int64?
+    var cachedInputTokens: Int64?
+    var outputTokens: Int64?
+    var cacheWriteTokens: Int64?
+    var timings: ServerTimingsReport?
+
+    /// What the response tells, as the events a stream would have given (no content deltas:
+    /// they would time a first token that a whole response does not have).
+    var events: [ModelEvent] {
+        var events: [ModelEvent] = [
+            .usage(TokenUsage(
+                inputTokens: inputTokens.map(Int.init), cachedInputTokens: cachedInputTokens.map(Int.init),
+                outputTokens: outputTokens.map(Int.init), cacheCreationInputTokens: cacheWriteTokens.map(Int.init)))
+        ]
+        if let timings { events.append(.serverTimings(timings)) }
+        if let finishReason { events.append(.finished(reason: finishReason)) }
+        return events
+    }
+
+    static func openAI(_ object: [String: Any]) -> WholeResponse {
+        var response = WholeResponse(id: object["id"] as? String, model: object["model"] as? String)
+        let choice = (object["choices"] as? [[String: Any]])?.first ?? [:]
+        let message = choice["message"] as? [String: Any] ?? [:]
+        response.text = message["content"] as? String ?? ""
+        response.finishReason = choice["finish_reason"] as? String
+        response.toolCalls = (message["tool_calls"] as? [[String: Any]] ?? []).map { call in
+            let function = call["function"] as? [String: Any] ?? [:]
+            return ToolCallRequest(
+                id: call["id"] as? String ?? "", name: function["name"] as? String ?? "",
+                arguments: function["arguments"] as? String ?? "")
+        }
+        let usage = object["usage"] as? [String: Any] ?? [:]
+        response.inputTokens = JSONValue.integer(usage["prompt_tokens"])
+        response.outputTokens = JSONValue.integer(usage["completion_tokens"])
+        let details = usage["prompt_tokens_details"] as? [String: Any]
+        response.cachedInputTokens = JSONValue.integer(details?["cached_tokens"])
+        if let timings = object["timings"],
+           let data = try? JSONSerialization.data(withJSONObject: timings)
+        {
+            response.timings = try? JSONDecoder().decode(ServerTimingsReport.self, from: data)
+        }
+        return response
+    }
+
+    static func anthropic(_ object: [String: Any]) -> WholeResponse {
+        var response = WholeResponse(id: object["id"] as? String, model: object["model"] as? String)
+        for block in object["content"] as? [[String: Any]] ?? [] {
+            if block["type"] as? String == "text" { response.text += block["text"] as? String ?? "" }
+            if block["type"] as? String == "tool_use" {
+                response.toolCalls.append(ToolCallRequest(
+                    id: block["id"] as? String ?? "", name: block["name"] as? String ?? "",
+                    arguments: JSONValue.text(block["input"])))
+            }
+        }
+        response.finishReason = object["stop_reason"] as? String
+        let usage = object["usage"] as? [String: Any] ?? [:]
+        response.outputTokens = JSONValue.integer(usage["output_tokens"])
+        response.cachedInputTokens = JSONValue.integer(usage["cache_read_input_tokens"])
+        response.cacheWriteTokens = JSONValue.integer(usage["cache_creation_input_tokens"])
+        // All input, as our Anthropic backend records it: Anthropic reports cache reads and writes apart.
+        response.inputTokens = JSONValue.integer(usage["input_tokens"]).map {
+            $0 + (response.cachedInputTokens ?? 0) + (response.cacheWriteTokens ?? 0)
+        }
+        return response
+    }
+
+}

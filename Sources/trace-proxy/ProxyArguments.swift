@@ -1,0 +1,75 @@
+import Foundation
+
+/// trace-proxy's command line: `--upstream URL --store FILE [--listen HOST:PORT] [--lttng]
+/// [--capture-payloads] [--ca-file PEM] [--label TEXT] [--drain-timeout SECONDS]`.
+struct ProxyArguments {
+    var upstream: URL
+    var storePath: String
+    var listenAddress = "127.0.0.1"
+    var listenPort: UInt16 = 0
+    var lttng = false
+    var capturePayloads = false
+    var caFile: String?
+    var label: String?
+    /// How long SIGTERM or Ctrl-C lets requests in flight finish before they are cut.
+    var drainTimeout: Double = 10
+
+    static let usage = """
+        usage: trace-proxy --upstream URL --store FILE [--listen 127.0.0.1:PORT] [--lttng] [--capture-payloads]
+                           [--ca-file PEM] [--label TEXT] [--drain-timeout SECONDS]
+
+        Forwards every request to URL and records each chat completion and Messages request to FILE.
+        Point a client at it: OPENAI_BASE_URL=http://127.0.0.1:PORT/v1 or ANTHROPIC_BASE_URL=http://127.0.0.1:PORT.
+        """
+
+    /// Why the command line is wrong, in one sentence.
+    struct UsageError: Error {
+        var message: String
+    }
+
+    init(_ arguments: [String]) throws(UsageError) {
+        var upstream: URL?
+        var store: String?
+        var index = 0
+        func value(_ flag: String) throws(UsageError) -> String {
+            index += 1
+            guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let flag = arguments[index]
+            switch flag {
+            case "--upstream":
+                let text = try value(flag)
+                guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil
+                else { throw UsageError(message: "--upstream takes an http or https URL, not '\(text)'") }
+                upstream = url
+            case "--store": store = try value(flag)
+            case "--listen":
+                let text = try value(flag)
+                let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+                guard parts.count == 2, let port = UInt16(parts[1]) else {
+                    throw UsageError(message: "--listen takes HOST:PORT, such as 127.0.0.1:8089, not '\(text)'")
+                }
+                listenAddress = String(parts[0])
+                listenPort = port
+            case "--lttng": lttng = true
+            case "--capture-payloads": capturePayloads = true
+            case "--ca-file": caFile = try value(flag)
+            case "--label": label = try value(flag)
+            case "--drain-timeout":
+                let text = try value(flag)
+                guard let seconds = Double(text), seconds >= 0 else {
+                    throw UsageError(message: "--drain-timeout takes seconds, such as 10, not '\(text)'")
+                }
+                drainTimeout = seconds
+            default: throw UsageError(message: "unknown argument '\(flag)'")
+            }
+            index += 1
+        }
+        guard let upstream else { throw UsageError(message: "--upstream URL is required") }
+        guard let store else { throw UsageError(message: "--store FILE is required") }
+        self.upstream = upstream
+        self.storePath = store
+    }
+}

@@ -1,0 +1,160 @@
+"""A scripted OpenAI-compatible upstream for the proxy tests: it answers as a real server would,
+with behaviour chosen by the request's model name, where the real llama.cpp server cannot serve
+(SmolLM2 does not emit tool_calls) or where the test needs exact bytes or a fault.
+
+  python scripted_upstream.py                  # prints "port N" once listening on 127.0.0.1
+  python scripted_upstream.py --tls CERT KEY   # the same over HTTPS
+
+models:
+  scripted-loop    calls get_weather {"city": "Paris"} until 4 results came, then answers
+  scripted-clean   calls get_weather once, then answers
+  scripted-bytes   a fixed event stream, written in odd pieces (split lines, CRLF, a comment)
+  scripted-malformed  an event that is not JSON, then [DONE]
+  scripted-slow    one content chunk, then one every second for a minute
+  scripted-many    200 content chunks, one every 10 ms (benchmarks/proxy-overhead.sh, 64 at once)
+"""
+import json
+import signal
+import sys
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+# The pieces of the fixed stream, each written and flushed on its own.
+BYTES_PIECES = [
+    b'data: {"id":"chatcmpl-fixed","object":"chat.completion.chunk","model":"scripted-bytes",',
+    b'"choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]}\n\n',
+    b': a comment line\r\n',
+    b'data: {"id":"chatcmpl-fixed","object":"chat.completion.chunk","model":"scripted-bytes","choices":[{"index":0,"delta":{"content":"lo \xc3\xa9t\xc3\xa9"}}]}\r\n\r\n',
+    b'data: {"id":"chatcmpl-fixed","object":"chat.completion.chunk","model":"scripted-bytes","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],',
+    b'"usage":{"prompt_tokens":7,"completion_tokens":3,"total_tokens":10}}\n\n',
+    b'data: [DONE]\n\n',
+]
+
+
+def chunk(model, delta, finish=None, usage=None):
+    body = {"id": "chatcmpl-scripted", "object": "chat.completion.chunk", "created": 1, "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    if usage is not None:
+        body["usage"] = usage
+    return b"data: " + json.dumps(body).encode() + b"\n\n"
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        body = json.dumps({"object": "list", "data": [{"id": "scripted-loop", "object": "model"}]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self):
+        request = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
+        model = request.get("model", "")
+        if self.path.rstrip("/").endswith("/messages"):
+            return self.anthropic_message(request, model)
+        if model == "scripted-bytes":
+            return self.stream_pieces(BYTES_PIECES)
+        if model == "scripted-malformed":
+            return self.stream_pieces([b"data: {not json\n\n", b"data: [DONE]\n\n"])
+        if model == "scripted-slow":
+            pieces = [chunk(model, {"content": "tick "}) for _ in range(60)]
+            return self.stream_pieces(pieces, pause=1.0)
+        if model == "scripted-many":
+            pieces = [chunk(model, {"content": "tok%d " % i}) for i in range(200)]
+            return self.stream_pieces(pieces + [chunk(model, {}, "stop"), b"data: [DONE]\n\n"], pause=0.01)
+        results = sum(1 for m in request.get("messages", []) if m.get("role") == "tool")
+        wanted = 4 if model == "scripted-loop" else 1
+        usage = {"prompt_tokens": 20 + 10 * results, "completion_tokens": 9, "total_tokens": 29 + 10 * results}
+        if results < wanted:
+            call = {"id": "call_%d" % results, "type": "function",
+                    "function": {"name": "get_weather", "arguments": json.dumps({"city": "Paris"})}}
+            message = {"role": "assistant", "content": None, "tool_calls": [call]}
+            finish = "tool_calls"
+        else:
+            message = {"role": "assistant", "content": "It is sunny in Paris."}
+            finish = "stop"
+        if not request.get("stream"):
+            body = json.dumps({"id": "chatcmpl-scripted", "object": "chat.completion", "created": 1, "model": model,
+                               "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                               "usage": usage}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("x-request-id", "req-scripted-%d" % results)
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        if "tool_calls" in message:
+            call = message["tool_calls"][0]
+            pieces = [chunk(model, {"role": "assistant", "tool_calls": [
+                          {"index": 0, "id": call["id"], "type": "function",
+                           "function": {"name": "get_weather", "arguments": ""}}]}),
+                      chunk(model, {"tool_calls": [{"index": 0, "function": {"arguments": call["function"]["arguments"]}}]}),
+                      chunk(model, {}, finish)]
+        else:
+            pieces = [chunk(model, {"role": "assistant", "content": "It is sunny"}),
+                      chunk(model, {"content": " in Paris."}), chunk(model, {}, finish)]
+        if (request.get("stream_options") or {}).get("include_usage"):
+            pieces.append(b"data: " + json.dumps({"id": "chatcmpl-scripted", "object": "chat.completion.chunk",
+                                                  "model": model, "choices": [], "usage": usage}).encode() + b"\n\n")
+        self.stream_pieces(pieces + [b"data: [DONE]\n\n"])
+
+    def anthropic_message(self, request, model):
+        """The Messages API, whole: the same script as the chat completions, in tool_use blocks."""
+        results = sum(1 for m in request.get("messages", []) if isinstance(m.get("content"), list)
+                      for block in m["content"] if block.get("type") == "tool_result")
+        wanted = 4 if model == "scripted-loop" else 1
+        if results < wanted:
+            content = [{"type": "tool_use", "id": "toolu_%d" % results, "name": "get_weather",
+                        "input": {"city": "Paris"}}]
+            stop = "tool_use"
+        else:
+            content = [{"type": "text", "text": "It is sunny in Paris."}]
+            stop = "end_turn"
+        body = json.dumps({"id": "msg_scripted_%d" % results, "type": "message", "role": "assistant",
+                           "model": model, "content": content, "stop_reason": stop, "stop_sequence": None,
+                           "usage": {"input_tokens": 20 + 10 * results, "output_tokens": 9}}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("request-id", "req_scripted_%d" % results)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def stream_pieces(self, pieces, pause=0.005):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.flush()
+        try:
+            for piece in pieces:
+                self.wfile.write(piece)
+                self.wfile.flush()
+                time.sleep(pause)
+        except (BrokenPipeError, ConnectionResetError):
+            # The proxy closed the transfer: what the client-disconnect test waits to see.
+            print("cut %s" % self.path, flush=True)
+        self.close_connection = True
+
+
+if __name__ == "__main__":
+    # A Swift test process hands its children SIGTERM blocked; the tests stop this server with it.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    if "--tls" in sys.argv:
+        import ssl
+        certificate, key = sys.argv[sys.argv.index("--tls") + 1:][:2]
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(certificate, key)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    print("port %d" % server.server_address[1], flush=True)
+    server.serve_forever()

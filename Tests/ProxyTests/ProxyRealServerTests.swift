@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Clients through the proxy to the real llama.cpp server: curl, and the official openai and
+/// anthropic Python SDKs. The store must hold what each client saw.
+@Suite(.serialized, .llamaServer)
+struct ProxyRealServerTests {
+    let server: String
+
+    init() throws {
+        server = try LlamaServerTrait.server().baseURL.absoluteString
+    }
+
+    @Test func curlStreamIsRecordedWithWhatTheClientSaw() throws {
+        let proxy = try ProxyProcess(upstream: server, arguments: ["--capture-payloads"])
+        let body = #"""
+            {"model":"smollm2","messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Say hi"}],
+             "max_tokens":12,"stream":true,"stream_options":{"include_usage":true}}
+            """#
+        let result = try curl([
+            "-H", "Content-Type: application/json", "-H", "Authorization: Bearer sk-proxy-test-secret",
+            "-d", body, proxy.openAIBaseURL + "/chat/completions",
+        ])
+        #expect(result.status == 0)
+        #expect(proxy.stop() == 0)
+
+        // What curl received, read as a client reads it.
+        var text = ""
+        var finish: String?
+        var usage: [String: Any]?
+        for line in result.out.split(separator: "\n") where line.hasPrefix("data: {") {
+            let event = try #require(try JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any])
+            for choice in event["choices"] as? [[String: Any]] ?? [] {
+                text += (choice["delta"] as? [String: Any])?["content"] as? String ?? ""
+                finish = choice["finish_reason"] as? String ?? finish
+            }
+            usage = event["usage"] as? [String: Any] ?? usage
+        }
+        #expect(result.out.hasSuffix("data: [DONE]\n\n"))
+
+        let rows = try storeRows(proxy.storePath, "select * from request")
+        let row = try #require(rows.first)
+        #expect(rows.count == 1)
+        #expect(row["provider"] as? String == "openai")
+        #expect(row["model"] as? String == "smollm2")
+        #expect(row["finish_reason"] as? String == finish)
+        #expect(row["output_tokens"] as? Int == usage?["completion_tokens"] as? Int)
+        #expect(row["input_tokens"] as? Int == usage?["prompt_tokens"] as? Int)
+        #expect((row["ttft"] as? Int ?? 0) > 0)
+        #expect(row["error"] as? String == nil)
+        let payloads = try storeRows(proxy.storePath, "select kind, text from payload order by ts")
+        #expect(payloads.first { $0["kind"] as? String == "response" }?["text"] as? String == text)
+        // Credentials are forwarded, never recorded.
+        let dump = try runProgram("/usr/bin/sqlite3", [proxy.storePath, ".dump"])
+        #expect(!dump.out.contains("sk-proxy-test-secret"))
+    }
+
+    @Test func curlWholeResponseIsRecordedAndOtherPathsPassThroughUnrecorded() throws {
+        let proxy = try ProxyProcess(upstream: server)
+        let body = #"{"model":"smollm2","messages":[{"role":"user","content":"Say hi"}],"max_tokens":8}"#
+        let whole = try curl(["-H", "Content-Type: application/json", "-d", body, proxy.openAIBaseURL + "/chat/completions"])
+        let models = try curl([proxy.openAIBaseURL + "/models"])
+        let direct = try curl([server + "/v1/models"])
+        #expect(proxy.stop() == 0)
+
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(whole.out.utf8)) as? [String: Any])
+        let usage = try #require(answer["usage"] as? [String: Any])
+        let choice = try #require((answer["choices"] as? [[String: Any]])?.first)
+        let rows = try storeRows(proxy.storePath, "select * from request")
+        #expect(rows.count == 1, "the models listing is not a model request")
+        let row = try #require(rows.first)
+        #expect(row["output_tokens"] as? Int == usage["completion_tokens"] as? Int)
+        #expect(row["input_tokens"] as? Int == usage["prompt_tokens"] as? Int)
+        #expect(row["finish_reason"] as? String == choice["finish_reason"] as? String)
+        #expect(row["response_id"] as? String == answer["id"] as? String)
+        #expect(row["streamed"] as? Int == 0)
+        #expect(models.out == direct.out, "a passed-through body is the upstream's, byte for byte")
+    }
+
+    @Test func openAISDKSeesWhatTheStoreHolds() throws {
+        let proxy = try ProxyProcess(upstream: server)
+        let seen = try PythonClients.run("openai_chat.py", [proxy.openAIBaseURL])
+        #expect(proxy.stop() == 0)
+        let plain = try #require(seen["plain"] as? [String: Any])
+        let streamed = try #require(seen["streamed"] as? [String: Any])
+        let all = try storeRows(proxy.storePath, "select * from request order by ts")
+        try #require(all.count == 3, "the whole turn, the warm-up stream, the streamed turn")
+        let rows = [all[0], all[2]]
+        #expect(all[1]["session_id"] as? Int != rows[0]["session_id"] as? Int, "the warm-up is a conversation of its own")
+        for (row, saw) in zip(rows, [plain, streamed]) {
+            #expect(row["finish_reason"] as? String == saw["finish_reason"] as? String)
+            #expect(row["output_tokens"] as? Int == saw["output_tokens"] as? Int)
+            #expect(row["input_tokens"] as? Int == saw["input_tokens"] as? Int)
+        }
+        // The second turn extends the first: one conversation, two turns, the history reused.
+        #expect(rows[0]["session_id"] as? Int == rows[1]["session_id"] as? Int)
+        #expect(rows[0]["turn_id"] as? Int != rows[1]["turn_id"] as? Int)
+        #expect(rows[1]["reused_prefix_entries"] as? Int == 1)
+        #expect(rows[1]["streamed"] as? Int == 1)
+        // Time to first token, the proxy's against the SDK's own (from its call to the first delta).
+        let proxyTTFT = try #require(rows[1]["ttft"] as? Int)
+        let sdkTTFT = try #require(streamed["ttft_ns"] as? Int)
+        #expect(abs(sdkTTFT - proxyTTFT) < 10_000_000, "proxy \(proxyTTFT) ns, SDK \(sdkTTFT) ns")
+    }
+
+    @Test func anthropicSDKSeesWhatTheStoreHolds() throws {
+        let proxy = try ProxyProcess(upstream: server)
+        let seen = try PythonClients.run("anthropic_chat.py", [proxy.baseURL])
+        #expect(proxy.stop() == 0)
+        let rows = try storeRows(proxy.storePath, "select * from request order by ts")
+        try #require(rows.count == 2)
+        for (row, saw) in zip(rows, [seen["plain"], seen["streamed"]].compactMap { $0 as? [String: Any] }) {
+            #expect(row["provider"] as? String == "anthropic")
+            #expect(row["finish_reason"] as? String == saw["stop_reason"] as? String)
+            #expect(row["output_tokens"] as? Int == saw["output_tokens"] as? Int)
+            #expect(row["error"] as? String == nil)
+        }
+        #expect(rows[0]["session_id"] as? Int == rows[1]["session_id"] as? Int)
+        #expect((rows[1]["ttft"] as? Int ?? 0) > 0)
+    }
+}

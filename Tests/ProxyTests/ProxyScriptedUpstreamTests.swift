@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The proxy in front of the scripted upstream (Tests/ProxyClients/scripted_upstream.py): tool
+/// calls, which SmolLM2 does not make, exact bytes, and faults.
+@Suite(.serialized)
+struct ProxyScriptedUpstreamTests {
+    @Test func clientGetsTheUpstreamsBytesExactly() throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url)
+        let body = #"{"model":"scripted-bytes","messages":[{"role":"user","content":"hi"}],"stream":true}"#
+        let direct = try curl(["-d", body, upstream.url + "/v1/chat/completions"])
+        let proxied = try curl(["-d", body, proxy.openAIBaseURL + "/chat/completions"])
+        #expect(proxy.stop() == 0)
+        #expect(!direct.out.isEmpty)
+        #expect(Array(proxied.out.utf8) == Array(direct.out.utf8))
+        let row = try #require(try storeRows(proxy.storePath, "select * from request").first)
+        #expect(row["finish_reason"] as? String == "stop")
+        #expect(row["output_tokens"] as? Int == 3)
+        #expect(row["response_id"] as? String == "chatcmpl-fixed")
+    }
+
+    @Test(arguments: [false, true])
+    func toolLoopIsFoundByCheck(streamed: Bool) throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url)
+        let seen = try PythonClients.run(
+            "openai_agent.py", [proxy.openAIBaseURL, "scripted-loop"] + (streamed ? ["--stream"] : []))
+        #expect(proxy.stop() == 0)
+        let sdkRequests = try #require(seen["requests"] as? [[String: Any]])
+        #expect(sdkRequests.count == 5)
+
+        let requests = try storeRows(proxy.storePath, "select * from request order by ts")
+        try #require(requests.count == 5)
+        #expect(Set(requests.compactMap { $0["session_id"] as? Int }).count == 1, "one conversation")
+        #expect(Set(requests.compactMap { $0["turn_id"] as? Int }).count == 1, "one turn and its tool rounds")
+        #expect(requests.map { $0["finish_reason"] as? String } == sdkRequests.map { $0["finish_reason"] as? String })
+        let calls = try storeRows(proxy.storePath, "select * from tool_call order by ts")
+        #expect(calls.map { $0["call_id"] as? String } == ["call_0", "call_1", "call_2", "call_3"])
+        #expect(calls.allSatisfy { $0["name"] as? String == "get_weather" })
+        #expect(calls.allSatisfy { $0["output_bytes"] as? Int == "Sunny, 21 degrees in Paris.".utf8.count })
+        #expect(Set(calls.compactMap { $0["arguments_fingerprint"] as? String }).count == 1)
+        // Each call hangs under the request that asked for it.
+        #expect(calls.map { $0["request_id"] as? Int } == requests.prefix(4).map { $0["request_id"] as? Int })
+
+        let check = try runProgram(try builtProgram("trace-report"), ["check", "--json", proxy.storePath])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(check.out.utf8)) as? [String: Any])
+        let kinds = (report["findings"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        #expect(kinds.contains("loop"), "check found: \(kinds)")
+    }
+
+    @Test func anthropicToolLoopIsFoundByCheck() throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url)
+        let seen = try PythonClients.run("anthropic_agent.py", [proxy.baseURL, "scripted-loop"])
+        #expect(proxy.stop() == 0)
+        let sdkRequests = try #require(seen["requests"] as? [[String: Any]])
+        let requests = try storeRows(proxy.storePath, "select * from request order by ts")
+        try #require(requests.count == 5)
+        #expect(requests.map { $0["provider"] as? String } == Array(repeating: "anthropic", count: 5))
+        #expect(requests.map { $0["finish_reason"] as? String } == sdkRequests.map { $0["stop_reason"] as? String })
+        #expect(Set(requests.compactMap { $0["turn_id"] as? Int }).count == 1, "one turn and its tool rounds")
+        let calls = try storeRows(proxy.storePath, "select * from tool_call order by ts")
+        #expect(calls.map { $0["call_id"] as? String } == ["toolu_0", "toolu_1", "toolu_2", "toolu_3"])
+        #expect(Set(calls.compactMap { $0["arguments_fingerprint"] as? String }).count == 1)
+        let check = try runProgram(try builtProgram("trace-report"), ["check", "--json", proxy.storePath])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(check.out.utf8)) as? [String: Any])
+        let kinds = (report["findings"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        #expect(kinds.contains("loop"), "check found: \(kinds)")
+    }
+
+    @Test func cleanAgentGivesNoFinding() throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url)
+        _ = try PythonClients.run("openai_agent.py", [proxy.openAIBaseURL, "scripted-clean", "--stream"])
+        #expect(proxy.stop() == 0)
+        #expect(try storeRows(proxy.storePath, "select * from tool_call").count == 1)
+        let check = try runProgram(
+            try builtProgram("trace-report"), ["check", "--fail-on-findings", proxy.storePath])
+        #expect(check.status == 0, "check found: \(check.out)")
+    }
+
+    @Test func malformedStreamPassesThroughAndIsRecordedAsFailed() throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url)
+        let body = #"{"model":"scripted-malformed","messages":[{"role":"user","content":"hi"}],"stream":true}"#
+        let proxied = try curl(["-d", body, proxy.openAIBaseURL + "/chat/completions"])
+        #expect(proxy.stop() == 0)
+        #expect(proxied.out == "data: {not json\n\ndata: [DONE]\n\n")
+        let row = try #require(try storeRows(proxy.storePath, "select * from request").first)
+        #expect((row["error"] as? String ?? "").hasPrefix("malformed upstream stream"))
+    }
+
+    @Test func upstreamDownGivesTheClient502WithJSON() throws {
+        // Port 1 on loopback: nothing listens there.
+        let proxy = try ProxyProcess(upstream: "http://127.0.0.1:1")
+        let body = #"{"model":"m","messages":[{"role":"user","content":"hi"}]}"#
+        let answer = try curl(["-w", "\n%{http_code}", "-d", body, proxy.openAIBaseURL + "/chat/completions"])
+        #expect(proxy.stop() == 0)
+        let lines = answer.out.split(separator: "\n")
+        #expect(lines.last == "502")
+        let error = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect((error["error"] as? [String: Any])?["message"] is String)
+        let row = try #require(try storeRows(proxy.storePath, "select * from request").first)
+        #expect((row["error"] as? String ?? "").hasPrefix("upstream unreachable"))
+    }
+
+    @Test func clientDisconnectCancelsTheUpstreamTransfer() throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url)
+        let body = #"{"model":"scripted-slow","messages":[{"role":"user","content":"hi"}],"stream":true}"#
+        let cut = try curl(["--max-time", "1.5", "-d", body, proxy.openAIBaseURL + "/chat/completions"])
+        #expect(cut.status == 28, "curl gave up after 1.5 s")
+        // The upstream sees its transfer closed at its next write (one a second).
+        let deadline = Date().addingTimeInterval(5)
+        var upstreamOutput = ""
+        while !upstreamOutput.contains("cut "), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            upstreamOutput = (try? String(contentsOfFile: upstream.directory.path("out"), encoding: .utf8)) ?? ""
+        }
+        #expect(upstreamOutput.contains("cut /v1/chat/completions"))
+        #expect(proxy.stop() == 0)
+        let row = try #require(try storeRows(proxy.storePath, "select * from request").first)
+        #expect((row["error"] as? String ?? "").hasPrefix("cancelled"))
+        #expect((row["dur"] as? Int ?? .max) < 4_000_000_000)
+    }
+
+    @Test func sigtermLetsARequestInFlightFinish() throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url)
+        let body = #"{"model":"scripted-many","messages":[{"role":"user","content":"hi"}],"stream":true}"#
+        let directory = try TemporaryDirectory()
+        let client = try startProgram(
+            "/usr/bin/curl", ["-sS", "--no-buffer", "-d", body, proxy.openAIBaseURL + "/chat/completions"],
+            outputIn: directory)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(proxy.stop() == 0)
+        client.waitUntilExit()
+        let received = try String(contentsOfFile: directory.path("out"), encoding: .utf8)
+        #expect(received.hasSuffix("data: [DONE]\n\n"), "the 2-second stream reached the client whole")
+        let row = try #require(try storeRows(proxy.storePath, "select * from request").first)
+        #expect(row["error"] as? String == nil)
+        #expect(row["finish_reason"] as? String == "stop")
+    }
+
+    @Test func sigtermDrainsAndRecordsWhatWasCut() throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url, arguments: ["--drain-timeout", "1"])
+        let body = #"{"model":"scripted-slow","messages":[{"role":"user","content":"hi"}],"stream":true}"#
+        let directory = try TemporaryDirectory()
+        let client = try startProgram(
+            "/usr/bin/curl", ["-sS", "--no-buffer", "-d", body, proxy.openAIBaseURL + "/chat/completions"],
+            outputIn: directory)
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(proxy.stop() == 0)
+        client.waitUntilExit()
+        #expect(proxy.output.contains("stopped"))
+        let row = try #require(try storeRows(proxy.storePath, "select * from request").first)
+        #expect((row["error"] as? String ?? "").hasPrefix("cut"))
+        #expect((row["ttft"] as? Int ?? 0) > 0)
+    }
+}
