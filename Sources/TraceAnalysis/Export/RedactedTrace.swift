@@ -35,14 +35,25 @@ public struct RedactedTrace: Sendable {
     }
 
     /// Redacts every string of `trace`: names, labels, metadata keys and values, errors, payload
-    /// text, the command line and the store's path.
+    /// text, the command line and the store's path, also where a note on implausible values names it.
     public static func redact(_ trace: RecordedTrace, with redactor: Redactor) -> RedactedTrace {
         var scrubber = Scrubber(redactor: redactor)
         var copy = trace
         copy.path = scrubber.text(trace.path, field: "path")
         copy.runs = trace.runs.map { scrubber.run($0) }
+        // Notes go to standard error, not into an export: redacted, but not counted in its report.
+        copy.anomalies = trace.anomalies.map { $0.redacted(by: redactor) }
         let recorded = Set(trace.runs.flatMap(\.recordedSessionIDs))
         return RedactedTrace(trace: copy, report: scrubber.report, recordedSessionIDs: recorded)
+    }
+}
+
+extension StoreAnomaly {
+    /// The note with the store's path redacted; its table, column and figures are the schema's own.
+    public func redacted(by redactor: Redactor) -> StoreAnomaly {
+        var copy = self
+        copy.path = redactor.redact(path, field: "path").text
+        return copy
     }
 }
 

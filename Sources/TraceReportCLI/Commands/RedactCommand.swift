@@ -46,7 +46,7 @@ struct RedactCommand: ReportCommand {
         guard arguments.positionals.count <= 1 else {
             throw .usage(UsageError("one file at a time, but \(arguments.positionals.count) were given"))
         }
-        let redactor = try Redactor.withRules(from: arguments.value("--rules"))
+        let redactor = context.redactor
         let path = arguments.positionals.first ?? "-"
         let data: Data
         if path == "-" {
@@ -83,7 +83,8 @@ struct RedactCommand: ReportCommand {
         case .jsonl: result = redactor.redactJSONLines(text)
         case .text: result = redactor.redact(text)
         }
-        context.write(result.text)
+        // The format's own redactor was the one pass: as text, JSON escapes would read as characters.
+        context.writeRedacted(result.text)
         var report = RedactionReport()
         report.add(result)
         context.writeNote(report.summary + "\n")
