@@ -185,10 +185,13 @@ public struct Redactor: Sendable {
     func findings(in b: UnsafeBufferPointer<UInt8>, text: @autoclosure () -> String) -> [Finding] {
         var found: [Finding]
         if let escaped = EscapedText(b) {
-            found = escaped.bytes.withUnsafeBufferPointer { TextScanner.findings(in: $0, config: config) }
-                .map(escaped.original)
+            found = escaped.bytes.withUnsafeBufferPointer { bytes in
+                let plain = TextScanner.findings(in: bytes, config: config)
+                return EncodedSecrets.merged(plain, EncodedSecrets.findings(in: bytes, besides: plain, config: config))
+            }.map(escaped.original)
         } else {
-            found = TextScanner.findings(in: b, config: config)
+            let plain = TextScanner.findings(in: b, config: config)
+            found = EncodedSecrets.merged(plain, EncodedSecrets.findings(in: b, besides: plain, config: config))
         }
         guard !custom.isEmpty else { return found }
         var extra: [Finding] = []
