@@ -746,6 +746,12 @@ enum TextScanner {
         }
         // Never from the middle of a character cut at the 64-byte floor.
         while s < at && b[s] & 0xC0 == 0x80 { s += 1 }
+        // `origin\tgit@…` in JSON nested in a string: the `t` of `\t` is the escape's, not the
+        // address's (the scanners read `\t`, `\n` and `\r` in place).
+        if s >= 1 && s < at && b[s - 1] == UInt8(ascii: "\\")
+            && (b[s] == UInt8(ascii: "t") || b[s] == UInt8(ascii: "n") || b[s] == UInt8(ascii: "r")) {
+            s += 1
+        }
         while s < at && !isAlnum(b[s]) && b[s] < 0x80 { s += 1 }
         guard s < at else { return nil }
         if s >= 2 && b[s - 1] == UInt8(ascii: "/") && b[s - 2] == UInt8(ascii: "/") { return nil }

@@ -44,3 +44,14 @@ struct SchemeCaseTests {
     @Test("left alone", arguments: harmless)
     func stays(_ line: String) { FalsePositiveTests.unchanged(line) }
 }
+
+/// JSON nested in a JSON string keeps its escapes as two characters: `\t` before an address is
+/// the escape's `t`, never the start of the address.
+@Suite("Escapes before an address")
+struct EscapeBeforeAddressTests {
+    @Test func nestedJSONKeepsItsRemote() {
+        let line = #"{"args": "{\"q\": \"origin\\tgit@example.com:org/repo.git\"}"}"#
+        #expect(Redactor.standard.redactJSON(line).text == line)
+        #expect(Redactor.standard.redact(#"path C:\temp\nana@example.org"#).text == #"path C:\temp\n[REDACTED:email]"#)
+    }
+}
