@@ -58,7 +58,11 @@ struct RedactCommand: ReportCommand {
         // a chunk at a time, so memory stays flat; anything else is read whole.
         var pending = try input.read(atLeast: Self.chunkBytes)
         if !input.atEnd && !arguments.flag("--report") {
-            let firstLines = pending[..<((pending.lastIndex(of: UInt8(ascii: "\n")) ?? 0))]
+            // The lines of the first 64 KiB (or of the first chunk, for longer lines) decide: parsing
+            // more with Foundation costs more than redacting it.
+            let head = pending[..<min(pending.count, Self.detectionBytes)]
+            let firstLines = pending[..<(head.lastIndex(of: UInt8(ascii: "\n"))
+                ?? pending.lastIndex(of: UInt8(ascii: "\n")) ?? 0)]
             let streams = chosen.map { $0 == .jsonl }
                 ?? (String(validating: firstLines, as: UTF8.self).map { detect($0) == .jsonl } ?? false)
             if streams {
@@ -70,7 +74,7 @@ struct RedactCommand: ReportCommand {
                         out.removeAll(keepingCapacity: true)
                         try pending.withUnsafeBufferPointer { all throws(CommandFailure) in
                             let lines = UnsafeBufferPointer(rebasing: all[0..<end])
-                            guard String(validating: lines, as: UTF8.self) != nil else { throw notUTF8 }
+                            guard Self.isUTF8(lines) else { throw notUTF8 }
                             redactor.redactJSONLines(lines, appendingTo: &out, counts: &counts)
                         }
                         context.writeRedacted(String(decoding: out, as: UTF8.self))
@@ -110,6 +114,24 @@ struct RedactCommand: ReportCommand {
         context.writeNote(report.summary + "\n")
         return .success
     }
+
+    /// Whether `bytes` are UTF-8. ASCII, the common case, is checked eight bytes at a time with no
+    /// copy; from the first other byte the rest is validated in full.
+    static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        while i + 8 <= bytes.count
+            && raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            i += 8
+        }
+        while i < bytes.count && bytes[i] < 0x80 { i += 1 }
+        guard i < bytes.count else { return true }
+        return String(validating: UnsafeBufferPointer(rebasing: bytes[i...]), as: UTF8.self) != nil
+    }
+
+    /// How much of a large input's start is parsed to choose its format.
+    static let detectionBytes = 64 << 10
 
     /// How much input is read at a time: JSON Lines are redacted this much at a time.
     static let chunkBytes = 4 << 20
