@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Secrets that hide in an encoding: base64 that decodes to text holding a secret, the values of a
 /// Kubernetes Secret's `data:`, the line a `… | base64 -d` prints, and percent-escaped text.
 ///
@@ -21,26 +25,32 @@ enum EncodedSecrets {
             return next == found.count || found[next].start >= r.upperBound
         }
         if config.fields {
-            extra += kubernetesSecretValues(b)
-            extra += linesAfterBase64Decode(b)
+            if contains(b, "kind: Secret") { extra += kubernetesSecretValues(b) }
+            if contains(b, "base64 -") { extra += linesAfterBase64Decode(b) }
         }
         var i = 0
         let n = b.count
+        // Borrowed once: a global array read in the loop would be checked and retained each time.
+        let table = runClassTable
         while i < n {
-            guard isBase64Byte(b[i]) || b[i] == UInt8(ascii: "%") else { i += 1; continue }
+            // Most runs are words shorter than any base64 worth decoding: one table load a byte.
             let start = i
-            var escapes = 0
-            var base64Only = true
-            while i < n && (isBase64Byte(b[i]) || b[i] == UInt8(ascii: "%") || b[i] == UInt8(ascii: "&")
-                            || b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ":")) {
-                if b[i] == UInt8(ascii: "%") {
-                    base64Only = false
-                    if i + 2 < n && isHex(b[i + 1]) && isHex(b[i + 2]) { escapes += 1 }
-                } else if !isBase64Byte(b[i]) {
-                    base64Only = false
-                }
+            var classes: UInt8 = 0
+            while i < n {
+                let c = table[Int(b[i])]
+                if c == 0 { break }
+                classes |= c
                 i += 1
             }
+            if i == start { i += 1; continue }
+            guard i - start >= minimumBase64Run || classes & percentClass != 0 else { continue }
+            var escapes = 0
+            if classes & percentClass != 0 {
+                for k in start..<i where b[k] == UInt8(ascii: "%") && k + 2 < n && isHex(b[k + 1]) && isHex(b[k + 2]) {
+                    escapes += 1
+                }
+            }
+            let base64Only = classes == base64Class
             let run = start..<i
             if escapes > 0, free(run), let f = percentEscaped(b, run, config: config) {
                 extra.append(f)
@@ -80,6 +90,39 @@ enum EncodedSecrets {
         return out
     }
 
+    static let base64Class: UInt8 = 1, percentClass: UInt8 = 2, joinerClass: UInt8 = 4
+
+    /// ``runClasses``, as a pointer that lives as long as the process.
+    // Safe to share: written once as it is initialized, never written again, only read.
+    nonisolated(unsafe) static let runClassTable: UnsafePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        table.initialize(from: runClasses, count: 256)
+        return UnsafePointer(table)
+    }()
+
+    /// For each byte, what it can be in a run: base64, `%`, or `&`, `.` and `:`, which join the
+    /// pieces of a query string or a dotted token.
+    static let runClasses: [UInt8] = (0..<256).map { value in
+        let c = UInt8(value)
+        if isBase64Byte(c) { return base64Class }
+        if c == UInt8(ascii: "%") { return percentClass }
+        if c == UInt8(ascii: "&") || c == UInt8(ascii: ".") || c == UInt8(ascii: ":") { return joinerClass }
+        return 0
+    }
+
+    /// Whether `literal` occurs in `b`: the C library's `memchr` finds each candidate first byte.
+    static func contains(_ b: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard let base = b.baseAddress else { return false }
+        let first = Int32(literal.utf8Start[0])
+        var i = 0
+        while i < b.count, let hit = memchr(base + i, first, b.count - i) {
+            let at = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - base
+            if b.has(literal, at: at) { return true }
+            i = at + 1
+        }
+        return false
+    }
+
     @inline(__always) static func isBase64Byte(_ c: UInt8) -> Bool {
         isAlnum(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "/") || c == UInt8(ascii: "=")
             || c == UInt8(ascii: "-") || c == UInt8(ascii: "_")
@@ -89,6 +132,13 @@ enum EncodedSecrets {
     static func base64(_ b: UnsafeBufferPointer<UInt8>, _ run: Range<Int>, config: BuiltInConfig) -> Finding? {
         var body = run
         while body.count > 0 && b[body.upperBound - 1] == UInt8(ascii: "=") { body = body.lowerBound..<(body.upperBound - 1) }
+        // Each group of four encodes three bytes; the first character holds the top six bits of
+        // the first byte, which for ASCII text is under 0x80: `A`–`Z` or `a`–`f`. Paths, ids and
+        // other runs that are not encoded text fail this within a few groups, with no allocation.
+        for k in stride(from: body.lowerBound, to: body.upperBound, by: 4) {
+            let c = b[k]
+            guard isUpper(c) || (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "f")) else { return nil }
+        }
         guard body.count % 4 != 1, b[body].allSatisfy({ $0 != UInt8(ascii: "=") }),
               CharacterMix(b[body]).upper || CharacterMix(b[body]).digit,
               let decoded = Base64.decode(b[run]), isText(decoded) else { return nil }
@@ -141,7 +191,6 @@ enum EncodedSecrets {
     /// Every value under `data:` in a YAML document of `kind: Secret`: Kubernetes stores each one
     /// base64-encoded, whatever its key (`GITHUB_PAT`, `.dockerconfigjson`), so the key says nothing.
     static func kubernetesSecretValues(_ b: UnsafeBufferPointer<UInt8>) -> [Finding] {
-        guard b.firstIndex(of: "kind: Secret", from: 0) != nil else { return [] }
         var found: [Finding] = []
         var dataIndent: Int?
         var lineStart = 0
