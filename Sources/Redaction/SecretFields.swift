@@ -172,6 +172,9 @@ enum SecretFields {
                 return .ordinary
             }
         }
+        // A service account's `private_key_id` names the key it signs with: as sensitive as the
+        // key's own fingerprint, and kept with it in the same file.
+        if equals("privatekeyid") { return .secret(kind: "private_key") }
         for suffix in metadataSuffixes where ends(suffix) && !equals("secretid") {
             return .ordinary
         }

@@ -230,6 +230,7 @@ enum EvaluationSet {
         add("phone_national_bare", "0151 2345\(f.digits(4))", ["ruf % an"])
         add("phone_national_bare", "06 12 34 56 \(f.digits(2))", ["appelle le %"])
         add("phone_national_bare", "090-1234-\(f.digits(4))", ["携帯 %"])
+        add("unknown_name", f.hex(40), ["\"private_key_id\": \"%\","])
         return lines
     }
 

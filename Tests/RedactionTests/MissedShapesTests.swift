@@ -2,8 +2,8 @@ import Redaction
 import Testing
 
 /// Secrets in shapes the scanner used to miss: comparisons, environment defaults, `.env` lines
-/// whose values hold `.`, `&` or `(`, values cut short by `...`, AWS key ids without a digit and
-/// tokens right after a percent-escape.
+/// whose values hold `.`, `&` or `(`, values cut short by `...`, AWS key ids without a digit,
+/// tokens right after a percent-escape, and a service account's `private_key_id`.
 @Suite("Shapes once missed")
 struct MissedShapesTests {
     static let secrets: [Sensitive] = {
@@ -27,6 +27,7 @@ struct MissedShapesTests {
             // Written out: `%` in a template is where the secret goes.
             Sensitive("q=%22" + github, "github_token", github),
             Sensitive("key%3D" + openAI, "openai_key", openAI),
+            Sensitive(kind: "private_key", "\"private_key_id\": \"%\",", f.hex(40)),
         ]
     }()
 
