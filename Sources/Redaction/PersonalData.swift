@@ -88,9 +88,34 @@ extension TextScanner {
             }
         }
         guard !open, (9...12).contains(count), separators > 0 || count <= 11, endsNumber(b, j),
-            hasContext(b, before: i, PhoneContext.words)
+            hasContext(b, before: i, PhoneContext.words) || isNationalMobileShape(b, i..<j)
         else { return nil }
         return Finding(start: i, end: j, kind: "phone")
+    }
+
+    /// The grouping of a country's own numbers, distinctive enough to need no word like "phone"
+    /// (libphonenumber's national formats, as Presidio's recognizers use them): France's
+    /// `0X XX XX XX XX`, Germany's mobile `015x`/`016x`/`017x` and 7–8 digits, Japan's
+    /// `0X0-XXXX-XXXX` and the UK's mobile `07XXX XXXXXX`.
+    static func isNationalMobileShape(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
+        var groups: [Int] = []
+        var separators = Set<UInt8>()
+        var run = 0
+        for k in r {
+            if isDigit(b[k]) { run += 1 } else if run > 0 { groups.append(run); run = 0; separators.insert(b[k]) }
+        }
+        if run > 0 { groups.append(run) }
+        guard separators.count <= 1, let first = groups.first else { return false }
+        let second = b[r.lowerBound + 1], third = b[r.lowerBound + 2]
+        let dot = separators.first ?? 0
+        if groups == [2, 2, 2, 2, 2] && second != UInt8(ascii: "0")
+            && (dot == UInt8(ascii: " ") || dot == UInt8(ascii: ".")) { return true }
+        if first == 4 && second == UInt8(ascii: "1") && (UInt8(ascii: "5")...UInt8(ascii: "7")).contains(third)
+            && groups.count == 2 && (7...8).contains(groups[1]) { return true }
+        if groups == [3, 4, 4] && dot == UInt8(ascii: "-") && third == UInt8(ascii: "0")
+            && (UInt8(ascii: "7")...UInt8(ascii: "9")).contains(second) { return true }
+        if groups == [5, 6] && second == UInt8(ascii: "7") && dot == UInt8(ascii: " ") { return true }
+        return false
     }
 
     /// `name at domain.com`, `name [at] domain [dot] com`, `name(at)domain.com`, found at the `at`.

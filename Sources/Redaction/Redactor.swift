@@ -132,6 +132,32 @@ public struct Redactor: Sendable {
         return RedactionResult(text: String(decoding: output, as: UTF8.self), counts: counts)
     }
 
+    /// Redacts `chunk`, whole lines of JSON Lines, and appends the result to `out`: the form of
+    /// ``redactJSONLines(_:)`` for input read a piece at a time, so that memory stays flat however
+    /// long the input. A chunk must end at a line break (or at the input's end).
+    ///
+    /// ```swift
+    /// var out: [UInt8] = [], counts: [String: Int] = [:]
+    /// chunk.withUnsafeBufferPointer { redactor.redactJSONLines($0, appendingTo: &out, counts: &counts) }
+    /// ```
+    public func redactJSONLines(
+        _ chunk: UnsafeBufferPointer<UInt8>, appendingTo out: inout [UInt8], counts: inout [String: Int]
+    ) {
+        var lineStart = 0
+        while lineStart < chunk.count {
+            var lineEnd = lineStart
+            while lineEnd < chunk.count && chunk[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+            let line = UnsafeBufferPointer(rebasing: chunk[lineStart..<lineEnd])
+            if !line.allSatisfy(isSpace), let redacted = redactDocument(line, counts: &counts) {
+                out.append(contentsOf: redacted)
+            } else {
+                out.append(contentsOf: line)
+            }
+            if lineEnd < chunk.count { out.append(UInt8(ascii: "\n")) }
+            lineStart = lineEnd + 1
+        }
+    }
+
     /// One JSON document redacted structurally, or as text when it is not JSON; nil when nothing
     /// changed.
     func redactDocument(_ b: UnsafeBufferPointer<UInt8>, counts: inout [String: Int]) -> [UInt8]? {
@@ -185,10 +211,13 @@ public struct Redactor: Sendable {
     func findings(in b: UnsafeBufferPointer<UInt8>, text: @autoclosure () -> String) -> [Finding] {
         var found: [Finding]
         if let escaped = EscapedText(b) {
-            found = escaped.bytes.withUnsafeBufferPointer { TextScanner.findings(in: $0, config: config) }
-                .map(escaped.original)
+            found = escaped.bytes.withUnsafeBufferPointer { bytes in
+                let plain = TextScanner.findings(in: bytes, config: config)
+                return EncodedSecrets.merged(plain, EncodedSecrets.findings(in: bytes, besides: plain, config: config))
+            }.map(escaped.original)
         } else {
-            found = TextScanner.findings(in: b, config: config)
+            let plain = TextScanner.findings(in: b, config: config)
+            found = EncodedSecrets.merged(plain, EncodedSecrets.findings(in: b, besides: plain, config: config))
         }
         guard !custom.isEmpty else { return found }
         var extra: [Finding] = []

@@ -44,10 +44,22 @@ enum SecretFields {
         "days", "hours", "minutes", "seconds", "strength", "complexity", "manager", "service", "engine",
     ]
 
+    /// `пароль`, `密码`, `密碼`, `パスワード`, `비밀번호`: the word for password in scripts other
+    /// than Latin, which the ASCII normalization of ``classify(_:extraNames:)`` drops.
+    static func namesPasswordInScript(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        for word: StaticString in ["\u{043F}\u{0430}\u{0440}\u{043E}\u{043B}\u{044C}", "\u{5BC6}\u{7801}",
+                                   "\u{5BC6}\u{78BC}", "\u{30D1}\u{30B9}\u{30EF}\u{30FC}\u{30C9}",
+                                   "\u{BE44}\u{BC00}\u{BC88}\u{D638}"] {
+            for i in 0..<name.count where name.has(word, at: i) { return true }
+        }
+        return false
+    }
+
     /// Classifies a field name: letters and digits only, ASCII case ignored, so `X-Api-Key`,
     /// `api_key`, `apiKey` and `API.KEY` are all `apikey`.
     static func classify(_ name: UnsafeBufferPointer<UInt8>, extraNames: Set<String>) -> FieldClass {
         guard name.count <= 64 else { return .ordinary }
+        if name.contains(where: { $0 >= 0x80 }) && namesPasswordInScript(name) { return .secret(kind: "password") }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
             var m = 0
             var hasLetter = false
@@ -90,7 +102,9 @@ enum SecretFields {
             for i in 0..<key.count {
                 switch key[i] {
                 case UInt8(ascii: "p"):
-                    if key.has("passw", at: i) || key.has("passphrase", at: i) { parts.insert(.password) }
+                    if key.has("passw", at: i) || key.has("passphrase", at: i) || key.has("passord", at: i) {
+                        parts.insert(.password)
+                    }
                     if key.has("privatekey", at: i) { parts.insert(.privateKey) }
                     if key.has("public", at: i) || key.has("publishable", at: i) { parts.insert(.publicKey) }
                 case UInt8(ascii: "s"):
@@ -113,14 +127,20 @@ enum SecretFields {
                     if key.has("accesskey", at: i) { parts.insert(.strongKey) }
                 case UInt8(ascii: "c"):
                     if key.has("credential", at: i) { parts.insert(.strongKey) }
+                    // `contraseña` without its `ñ`.
+                    if key.has("contrase", at: i) { parts.insert(.password) }
                 case UInt8(ascii: "m"):
                     if key.has("masterkey", at: i) { parts.insert(.strongKey) }
+                    if key.has("motdepasse", at: i) { parts.insert(.password) }
                 case UInt8(ascii: "e"):
                     if key.has("encryptionkey", at: i) { parts.insert(.strongKey) }
                 case UInt8(ascii: "k"):
                     if key.has("key", at: i) { parts.insert(.key) }
                 case UInt8(ascii: "h"):
                     if key.has("hmac", at: i) { parts.insert(.weak) }
+                    if key.has("haso", at: i) || key.has("haslo", at: i) { parts.insert(.password) }
+                case UInt8(ascii: "w"):
+                    if key.has("wachtwoord", at: i) { parts.insert(.password) }
                 case UInt8(ascii: "n"):
                     if key.has("nonce", at: i) { parts.insert(.weak) }
                 default:
@@ -152,6 +172,9 @@ enum SecretFields {
                 return .ordinary
             }
         }
+        // A service account's `private_key_id` names the key it signs with: as sensitive as the
+        // key's own fingerprint, and kept with it in the same file.
+        if equals("privatekeyid") { return .secret(kind: "private_key") }
         for suffix in metadataSuffixes where ends(suffix) && !equals("secretid") {
             return .ordinary
         }
@@ -217,6 +240,8 @@ enum SecretFields {
         default: break
         }
         if b[r].allSatisfy({ $0 == first }) { return true }
+        // `（空）`, `（なし）`: a note in full-width parentheses.
+        if n >= 6 && b.has("\u{FF08}", at: r.lowerBound) && b.has("\u{FF09}", at: r.upperBound - 3) { return true }
         if hasPlaceholderMarker(b, r) { return true }
         if n <= 9 {
             for word: StaticString in ["null", "none", "nil", "true", "false", "undefined", "n/a", "empty",
@@ -264,6 +289,16 @@ enum SecretFields {
             case UInt8(ascii: "i"):
                 if b.hasIgnoringCase("insert", at: i) && i + 6 <= r.upperBound
                     && (i + 6 == r.upperBound || !isAlpha(b[i + 6])) { return true }
+            case UInt8(ascii: "n"):
+                // A value that says it is not one: `notarealpassword`, `not-a-real-key`.
+                if (b.hasIgnoringCase("notareal", at: i) && i + 8 <= r.upperBound)
+                    || (b.hasIgnoringCase("notreal", at: i) && i + 7 <= r.upperBound)
+                    || (b.hasIgnoringCase("not-a-real", at: i) && i + 10 <= r.upperBound)
+                    || (b.hasIgnoringCase("not_a_real", at: i) && i + 10 <= r.upperBound) { return true }
+            case UInt8(ascii: "f"):
+                if b.hasIgnoringCase("fake", at: i) && i + 4 <= r.upperBound { return true }
+            case UInt8(ascii: "d"):
+                if b.hasIgnoringCase("dummy", at: i) && i + 5 <= r.upperBound { return true }
             default:
                 break
             }
@@ -308,6 +343,14 @@ enum SecretFields {
         while r.lowerBound < r.upperBound, isSpace(b[r.lowerBound]) { r = (r.lowerBound + 1)..<r.upperBound }
         while r.lowerBound < r.upperBound, isSpace(b[r.upperBound - 1]) {
             r = r.lowerBound..<(r.upperBound - 1)
+        }
+        // `Tr0ub4dor...`: a secret cut short in a log is still a secret; `sk-...` is a stand-in.
+        var cut = r.upperBound
+        while cut > r.lowerBound && b[cut - 1] == UInt8(ascii: ".") { cut -= 1 }
+        if r.upperBound - cut >= 2, cut - r.lowerBound >= 8, !isPlaceholder(b, r.lowerBound..<cut),
+           CharacterMix(b[r.lowerBound..<cut]).digit, CharacterMix(b[r.lowerBound..<cut]).lower
+            || CharacterMix(b[r.lowerBound..<cut]).upper {
+            r = r.lowerBound..<cut
         }
         guard !isPlaceholder(b, r) else { return nil }
         switch field {
@@ -365,6 +408,12 @@ enum SecretFields {
             return true
         }
         if r.count >= 10 && ValueShapes.isSequential(b, r) { return true }
+        // `staging/api`, `prod/db-credentials`: the name of a secret in a store, not its value.
+        if b[r].contains(UInt8(ascii: "/")), b[r.lowerBound] != UInt8(ascii: "/"), b[r].allSatisfy({
+            isLower($0) || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+        }) {
+            return true
+        }
         var spaces = 0
         for c in b[r] where c == UInt8(ascii: " ") { spaces += 1 }
         return spaces >= 5

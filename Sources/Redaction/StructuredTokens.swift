@@ -60,20 +60,24 @@ extension TextScanner {
         return Finding(start: start, end: j, kind: "terraform_token")
     }
 
-    /// A 1Password Secret Key: `A3-`, then groups of 6, 6, 5, 5, 5 and 5 uppercase letters and
-    /// digits, 34 characters without the dashes.
+    /// A 1Password Secret Key: `A3-`, then 32 uppercase letters and digits in five to seven groups
+    /// of 4 to 11 (`6-6-5-5-5-5` as the Emergency Kit prints it, or with groups run together).
     static func scanOnePasswordSecretKey(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
         guard b.has("A3-", at: i) else { return nil }
         var j = i + 3
-        for (index, size) in [6, 6, 5, 5, 5, 5].enumerated() {
-            if index > 0 {
-                guard j < b.count, b[j] == UInt8(ascii: "-") else { return nil }
-                j += 1
-            }
+        var total = 0
+        var groups = 0
+        while groups < 7 {
             let start = j
-            while j < b.count && (isUpper(b[j]) || isDigit(b[j])) { j += 1 }
-            guard j - start == size else { return nil }
+            while j < b.count && j - start <= 11 && (isUpper(b[j]) || isDigit(b[j])) { j += 1 }
+            guard (4...11).contains(j - start) else { return nil }
+            total += j - start
+            groups += 1
+            guard total < 32, j + 1 < b.count, b[j] == UInt8(ascii: "-"),
+                  isUpper(b[j + 1]) || isDigit(b[j + 1]) else { break }
+            j += 1
         }
+        guard total == 32, (5...7).contains(groups) else { return nil }
         guard endsWord(b, j), b[i + 3..<j].contains(where: isDigit) else { return nil }
         return Finding(start: i, end: j, kind: "onepassword_secret_key")
     }
@@ -95,6 +99,28 @@ extension TextScanner {
         while j > tilde + 1 && b[j - 1] == UInt8(ascii: ".") { j -= 1 }
         guard (31...34).contains(j - tilde - 1), j == b.count || !allowed(b[j]) else { return nil }
         return Finding(start: start, end: j, kind: "azure_client_secret")
+    }
+
+    /// A 32-hex-digit word that the same line says is a vendor's: `Twilio auth for prod: '<hex>'`,
+    /// or the auth token after an account SID (`Client("AC<32 hex>", "<32 hex>")`).
+    static func scanVendorHexKey(_ b: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Finding? {
+        guard end - start == 32, endsWord(b, end) else { return nil }
+        let mix = CharacterMix(b[start..<end])
+        guard mix.digit, mix.lower, !mix.upper, b[start..<end].allSatisfy(isHex) else { return nil }
+        var lineStart = start
+        while lineStart > 0 && start - lineStart < 64 && b[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
+        let before = lineStart..<start
+        if b.containsIgnoringCase("twilio", in: before) { return Finding(start: start, end: end, kind: "twilio_key") }
+        // An account SID: `AC` and 32 hex digits, one word, earlier on the line.
+        var k = lineStart
+        while k + 34 <= start {
+            if b.has("AC", at: k), k == 0 || !isAlnum(b[k - 1]), b[(k + 2)..<(k + 34)].allSatisfy(isHex),
+               k + 34 == b.count || !isAlnum(b[k + 34]) {
+                return Finding(start: start, end: end, kind: "twilio_key")
+            }
+            k += 1
+        }
+        return nil
     }
 
     /// A 32-hex-digit word followed by `-`: Mailgun's private keys (`<32 hex>-<8 hex>-<8 hex>`)

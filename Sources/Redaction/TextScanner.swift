@@ -66,7 +66,9 @@ enum TextScanner {
                 let start = i
                 i += 1
                 while i < n && isWordByte(b[i]) { i += 1 }
-                if i - start == 32, let f = config.allows(scanHexKeyWithSuffix(b, start: start, end: i)) {
+                if i - start == 32,
+                   let f = config.allows(scanHexKeyWithSuffix(b, start: start, end: i))
+                    ?? config.allows(scanVendorHexKey(b, start: start, end: i)) {
                     add(f)
                 }
                 continue
@@ -79,13 +81,21 @@ enum TextScanner {
                 let start = i
                 i += 1
                 while i < n && isWordByte(b[i]) { i += 1 }
-                if i - start == 32, let f = config.allows(scanHexKeyWithSuffix(b, start: start, end: i)) {
+                if i - start == 32,
+                   let f = config.allows(scanHexKeyWithSuffix(b, start: start, end: i))
+                    ?? config.allows(scanVendorHexKey(b, start: start, end: i)) {
                     add(f)
                 }
                 continue
             }
             var finding: Finding?
             switch c {
+            case UInt8(ascii: "%"):
+                // `%22ghp_…`, `%3Dsk-…`: a percent-escape ends a word; its two hex digits start none.
+                if i + 3 < n && isHex(b[i + 1]) && isHex(b[i + 2]) {
+                    i += 3
+                    continue
+                }
             case UInt8(ascii: "@"):
                 if config.email { finding = scanEmail(b, at: i, lowerLimit: lastEnd) }
             case UInt8(ascii: ":"):
@@ -96,11 +106,19 @@ enum TextScanner {
                 }
             case UInt8(ascii: "="):
                 if config.fields { finding = scanField(b, separator: i, lowerLimit: lastEnd, config: config) }
+            case 0xEF:
+                // `密码：…`: the full-width colon of Chinese and Japanese text.
+                if config.fields && b.has("\u{FF1A}", at: i) {
+                    finding = scanField(b, separator: i, lowerLimit: lastEnd, config: config)
+                }
             case UInt8(ascii: "+"):
                 if config.phone { finding = scanInternationalPhone(b, at: i) }
             case UInt8(ascii: "("):
                 if config.email && b.hasIgnoringCase("(at)", at: i) {
                     finding = scanSpelledEmail(b, at: i, lowerLimit: lastEnd)
+                } else if config.fields && i + 1 < n
+                            && (b[i + 1] == UInt8(ascii: "\"") || b[i + 1] == UInt8(ascii: "'")) {
+                    finding = scanDeclaredLiteral(b, paren: i, lowerLimit: lastEnd, config: config)
                 } else if config.phone {
                     finding = scanParenthesizedPhone(b, at: i)
                 }
@@ -129,6 +147,8 @@ enum TextScanner {
             case UInt8(ascii: "~"):
                 if i >= 5 && b[i - 1] == UInt8(ascii: "Q") {
                     finding = config.allows(scanAzureClientSecret(b, tilde: i, lowerLimit: lastEnd))
+                    // `aB12Q~xxxx…`: the documented shape filled with a placeholder.
+                    if let f = finding, SecretFields.isPlaceholder(b, (i + 1)..<f.end) { finding = nil }
                 }
             case UInt8(ascii: "-"):
                 if config.privateKey && b.has("-----BEGIN ", at: i) {
@@ -156,6 +176,7 @@ enum TextScanner {
         guard i > 0 else { return true }
         let p = b[i - 1]
         if !isWordByte(p) { return true }
+        if i >= 3 && b[i - 3] == UInt8(ascii: "%") && isHex(p) && isHex(b[i - 2]) { return true }
         return i >= 2 && b[i - 2] == UInt8(ascii: "\\")
             && (p == UInt8(ascii: "n") || p == UInt8(ascii: "t") || p == UInt8(ascii: "r"))
     }
@@ -211,13 +232,16 @@ enum TextScanner {
             if let f = config.allows(scanDiscordBotToken(b, at: i)) { return f }
         case UInt8(ascii: "A"):
             if b.has("A3-", at: i), let f = config.allows(scanOnePasswordSecretKey(b, at: i)) { return f }
-        case UInt8(ascii: "b"):
+        case UInt8(ascii: "p"):
+            if config.fields && b.has("password ", at: i), let f = scanNetrcPassword(b, at: i) { return f }
+        case UInt8(ascii: "i"):
+            if config.fields && b.has("is ", at: i), let f = scanProseValue(b, at: i, config: config) { return f }
+        case UInt8(ascii: "B"), UInt8(ascii: "b"):
+            // One case for both: a `switch` takes its first matching case, so a case of its own for
+            // `b` would keep lowercase `bearer` and `basic` from ever being read.
             // `https://api.telegram.org/bot<token>/method`
             if b.has("bot", at: i) && i + 3 < b.count && isDigit(b[i + 3]),
                let f = config.allows(scanTelegramBotToken(b, at: i + 3)) { return f }
-        case UInt8(ascii: "p"):
-            if config.fields && b.has("password ", at: i), let f = scanNetrcPassword(b, at: i) { return f }
-        case UInt8(ascii: "B"), UInt8(ascii: "b"):
             if config.bearer, b.hasIgnoringCase("bearer", at: i), let f = scanBearer(b, at: i) { return f }
             if config.basicAuth, b.hasIgnoringCase("basic", at: i), let f = scanBasic(b, at: i) { return f }
         case UInt8(ascii: "e"):
@@ -326,6 +350,23 @@ enum TextScanner {
         while j < b.count && (quote == 0 ? !isSpace(b[j]) : b[j] != quote && b[j] != UInt8(ascii: "\n")) {
             if b[j] == UInt8(ascii: ":") && colon == nil { colon = j }
             j += 1
+        }
+        // `-u "user":"password"`: each half quoted on its own, as a shell joins them.
+        if quote != 0, colon == nil, j + 2 < b.count, b[j] == quote, b[j + 1] == UInt8(ascii: ":"),
+           j - start <= 256 {
+            guard start < j, b[start] != UInt8(ascii: "$"), b[start] != UInt8(ascii: "<"),
+                  b[start] != UInt8(ascii: "{") else { return nil }
+            var v = j + 2
+            var second: UInt8 = 0
+            if b[v] == UInt8(ascii: "'") || b[v] == UInt8(ascii: "\"") { second = b[v]; v += 1 }
+            var e = v
+            while e < b.count && e - v <= 256
+                    && (second == 0 ? !isSpace(b[e]) : b[e] != second && b[e] != UInt8(ascii: "\n")) {
+                e += 1
+            }
+            guard e > v, e - v <= 256, b[v] != UInt8(ascii: "$"), b[v] != UInt8(ascii: "<"),
+                  b[v] != UInt8(ascii: "{"), !SecretFields.isPlaceholder(b, v..<e) else { return nil }
+            return Finding(start: v, end: e, kind: "basic_auth")
         }
         guard let colon, j - start <= 256 else { return nil }
         // `<user:password>`, `{user}:{password}`, `$USER:$PASS`: placeholders.
@@ -603,6 +644,9 @@ enum TextScanner {
     /// 13–19 digits, either unbroken or in card-shaped groups (4-4-4-4[-3], 4-6-5, 4-6-4) with one
     /// kind of separator, with a known issuer prefix and a valid Luhn digit.
     static func scanCard(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
+        // `AT00 4111 1111 1111 1111`: an IBAN's digits are judged by its own mod-97 check
+        // (``scanIBAN(_:at:)``), never read as a card because they pass Luhn.
+        if followsIBANPrefix(b, i) { return nil }
         // Most digit runs are short: count before allocating anything.
         var probe = i, probeDigits = 0
         while probe < b.count && probeDigits < 13 {
@@ -667,6 +711,24 @@ enum TextScanner {
         return Finding(start: i, end: end, kind: "credit_card")
     }
 
+    /// Whether the digits at `i` continue a word shaped like an IBAN's start (country code and two
+    /// check digits) earlier in the same run of letters, digits and single spaces.
+    static func followsIBANPrefix(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        var k = i
+        while k > 0 && i - k < 34 && (isUpper(b[k - 1]) || isDigit(b[k - 1]) || b[k - 1] == UInt8(ascii: " ")) {
+            k -= 1
+        }
+        var s = k
+        while s + 4 <= i {
+            if isUpper(b[s]) && (s == 0 || !isAlnum(b[s - 1])) && isUpper(b[s + 1]) && isDigit(b[s + 2])
+                && isDigit(b[s + 3]) && RedactionChecks.ibanLength(b[s], b[s + 1]) != nil {
+                return true
+            }
+            s += 1
+        }
+        return false
+    }
+
     // MARK: Emails, URLs, keys, fields
 
     /// `local@domain.tld`, found at the `@`: the local part is read backwards, never into an
@@ -677,11 +739,20 @@ enum TextScanner {
         let floor = max(lowerLimit, at - 64)
         while s > floor {
             let c = b[s - 1]
-            guard isAlnum(c) || c == UInt8(ascii: ".") || c == UInt8(ascii: "_") || c == UInt8(ascii: "%")
-                    || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") else { break }
+            // Bytes of non-ASCII letters too (`jörg.müller@`), as RFC 6531 allows.
+            guard isAlnum(c) || c >= 0x80 || c == UInt8(ascii: ".") || c == UInt8(ascii: "_")
+                    || c == UInt8(ascii: "%") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") else { break }
             s -= 1
         }
-        while s < at && !isAlnum(b[s]) { s += 1 }
+        // Never from the middle of a character cut at the 64-byte floor.
+        while s < at && b[s] & 0xC0 == 0x80 { s += 1 }
+        // `origin\tgit@…` in JSON nested in a string: the `t` of `\t` is the escape's, not the
+        // address's (the scanners read `\t`, `\n` and `\r` in place).
+        if s >= 1 && s < at && b[s - 1] == UInt8(ascii: "\\")
+            && (b[s] == UInt8(ascii: "t") || b[s] == UInt8(ascii: "n") || b[s] == UInt8(ascii: "r")) {
+            s += 1
+        }
+        while s < at && !isAlnum(b[s]) && b[s] < 0x80 { s += 1 }
         guard s < at else { return nil }
         if s >= 2 && b[s - 1] == UInt8(ascii: "/") && b[s - 2] == UInt8(ascii: "/") { return nil }
         if at - s == 3 && b.has("git", at: s) { return nil }
@@ -690,12 +761,17 @@ enum TextScanner {
         var lastLabel = j..<j
         while j < b.count {
             let start = j
-            while j < b.count && (isAlnum(b[j]) || b[j] == UInt8(ascii: "-")) { j += 1 }
+            // `bücher.de`: an internationalized label.
+            while j < b.count && (isAlnum(b[j]) || b[j] == UInt8(ascii: "-") || b[j] >= 0x80) { j += 1 }
             guard j > start else { break }
             labels += 1
             lastLabel = start..<j
             guard j + 1 < b.count, b[j] == UInt8(ascii: "."), isAlnum(b[j + 1]) else { break }
             j += 1
+        }
+        // `ana@example.org。`: text after the top-level domain is not part of it.
+        if let nonASCII = b[lastLabel].firstIndex(where: { $0 >= 0x80 }), nonASCII > lastLabel.lowerBound {
+            lastLabel = lastLabel.lowerBound..<nonASCII
         }
         guard labels >= 2, lastLabel.count >= 2, lastLabel.count <= 24, b[lastLabel].allSatisfy(isAlpha),
               !isFileExtension(b, lastLabel) else { return nil }

@@ -145,6 +145,19 @@ enum ValueShapes {
         return false
     }
 
+    /// Whether a value ends in a version after `-`, `_` or `:`: `token-utils-2.3.1`, `lib_1.0`.
+    static func endsInVersion(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
+        var k = r.upperBound
+        var dots = 0
+        while k > r.lowerBound && (isDigit(b[k - 1]) || b[k - 1] == UInt8(ascii: ".")) {
+            if b[k - 1] == UInt8(ascii: ".") { dots += 1 }
+            k -= 1
+        }
+        guard dots >= 1, k > r.lowerBound, k < r.upperBound, isDigit(b[k]) else { return false }
+        let p = b[k - 1]
+        return p == UInt8(ascii: "-") || p == UInt8(ascii: "_") || p == UInt8(ascii: ":")
+    }
+
     /// A version or a version range: `1.2.3`, `^9.0.0`, `~> 2.1`, `>=1.0,<2`, `v0.11.5-beta`.
     static func isVersion(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
         var i = r.lowerBound

@@ -7,7 +7,7 @@ import TraceStore
 /// replaced: the only input the exporters take, so no export can skip redaction.
 ///
 /// ```swift
-/// let redacted = try RedactedTrace.load(path: "run.sqlite", redactor: .standard)
+/// let redacted = RedactedTrace.redact(try TraceLoader.load(path: "run.sqlite"), with: .standard)
 /// let json = PerfettoExport.render(redacted)
 /// print(redacted.report.summary)   // redacted 2 values: 1 email, 1 openai_key
 /// ```
@@ -30,14 +30,25 @@ public struct RedactedTrace: Sendable {
     }
 
     /// Redacts every string of `trace`: names, labels, metadata keys and values, errors, payload
-    /// text, the command line and the store's path.
+    /// text, the command line and the store's path, also where a note on implausible values names it.
     public static func redact(_ trace: RecordedTrace, with redactor: Redactor) -> RedactedTrace {
         var scrubber = Scrubber(redactor: redactor)
         var copy = trace
         copy.path = scrubber.text(trace.path, field: "path")
         copy.runs = trace.runs.map { scrubber.run($0) }
+        // Notes go to standard error, not into an export: redacted, but not counted in its report.
+        copy.anomalies = trace.anomalies.map { $0.redacted(by: redactor) }
         let recorded = Set(trace.runs.flatMap(\.recordedSessionIDs))
         return RedactedTrace(trace: copy, report: scrubber.report, recordedSessionIDs: recorded)
+    }
+}
+
+extension StoreAnomaly {
+    /// The note with the store's path redacted; its table, column and figures are the schema's own.
+    public func redacted(by redactor: Redactor) -> StoreAnomaly {
+        var copy = self
+        copy.path = redactor.redact(path, field: "path").text
+        return copy
     }
 }
 

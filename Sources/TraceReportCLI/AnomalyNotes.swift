@@ -37,13 +37,13 @@ enum AnomalyNotes {
 }
 
 extension CommandContext {
-    /// Writes a report as `--json` asks: JSON with an `anomalies` key, or the text with a
-    /// `note:` line per anomaly after it; redacted, like everything the context writes.
+    /// Writes a report rendered from a redacted input (its anomalies redacted too) as `--json` asks:
+    /// JSON with an `anomalies` key, or the text with a `note:` line per anomaly after it, as it is.
     func writeReport(json: Bool, anomalies: [StoreAnomaly], text: () -> String, object: () -> OrderedJSON) {
         if json {
-            write(json: AnomalyNotes.adding(anomalies, to: object()))
+            writeRedacted(json: AnomalyNotes.adding(anomalies, to: object()))
         } else {
-            write(text() + AnomalyNotes.text(anomalies))
+            writeRedacted(text() + AnomalyNotes.text(anomalies))
         }
     }
 }

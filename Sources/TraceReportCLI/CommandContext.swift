@@ -11,12 +11,20 @@ import Reproducible
 ///
 /// Everything `trace-report` writes leaves through a context: standard output, notes and error
 /// sentences on standard error, and files. Its ``redactor`` is the run's one redaction policy
-/// (the built-in rules and `--rules FILE`, or no rule at all with `--no-redact`) and every writer
-/// applies it: text as text, JSON string by string so that it stays valid JSON with its ids and
-/// figures intact. What a command reads is redacted by the same redactor first
-/// (``ReportCommand/loadTrace(_:context:chunks:)``, ``ReportCommand/loadBaseline(paths:grouping:context:)``),
-/// so that text cut to a column or escaped for Markdown, XML or a workflow command never hides
-/// a secret from the writer, and scenario names match those of a baseline written redacted.
+/// (the built-in rules and `--rules FILE`, or no rule at all with `--no-redact`), and every byte
+/// written goes through it exactly once, by the redactor of its format:
+///
+/// - What a command reads is redacted field by field as it is loaded
+///   (``ReportCommand/loadTrace(_:context:chunks:)``, ``ReportCommand/loadBaseline(paths:grouping:context:)``),
+///   so that text cut to a column or escaped for Markdown, XML or a workflow command never hides
+///   a secret, and scenario names match those of a baseline written redacted. What is rendered
+///   from it leaves through the `writeRedacted` writers, as it is.
+/// - What was never redacted (help, paths from the command line, notes) leaves through `write`
+///   and `writeNote`: text as text, JSON string by string so that it stays valid JSON.
+///
+/// A second pass would read what the first one kept as new text: the `t` of a JSON `\t` as the
+/// start of an email address, a `\"` as the end of a quoted password; and the count a command
+/// prints would no longer be the count of what changed.
 public struct CommandContext: Sendable {
     /// The process environment (`COLUMNS`, `NO_COLOR`).
     var environment: [String: String]
@@ -75,23 +83,34 @@ public struct CommandContext: Sendable {
         standardOutput(json.redacted(by: redactor).serialized() + "\n")
     }
 
+    /// Writes text rendered from values the run's redactor already redacted (a loaded trace or
+    /// baseline, a ``RedactionResult``) to standard output as it is.
+    func writeRedacted(_ text: String) {
+        standardOutput(text)
+    }
+
+    /// Writes `json`, built from values the run's redactor already redacted, to standard output as
+    /// one document and a newline, as it is.
+    func writeRedacted(json: OrderedJSON) {
+        standardOutput(json.serialized() + "\n")
+    }
+
     /// Writes a note for the person running the command, such as a redaction report, to standard
     /// error, redacted, so that it stays out of output that is piped on.
     func writeNote(_ text: String) {
         standardError(redactor.redact(text).text)
     }
 
-    /// Writes `text`, redacted, to the file at `path`, created readable by its owner only.
-    func writeFile(_ text: String, to path: String) throws(CommandFailure) {
-        do { try ExportFile.write(redactor.redact(text).text, to: path) } catch { throw .export(error) }
+    /// Writes text rendered from values the run's redactor already redacted to the file at `path`,
+    /// as it is, created readable by its owner only.
+    func writeRedactedFile(_ text: String, to path: String) throws(CommandFailure) {
+        do { try ExportFile.write(text, to: path) } catch { throw .export(error) }
     }
 
-    /// Writes `json`, every string redacted, and a newline to the file at `path`, created readable
-    /// by its owner only.
-    func writeFile(json: OrderedJSON, to path: String) throws(CommandFailure) {
-        do { try ExportFile.write(json.redacted(by: redactor).serialized() + "\n", to: path) } catch {
-            throw .export(error)
-        }
+    /// Writes `json`, built from values the run's redactor already redacted, and a newline to the
+    /// file at `path`, as it is, created readable by its owner only.
+    func writeRedactedFile(json: OrderedJSON, to path: String) throws(CommandFailure) {
+        do { try ExportFile.write(json.serialized() + "\n", to: path) } catch { throw .export(error) }
     }
 
     /// Writes an export to the file at `path`, or to standard output when nil, as it is: an export
@@ -99,8 +118,7 @@ public struct CommandContext: Sendable {
     /// scanning it again as text would take its ids for card numbers and rewrite the viewer's
     /// script, whose hash its Content-Security-Policy pins.
     func writeExport(_ text: String, to path: String?) throws(CommandFailure) {
-        guard let path else { return standardOutput(text) }
-        do { try ExportFile.write(text, to: path) } catch { throw .export(error) }
+        if let path { try writeRedactedFile(text, to: path) } else { writeRedacted(text) }
     }
 
     /// Writes `text` to standard error as it is; ``TraceReport/main(_:context:writeError:)``

@@ -139,9 +139,9 @@ enum Follow {
             guard text != last else { return }
             last = text
             if context.outputIsTerminal {
-                context.write("\u{1B}[H\u{1B}[2J" + text)
+                context.writeRedacted("\u{1B}[H\u{1B}[2J" + text)
             } else {
-                context.write(text + String(repeating: "─", count: 40) + "\n")
+                context.writeRedacted(text + String(repeating: "─", count: 40) + "\n")
             }
         }
     }

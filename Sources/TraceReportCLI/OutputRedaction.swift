@@ -101,7 +101,7 @@ extension SummaryReport {
 }
 
 extension LatencyBaseline {
-    /// The baseline with its sources, scenario keys and repeated calls redacted; groups whose keys
+    /// The baseline with its sources, scenario keys, providers and repeated calls redacted; groups whose keys
     /// become equal are merged, as if the runs had been recorded with the redacted names.
     func redacted(by redactor: Redactor) -> LatencyBaseline {
         func text(_ value: String, _ field: String) -> String { redactor.redact(value, field: field).text }
@@ -118,6 +118,15 @@ extension LatencyBaseline {
                         kind: call.kind, session: text(call.session, "label"), tool: text(call.tool, "name"))
                 }
             ).sorted()
+            group.runs = group.runs.map { run in
+                var run = run
+                run.requests = run.requests.map { request in
+                    var request = request
+                    request.provider = request.provider.map { text($0, "provider") }
+                    return request
+                }
+                return run
+            }
             merged = merged.merged(with: LatencyBaseline(grouping: grouping, sources: [], groups: [group]))
         }
         return merged

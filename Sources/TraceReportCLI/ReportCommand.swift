@@ -30,7 +30,7 @@ public enum ReportExitStatus: Int32, Sendable {
 ///         _ arguments: ParsedArguments, context: CommandContext
 ///     ) throws(CommandFailure) -> ReportExitStatus {
 ///         let trace = try loadTrace(arguments, context: context)  // redacted, or a clear failure
-///         context.write(...)                                       // redacted again on the way out
+///         context.writeRedacted(...)                               // as it is: redacted once, above
 ///         return .success
 ///     }
 /// }

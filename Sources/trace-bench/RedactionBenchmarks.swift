@@ -30,6 +30,26 @@ func redactionBenchmarks(megabytes: Int = 8) -> [BenchmarkRow] {
     ]
 }
 
+/// Writes `megabytes` of the `redact.jsonl` corpus to `path`, 8 MB at a time, so that the command
+/// is timed on the input the in-process figure is measured on.
+func writeRedactionCorpus(to path: String, megabytes: Int) throws {
+    guard let file = fopen(path, "w") else { throw CorpusError(path: path) }
+    defer { fclose(file) }
+    var written = 0
+    while written < megabytes {
+        let piece = min(8, megabytes - written)
+        var lines = RedactionCorpus.jsonLines(bytes: piece * 1_000_000, seed: UInt64(written + 1))
+        let count = lines.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) }
+        guard count == lines.utf8.count else { throw CorpusError(path: path) }
+        written += piece
+    }
+}
+
+struct CorpusError: Error, CustomStringConvertible {
+    var path: String
+    var description: String { "could not write the corpus to \(path)" }
+}
+
 /// MB per CPU-second of `redact` over `input`, best of five passes.
 private func throughput(_ input: String, _ redact: (String) -> RedactionResult) -> Double {
     let bytes = Double(input.utf8.count)
@@ -140,8 +160,8 @@ enum RedactionCorpus {
     }
 
     /// About `bytes` bytes of JSON Lines shaped like `trace-report export --format jsonl`.
-    static func jsonLines(bytes: Int) -> String {
-        var g = Generator(seed: 0x15_0A1)
+    static func jsonLines(bytes: Int, seed: UInt64 = 0) -> String {
+        var g = Generator(seed: 0x15_0A1 &+ seed)
         var out = ""
         out.reserveCapacity(bytes + 1_000)
         var id = 1

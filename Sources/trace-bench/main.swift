@@ -17,7 +17,7 @@ func printError(_ message: String) {
 
 let usage = """
     usage: trace-bench [--json] [--events N] [--overhead PAIRS] [--memory [CASE]] [--lttng-read [--trace DIR]]
-                   [--tool-output]
+                   [--tool-output] [--redaction [--corpus FILE MB]]
 
       --events N        events per emit and store measurement (default 1,000,000)
       --tool-output     instead, what recording a tool call costs with a 100 KB and a 16-byte result
@@ -28,6 +28,9 @@ let usage = """
                         else read as it is (to profile it, or to measure it again)
       --overhead PAIRS  instead, the middleware's overhead on real requests to SmolLM2-135M on a
                         local llama.cpp server: PAIRS interleaved A/B pairs (at least 30)
+      --redaction       instead, redact.text and redact.jsonl alone; with --corpus, first writes MB
+                        megabytes of the redact.jsonl corpus to FILE, for timing trace-report redact
+                        on it in the same run (benchmarks/redact-command.sh)
       --memory          instead, peak memory of a burst of large events and of 1,000 sessions
                         through one middleware, each case in a process of its own; with CASE
                         (burst, burst-unbounded, sessions, sessions-100), that case alone here
@@ -36,6 +39,8 @@ var json = false
 var events = 1_000_000
 var overheadPairs: Int?
 var lttngRead = false
+var redactionOnly = false
+var corpus: (path: String, megabytes: Int)?
 var keptTrace: String?
 var toolOutput = false
 var memory = false
@@ -67,6 +72,15 @@ while let argument = arguments.popFirst() {
         keptTrace = value
     case "--tool-output":
         toolOutput = true
+    case "--redaction":
+        redactionOnly = true
+    case "--corpus":
+        guard let path = arguments.popFirst(), let value = arguments.popFirst().flatMap({ Int($0) }), value > 0
+        else {
+            printError("trace-bench: --corpus needs a file and a positive number of megabytes\n\(usage)")
+            exit(2)
+        }
+        corpus = (path, value)
     case "--memory":
         memory = true
         if let name = arguments.first, !name.hasPrefix("--") {
@@ -125,6 +139,16 @@ if toolOutput {
         exit(1)
     }
     print(json ? BenchmarkRow.json(rows) : BenchmarkRow.table(rows))
+    exit(0)
+}
+if redactionOnly {
+    if let corpus {
+        do { try writeRedactionCorpus(to: corpus.path, megabytes: corpus.megabytes) } catch {
+            printError("trace-bench: cannot write \(corpus.path): \(error)")
+            exit(1)
+        }
+    }
+    print(json ? BenchmarkRow.json(redactionBenchmarks()) : BenchmarkRow.table(redactionBenchmarks()))
     exit(0)
 }
 if lttngRead {

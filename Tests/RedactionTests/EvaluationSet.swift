@@ -196,6 +196,41 @@ enum EvaluationSet {
             String(visa.dropFirst(i).prefix(4))
         }.joined(separator: "-"), ["card number: %"])
         add("iban", "GB82WEST12345698765432", ["IBAN %"])
+        // Issue 25's classes once missed, each in new values.
+        add("bearer_lowercase", f.alnum(22), ["sent bearer % upstream", "proxy said: bearer %"])
+        add("curl_quoted", "Pw" + f.alnum(12), ["curl -u \"admin\":\"%\" https://api.internal",
+                                               "curl -u 'ops':'%' https://x"])
+        let compared = "Qx" + f.alnum(5) + "#" + f.alnum(6) + "!"
+        add("comparison", compared, ["if (db_pass !== \"%\")", "if pwd != '%':"])
+        add("constructor", compared, ["std::string secret(\"%\");"])
+        add("env_default", f.alnum(18), ["os.getenv(\"API_TOKEN\", \"%\")"])
+        add("vendor_word", f.hex(32), ["Twilio auth for prod: '%'", "Client(\"AC\(f.hex(32))\", \"%\")"])
+        add("prose", f.base64(40), ["my aws secret key is %"])
+        add("prose", f.alnum(16), ["Your `STRIPE_KEY` is set to `%`."])
+        add("ellipsis", "Tr0ub4dor" + f.digits(4), [";password=%..."])
+        add("member_shaped", "Plum.Harbor" + f.digits(4), ["SMTP_PASSWORD=%"])
+        add("env_punctuated", f.lowerDigits(2) + "(&" + f.lowerDigits(4) + "%" + f.lowerDigits(2) + "*" + f.alnum(4),
+            ["SECRET_KEY=%"])
+        add("env_punctuated", f.alnum(6) + "&" + f.alnum(6), ["DB_PASSWORD=%"])
+        add("aws_no_digit", "AKIA" + f.from(Fake.upperLetters, 16), ["aws_access_key_id = %", "key %"])
+        // `%` is where the secret goes, so these lines are written out.
+        let escaped = f.checksummed("ghp_")
+        for prefix in ["q=%22", "redirect=%3D"] {
+            lines.append(SecretLine(kind: "percent_escape", text: prefix + escaped, secret: escaped))
+        }
+        add("1password_joined", "A3-\(f.upperDigits(6))-\(f.upperDigits(11))-\(f.upperDigits(5))-"
+            + "\(f.upperDigits(5))-\(f.upperDigits(5))", ["key %"])
+        let foreign = f.alnum(12)
+        add("foreign_keyword", foreign, [
+            "contraseña=%", "mot_de_passe: %", "\u{043F}\u{0430}\u{0440}\u{043E}\u{043B}\u{044C}=%",
+            "\u{5BC6}\u{7801}\u{FF1A}%", "\u{30D1}\u{30B9}\u{30EF}\u{30FC}\u{30C9}\u{FF1A}%",
+        ])
+        add("email_unicode", "j\u{00F6}rg.m\u{00FC}ller\(f.digits(2))@example.de", ["write to % now"])
+        add("email_unicode", "info\(f.digits(2))@b\u{00FC}cher.de", ["Kontakt: %"])
+        add("phone_national_bare", "0151 2345\(f.digits(4))", ["ruf % an"])
+        add("phone_national_bare", "06 12 34 56 \(f.digits(2))", ["appelle le %"])
+        add("phone_national_bare", "090-1234-\(f.digits(4))", ["携帯 %"])
+        add("unknown_name", f.hex(40), ["\"private_key_id\": \"%\","])
         return lines
     }
 
@@ -348,6 +383,19 @@ enum EvaluationSet {
             "secret: false",
             "key_len = 32",
             "token_count = len(tokens)",
+            // Issue 25's harmless classes.
+            "APP_ACCESS_KEY={AppAccessKey}",
+            "API_KEY=`vault read -field=key secret/app`",
+            "password: {{ .Values.db.password }}",
+            "client_secret=aB12Q~xxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            "\"com.example.token:token-utils-2.3.1\"",
+            "pub const EVP_pkey_st = struct_EVP_pkey_st;",
+            "password = \"notarealpassword\"",
+            "get_secret_value(SecretId=\"staging/api\")",
+            "IBAN AT00 4111 1111 1111 1111",
+            "curl -u \"${USER}\":\"${PASS}\"",
+            "the password is expired",
+            "\u{5BC6}\u{7801}\u{FF1A}\u{FF08}\u{7A7A}\u{FF09}",
         ]
     }
 }

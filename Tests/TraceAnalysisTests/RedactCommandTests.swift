@@ -128,6 +128,30 @@ struct RedactCommandTests {
         }
     }
 
+    /// JSON Lines beyond one read (4 MiB) are redacted a chunk at a time; the result is the one a
+    /// whole-file pass gives, line breaks and all, with one count for the whole input.
+    @Test func largeJSONLinesStreamAsTheyWouldWhole() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("big.jsonl")
+        var lines: [String] = []
+        for index in 0..<60_000 {
+            let user = index % 100 == 0 ? "ana\(index)@example.org" : "ana"
+            lines.append(#"{"n":\#(index),"user":"\#(user)","args":"{\"q\": \"origin\\tgit@example.com:o/r.git\"}"}"#)
+        }
+        let input = lines.joined(separator: "\n") + "\n"
+        #expect(input.utf8.count > RedactCommand.chunkBytes)
+        try input.write(toFile: path, atomically: true, encoding: .utf8)
+        for arguments in [["redact", path], ["redact", "--input-format", "jsonl", path]] {
+            let result = try runProgram(try builtBinary(), arguments)
+            #expect(result.status == 0, "\(result.err)")
+            let expected = lines.enumerated().map { index, line in
+                index % 100 == 0 ? line.replacingOccurrences(of: "ana\(index)@example.org", with: "[REDACTED:email]") : line
+            }.joined(separator: "\n") + "\n"
+            #expect(result.out == expected)
+            #expect(result.err == "redacted 600 values: 600 email\n")
+        }
+    }
+
     @Test func aLargeInputPassesThroughWhole() throws {
         let line = "2026-11-30T12:00:00Z INFO request id=42 took 120 ms for bob@example.com\n"
         let input = String(repeating: line, count: 20_000)

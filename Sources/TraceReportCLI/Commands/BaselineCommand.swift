@@ -29,12 +29,12 @@ struct BaselineCommand: ReportCommand {
         let baseline = try loadBaseline(paths: arguments.positionals, grouping: grouping, context: context)
         guard !baseline.groups.isEmpty else { throw .message("the runs hold no requests; nothing to baseline") }
         if let out = arguments.value("--out") {
-            try context.writeFile(json: baseline.json, to: out)
+            try context.writeRedactedFile(json: baseline.json, to: out)
             let requests = baseline.groups.reduce(0) { $0 + $1.requestCount }
             context.write("baseline: \(TerminalText.sanitized(out)): \(baseline.groups.count) scenarios, "
                 + "\(requests) requests from \(arguments.positionals.count) stores\n")
         } else {
-            context.write(json: baseline.json)
+            context.writeRedacted(json: baseline.json)
         }
         return .success
     }

@@ -52,9 +52,9 @@ struct DiffCommand: ReportCommand {
         }
         let comparison = RunComparison.compare(left, right, bootstrap: Bootstrap(resamples: resamples))
         if arguments.flag("--json") {
-            context.write(json: comparison.json)
+            context.writeRedacted(json: comparison.json)
         } else {
-            context.write(comparison.text)
+            context.writeRedacted(comparison.text)
         }
         return .success
     }

@@ -108,14 +108,14 @@ struct GateCommand: ReportCommand {
             throw .message(error.description)
         }
         if let path = arguments.value("--junit") {
-            try context.writeFile(result.junit, to: path)
+            try context.writeRedactedFile(result.junit, to: path)
         }
         if json {
-            context.write(json: result.json)
+            context.writeRedacted(json: result.json)
         } else {
-            context.write(arguments.flag("--markdown") ? result.markdown : result.text)
+            context.writeRedacted(arguments.flag("--markdown") ? result.markdown : result.text)
         }
-        if arguments.flag("--github") { context.write(result.githubAnnotations) }
+        if arguments.flag("--github") { context.writeRedacted(result.githubAnnotations) }
         return result.passed ? .success : .findings
     }
 }

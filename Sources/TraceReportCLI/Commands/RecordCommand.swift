@@ -63,12 +63,14 @@ struct RecordCommand: ReportCommand {
         if status != 0 { context.writeNote("trace-report record: \(command[0]) exited with status \(status)\n") }
         let summary: SummaryReport
         do {
+            // Redacted field by field as every report's input is, then written as it is.
             summary = SummaryReport.compute(trace: try LTTngTrace.load(path: directory, chunks: false))
+                .redacted(by: context.redactor)
         } catch {
             context.writeNote("trace-report: \(error.description)\n")
             return .usageOrInput
         }
-        if !json { context.write(summary.text(sessionLimit: 20)) }
+        if !json { context.writeRedacted(summary.text(sessionLimit: 20)) }
         var records: Int?
         if let store {
             do { records = try LTTngImporter.run(tracePath: directory, output: store) { _ in }.records } catch {
@@ -77,9 +79,10 @@ struct RecordCommand: ReportCommand {
             if !json { context.write("store: \(store) (\(records ?? 0) records)\n") }
         }
         if json {
-            context.write(json: .object([
-                ("trace", .string(directory)), ("status", .int(Int64(status))),
-                ("store", store.map(OrderedJSON.string) ?? .null), ("store_records", records.map { .int(Int64($0)) } ?? .null),
+            func path(_ text: String) -> OrderedJSON { .string(context.redactor.redact(text, field: "path").text) }
+            context.writeRedacted(json: .object([
+                ("trace", path(directory)), ("status", .int(Int64(status))),
+                ("store", store.map(path) ?? .null), ("store_records", records.map { .int(Int64($0)) } ?? .null),
                 ("summary", summary.json),
             ]))
         }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Redaction
 import Reproducible
 import TraceAnalysis
@@ -47,26 +50,47 @@ struct RedactCommand: ReportCommand {
         guard arguments.positionals.count <= 1 else {
             throw .usage(UsageError("one file at a time, but \(arguments.positionals.count) were given"))
         }
-        let redactor = try Redactor.withRules(from: arguments.value("--rules"))
+        let redactor = context.redactor
         let path = arguments.positionals.first ?? "-"
-        let data: Data
-        if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            guard let contents = FileManager.default.contents(atPath: path) else {
-                var isDirectory: ObjCBool = false
-                let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-                throw .message(
-                    "\(path) "
-                        + (exists
-                            ? (isDirectory.boolValue ? "is a directory" : "cannot be read")
-                            : "does not exist"))
+        var input = try InputStream(path: path)
+        defer { input.close() }
+        let notUTF8 = CommandFailure.message("\(path == "-" ? "standard input" : path) is not UTF-8 text")
+        // JSON Lines larger than one chunk, as named or as the first chunk's lines say, is redacted
+        // a chunk at a time, so memory stays flat; anything else is read whole.
+        var pending = try input.read(atLeast: Self.chunkBytes)
+        if !input.atEnd && !arguments.flag("--report") {
+            // The lines of the first 64 KiB (or of the first chunk, for longer lines) decide: parsing
+            // more with Foundation costs more than redacting it.
+            let head = pending[..<min(pending.count, Self.detectionBytes)]
+            let firstLines = pending[..<(head.lastIndex(of: UInt8(ascii: "\n"))
+                ?? pending.lastIndex(of: UInt8(ascii: "\n")) ?? 0)]
+            let streams = chosen.map { $0 == .jsonl }
+                ?? (String(validating: firstLines, as: UTF8.self).map { detect($0) == .jsonl } ?? false)
+            if streams {
+                var counts: [String: Int] = [:]
+                var out: [UInt8] = []
+                while true {
+                    let end = input.atEnd ? pending.count : (pending.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)
+                    if end > 0 {
+                        out.removeAll(keepingCapacity: true)
+                        try pending.withUnsafeBufferPointer { all throws(CommandFailure) in
+                            let lines = UnsafeBufferPointer(rebasing: all[0..<end])
+                            guard Self.isUTF8(lines) else { throw notUTF8 }
+                            redactor.redactJSONLines(lines, appendingTo: &out, counts: &counts)
+                        }
+                        context.writeRedacted(String(decoding: out, as: UTF8.self))
+                        pending.removeFirst(end)
+                    }
+                    if input.atEnd { break }
+                    // What one read gives, so that lines from a pipe go out as they arrive.
+                    pending += try input.read(atLeast: 1, upTo: Self.chunkBytes)
+                }
+                context.writeNote(RedactionReport(counts: counts).summary + "\n")
+                return .success
             }
-            data = contents
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw .message("\(path == "-" ? "standard input" : path) is not UTF-8 text")
-        }
+        while !input.atEnd { pending += try input.read(atLeast: Self.chunkBytes) }
+        guard let text = String(validating: pending, as: UTF8.self) else { throw notUTF8 }
         let mode = chosen ?? detect(text)
         if arguments.flag("--report") {
             let format: Redactor.Format = switch mode {
@@ -84,11 +108,71 @@ struct RedactCommand: ReportCommand {
         case .jsonl: result = redactor.redactJSONLines(text)
         case .text: result = redactor.redact(text)
         }
-        context.write(result.text)
+        // The format's own redactor was the one pass: as text, JSON escapes would read as characters.
+        context.writeRedacted(result.text)
         var report = RedactionReport()
         report.add(result)
         context.writeNote(report.summary + "\n")
         return .success
+    }
+
+    /// Whether `bytes` are UTF-8. ASCII, the common case, is checked eight bytes at a time with no
+    /// copy; from the first other byte the rest is validated in full.
+    static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        while i + 8 <= bytes.count
+            && raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            i += 8
+        }
+        while i < bytes.count && bytes[i] < 0x80 { i += 1 }
+        guard i < bytes.count else { return true }
+        return String(validating: UnsafeBufferPointer(rebasing: bytes[i...]), as: UTF8.self) != nil
+    }
+
+    /// How much of a large input's start is parsed to choose its format.
+    static let detectionBytes = 64 << 10
+
+    /// How much input is read at a time: JSON Lines are redacted this much at a time.
+    static let chunkBytes = 4 << 20
+
+    /// A file or standard input, read in chunks.
+    struct InputStream {
+        private let descriptor: Int32
+        private(set) var atEnd = false
+
+        /// Opens `path`, or standard input for `-`; one sentence says why a file cannot be read.
+        init(path: String) throws(CommandFailure) {
+            guard path != "-" else { descriptor = STDIN_FILENO; return }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw .message("\(path) does not exist")
+            }
+            guard !isDirectory.boolValue else { throw .message("\(path) is a directory") }
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .message("\(path) cannot be read") }
+        }
+
+        /// The next `count` bytes or more, up to `limit`; fewer at the end of input.
+        mutating func read(atLeast count: Int, upTo limit: Int? = nil) throws(CommandFailure) -> [UInt8] {
+            let limit = limit ?? count
+            var bytes = [UInt8](repeating: 0, count: limit)
+            var filled = 0
+            while filled < count {
+                let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, limit - filled) }
+                if got < 0 && errno == EINTR { continue }
+                guard got >= 0 else { throw .message("the input cannot be read: \(String(cString: strerror(errno)))") }
+                if got == 0 { atEnd = true; break }
+                filled += got
+            }
+            bytes.removeLast(limit - filled)
+            return bytes
+        }
+
+        func close() {
+            if descriptor != STDIN_FILENO { _ = Glibc.close(descriptor) }
+        }
     }
 
     /// `redacted 3 values: 2 email, 1 openai_key`, then one line per kind with its count and lines:

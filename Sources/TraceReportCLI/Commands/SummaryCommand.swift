@@ -46,7 +46,7 @@ struct SummaryCommand: ReportCommand {
             do {
                 let read = try SummaryReport.compute(lttngTrace: path, prices: prices)
                 report = read.report.redacted(by: context.redactor)
-                anomalies = read.anomalies
+                anomalies = read.anomalies.map { $0.redacted(by: context.redactor) }
             } catch {
                 throw .input(.lttng(error))
             }
@@ -54,7 +54,7 @@ struct SummaryCommand: ReportCommand {
             let reader = try openStore(arguments)
             do {
                 report = try SummaryReport.compute(reader: reader, prices: prices).redacted(by: context.redactor)
-                anomalies = try reader.anomalies()
+                anomalies = try reader.anomalies().map { $0.redacted(by: context.redactor) }
             } catch {
                 throw .input(error)
             }

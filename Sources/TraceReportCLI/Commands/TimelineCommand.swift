@@ -63,9 +63,9 @@ struct TimelineCommand: ReportCommand {
         }
         let trace = try loadTrace(arguments, context: context)
         if json {
-            context.write(json: AnomalyNotes.adding(trace.anomalies, to: try data(trace)))
+            context.writeRedacted(json: AnomalyNotes.adding(trace.anomalies, to: try data(trace)))
         } else {
-            context.write(try render(trace) + AnomalyNotes.text(trace.anomalies))
+            context.writeRedacted(try render(trace) + AnomalyNotes.text(trace.anomalies))
         }
         return .success
     }
