@@ -43,7 +43,7 @@ struct RequestTests {
     @Test func nestsUnderTheSessionAndIntervalAndParentsWhatRunsInside() async throws {
         let tracer = Tracer(sink: sink, clock: clock)
         var inside = TraceContext()
-        await tracer.withSession("planner") {
+        await tracer.withSession("planner") { _ in
             await tracer.withInterval("PlanDay") { _ in
                 await tracer.withRequest(provider: "p", model: "m") { request in
                     inside = TraceContext.current
