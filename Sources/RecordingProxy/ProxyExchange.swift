@@ -43,8 +43,7 @@ final class ProxyExchange: Sendable {
         self.capturePayloads = capturePayloads
         let recorder = tracker.conversation(for: observed)
         self.recorder = recorder
-        var context = tracer.currentContext
-        context.sessionID = recorder.sessionID
+        let context = tracer.currentContext.inSession(recorder.sessionID)
         let handle = TraceContext.$current.withValue(context) {
             tracer.beginRequest(provider: route.provider, model: observed.model)
         }

@@ -39,8 +39,7 @@ public struct TracedModel: LanguageModel {
     public func stream(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
         let tracer = recorder.tracer
         guard tracer.isEnabled(.request) else { return base.stream(request) }
-        var session = tracer.currentContext
-        session.sessionID = recorder.sessionID
+        let session = tracer.currentContext.inSession(recorder.sessionID)
         let traced = TraceContext.$current.withValue(session) {
             tracer.beginRequest(provider: base.provider, model: base.modelName, profile: request.profileName)
         }
