@@ -43,8 +43,7 @@ final class ProxyExchange: Sendable {
         self.capturePayloads = capturePayloads
         let recorder = tracker.conversation(for: observed)
         self.recorder = recorder
-        var context = tracer.currentContext
-        context.sessionID = recorder.sessionID
+        let context = tracer.currentContext.inSession(recorder.sessionID)
         let handle = TraceContext.$current.withValue(context) {
             tracer.beginRequest(provider: route.provider, model: observed.model)
         }
@@ -52,7 +51,7 @@ final class ProxyExchange: Sendable {
         recorder.place(
             observed.request, model: "\(route.provider)/\(observed.model)", in: handle,
             capturePayloads: capturePayloads)
-        handle.update { $0.streamed = observed.streams }
+        handle.setStreamed(observed.streams)
         state = Mutex(
             State(
                 tap: ResponseTap(route: route, upstreamURL: upstreamURL),
@@ -67,10 +66,7 @@ final class ProxyExchange: Sendable {
             state.status = head.status
             state.tap.begin(status: head.status, contentType: contentType)
         }
-        handle.update { record in
-            record.serverAddress = serverAddress
-            record.serverPort = serverPort
-        }
+        handle.setServer(address: serverAddress, port: serverPort)
         var metadata: TraceMetadata = ["http.response.status_code": .int(Int64(head.status))]
         for header in head.headers where HeaderPolicy.recordsResponseHeader(header.name) {
             metadata[header.name.lowercased()] = .string(header.value)
@@ -110,10 +106,7 @@ final class ProxyExchange: Sendable {
                     state.observation.observe(event)
                 }
                 let (id, model) = (state.tap.responseID, state.tap.responseModel)
-                handle.update { record in
-                    record.responseID = id
-                    record.responseModel = model
-                }
+                handle.setResponse(id: id, model: model)
                 if let malformation = state.tap.malformation {
                     return (state.toolCalls, state.observation.response, .malformedStream(malformation))
                 }
@@ -124,10 +117,7 @@ final class ProxyExchange: Sendable {
             }
             // Not as content deltas: a whole response has no first token to time.
             for event in whole.events { state.observation.observe(event) }
-            handle.update { record in
-                record.responseID = whole.id
-                record.responseModel = whole.model
-            }
+            handle.setResponse(id: whole.id, model: whole.model)
             return (whole.toolCalls, whole.text, nil)
         }
         guard let outcome else { return }

@@ -101,16 +101,14 @@ package final class SessionRecorder: Sendable {
     /// they changed, the instructions and tool definitions: what a cache break's shape is read from.
     package func place(_ request: ModelRequest, model: String, in handle: RequestHandle, capturePayloads: Bool) {
         let placement = beginRequest(request, model: model, requestID: handle.id, at: handle.start)
-        handle.update { record in
-            record.promptBytes = request.promptBytes
-            record.transcriptEntries = Int64(request.entries.count)
-            record.reusedPrefixEntries = placement.reusedPrefixEntries
-            record.turnID = placement.turnID
-            record.instructionsFingerprint = placement.instructionsFingerprint
-            record.toolsFingerprint = placement.toolsFingerprint
-            record.maxTokens = request.options.maximumResponseTokens.map(Int64.init)
-            record.temperature = request.options.temperature
-        }
+        handle.setPrompt(
+            bytes: request.promptBytes, transcriptEntries: Int64(request.entries.count),
+            reusedPrefixEntries: placement.reusedPrefixEntries)
+        handle.setTurn(
+            placement.turnID, instructionsFingerprint: placement.instructionsFingerprint,
+            toolsFingerprint: placement.toolsFingerprint)
+        handle.setOptions(
+            maxTokens: request.options.maximumResponseTokens.map(Int64.init), temperature: request.options.temperature)
         guard capturePayloads else { return }
         if case .prompt(let text)? = request.entries.last {
             tracer.capturePayload(.prompt, text, parentID: handle.id)

@@ -39,8 +39,7 @@ public struct TracedModel: LanguageModel {
     public func stream(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
         let tracer = recorder.tracer
         guard tracer.isEnabled(.request) else { return base.stream(request) }
-        var session = tracer.currentContext
-        session.sessionID = recorder.sessionID
+        let session = tracer.currentContext.inSession(recorder.sessionID)
         let traced = TraceContext.$current.withValue(session) {
             tracer.beginRequest(provider: base.provider, model: base.modelName, profile: request.profileName)
         }
@@ -122,30 +121,25 @@ package struct ResponseObservation {
             request.firstToken()
         case .usage(let usage):
             // Kept as they come, so a request that fails after its usage arrived still has it.
-            request.update { record in
-                record.inputTokens = usage.inputTokens.map(Int64.init) ?? record.inputTokens
-                record.cachedInputTokens = usage.cachedInputTokens.map(Int64.init) ?? record.cachedInputTokens
-                record.outputTokens = usage.outputTokens.map(Int64.init) ?? record.outputTokens
-                record.cacheWriteTokens = usage.cacheCreationInputTokens.map(Int64.init) ?? record.cacheWriteTokens
-            }
+            request.setUsage(
+                RequestUsage(
+                    inputTokens: usage.inputTokens.map(Int64.init),
+                    cachedInputTokens: usage.cachedInputTokens.map(Int64.init),
+                    outputTokens: usage.outputTokens.map(Int64.init),
+                    cacheWriteTokens: usage.cacheCreationInputTokens.map(Int64.init)))
         case .serverTimings(let timings):
-            request.update { record in
-                record.serverTimings = ServerTimings(
+            request.setServerTimings(
+                ServerTimings(
                     promptTokens: Int64(timings.promptTokens), cachedTokens: Int64(timings.cachedTokens),
                     promptDuration: Int64(timings.promptMilliseconds * 1e6),
                     predictedTokens: Int64(timings.predictedTokens),
-                    predictedDuration: Int64(timings.predictedMilliseconds * 1e6))
-            }
+                    predictedDuration: Int64(timings.predictedMilliseconds * 1e6)))
         case .responseInfo(let info):
-            request.update { record in
-                record.responseID = info.id
-                record.responseModel = info.model
-                record.serverAddress = info.serverAddress
-                record.serverPort = info.serverPort.map(Int64.init)
-                record.streamed = info.streamed
-            }
+            request.setResponse(id: info.id, model: info.model)
+            request.setServer(address: info.serverAddress, port: info.serverPort.map(Int64.init))
+            request.setStreamed(info.streamed)
         case .finished(let reason):
-            request.update { $0.finishReason = reason }
+            request.setFinishReason(reason)
         }
     }
 }

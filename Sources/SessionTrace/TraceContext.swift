@@ -8,20 +8,54 @@
 public struct TraceContext: Sendable, Hashable {
     /// The tracer that opened the innermost scope, whose ids these are; nil at the top of a trace.
     /// ``Tracer/current`` is this tracer when there is one.
-    public var tracer: Tracer?
+    public internal(set) var tracer: Tracer?
     /// The session the current task records into, if any.
-    public var sessionID: Int64?
+    public internal(set) var sessionID: Int64?
     /// The model request in progress, if any: a tool call made for it nests under it.
-    public var requestID: Int64?
+    public internal(set) var requestID: Int64?
     /// The innermost open interval, request or tool call.
-    public var parentID: Int64?
+    public internal(set) var parentID: Int64?
 
-    /// A context with the given ids; every id is nil by default (the top of a trace).
+    /// A context with the given ids, set by hand; every id is nil by default (the top of a trace).
+    ///
+    /// The ids are read-only once made: tracers set them for the scopes they open. Set them by hand
+    /// only to carry a parent that was made elsewhere, such as a server's incoming span
+    /// (see <doc:BridgeDistributedTracing>).
     public init(tracer: Tracer? = nil, sessionID: Int64? = nil, requestID: Int64? = nil, parentID: Int64? = nil) {
         self.tracer = tracer
         self.sessionID = sessionID
         self.requestID = requestID
         self.parentID = parentID
+    }
+
+    /// The context of a span made elsewhere, read from a W3C `traceparent` header
+    /// (`00-<trace-id>-<parent-id>-<flags>`): its 16 hex-digit parent id, as the 64 bits of an
+    /// `Int64`, becomes ``parentID``; nil when the header is not a valid version-00 `traceparent`.
+    ///
+    /// The bridge from swift-distributed-tracing: a server injects its span's `ServiceContext` into
+    /// a `traceparent`, and what it records inside this context takes that span as its parent.
+    /// The trace id is not kept. See <doc:BridgeDistributedTracing>.
+    ///
+    /// ```swift
+    /// let parent = TraceContext(traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+    /// // parent?.parentID == 0x00f0_67aa_0ba9_02b7
+    /// ```
+    public init?(traceparent: String) {
+        let fields = traceparent.split(separator: "-", omittingEmptySubsequences: false)
+        let isLowerHex: (UInt8) -> Bool = { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        guard fields.count == 4, fields[0] == "00",
+            zip(fields, [2, 32, 16, 2]).allSatisfy({ $0.utf8.count == $1 && $0.utf8.allSatisfy(isLowerHex) }),
+            fields[1].contains(where: { $0 != "0" }),
+            let spanID = UInt64(fields[2], radix: 16), spanID != 0
+        else { return nil }
+        self.init(parentID: Int64(bitPattern: spanID))
+    }
+
+    /// This context, in session `sessionID`: what a recorder that owns its session runs a request in.
+    package func inSession(_ sessionID: Int64) -> TraceContext {
+        var context = self
+        context.sessionID = sessionID
+        return context
     }
 
     /// The current task's context. Tracers set it for the body of an interval, session or

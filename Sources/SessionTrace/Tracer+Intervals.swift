@@ -63,21 +63,67 @@ extension Tracer {
 
     /// Runs `body` as one model session: records a ``SessionRecord`` when it ends, and puts the
     /// session in the task-local context so requests inside it know their session.
+    ///
+    /// `body` gets the session: its id and context, and its label, which the body may change once
+    /// it knows a better one. The session ends when `body` returns or throws; a thrown error is
+    /// rethrown unchanged.
+    ///
+    /// ```swift
+    /// try await tracer.withSession("planner") { session in
+    ///     let plan = try await planner.plan(for: user)
+    ///     session.label = "planner \(plan.mode)"
+    /// }
+    /// ```
     public func withSession<T>(
         _ label: String, isolation: isolated (any Actor)? = #isolation,
-        _ body: () async throws -> T
+        _ body: (SessionHandle) async throws -> T
     ) async rethrows -> T {
-        let id = makeID()
-        let start = clock.now()
-        var context = currentContext
+        let session = SessionHandle(
+            tracer: self, id: makeID(), enclosing: currentContext, label: label, start: clock.now())
+        defer { session.end() }
+        return try await TraceContext.$current.withValue(session.context) { try await body(session) }
+    }
+}
+
+/// An open session, given to the body of ``Tracer/withSession(_:isolation:_:)``, which records it
+/// when the body ends. Safe to use from several tasks; a change after the session ended is not recorded.
+public final class SessionHandle: Sendable {
+    /// The session's id: requests, tool calls and intervals inside it point at it.
+    public let id: Int64
+    /// When the session began, in nanoseconds on the tracer's clock.
+    public let start: Int64
+    /// The context the body runs in: its ``TraceContext/sessionID`` is ``id``.
+    public let context: TraceContext
+    private let tracer: Tracer
+    private let state: Mutex<(label: String, ended: Bool)>
+
+    init(tracer: Tracer, id: Int64, enclosing: TraceContext, label: String, start: Int64) {
+        self.tracer = tracer
+        self.id = id
+        self.start = start
+        var context = enclosing
         context.sessionID = id
         context.parentID = id
-        defer {
-            if sink.isEnabled(.session) {
-                sink.record(.session(SessionRecord(sessionID: id, ts: start, dur: clock.now() - start, label: label)))
-            }
-        }
-        return try await TraceContext.$current.withValue(context) { try await body() }
+        self.context = context
+        self.state = Mutex((label, false))
+    }
+
+    /// The session's label: the one it began with, until the body sets another. Recorded as
+    /// ``SessionRecord/label`` when the session ends.
+    public var label: String {
+        get { state.withLock { $0.label } }
+        set { state.withLock { if !$0.ended { $0.label = newValue } } }
+    }
+
+    /// Records the session, once, with the label it has now.
+    func end() {
+        let end = tracer.clock.now()
+        guard let label = state.withLock({ state -> String? in
+            if state.ended { return nil }
+            state.ended = true
+            return state.label
+        }) else { return }
+        tracer.record(.session(SessionRecord(sessionID: id, ts: start, dur: end - start, label: label)), kind: .session)
     }
 }
 

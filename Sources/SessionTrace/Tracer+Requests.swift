@@ -138,39 +138,94 @@ public final class RequestHandle: Sendable {
         }
     }
 
-    /// Sets any other field of the record, for clients that know more: prompt size, transcript
-    /// entries, server timings, response id, server address. The ids and times are the handle's.
+    /// Sets the token counts the server reported so far; counts left nil keep what was set before.
+    /// Call it as usage arrives, so a request that fails afterwards still has it.
+    public func setUsage(_ usage: RequestUsage) {
+        change { $0.merge(usage) }
+    }
+
+    /// Sets what the request sends: its size in bytes, its transcript entries, and how many of them
+    /// repeat the previous request's prefix (what a prompt cache can reuse).
+    public func setPrompt(bytes: Int64, transcriptEntries: Int64, reusedPrefixEntries: Int64 = 0) {
+        change { record in
+            record.promptBytes = bytes
+            record.transcriptEntries = transcriptEntries
+            record.reusedPrefixEntries = reusedPrefixEntries
+        }
+    }
+
+    /// Sets the user turn the request belongs to and the fingerprints of its instructions and tool
+    /// definitions, from which a cache break is told.
+    public func setTurn(_ turnID: Int64?, instructionsFingerprint: String?, toolsFingerprint: String?) {
+        change { record in
+            record.turnID = turnID
+            record.instructionsFingerprint = instructionsFingerprint
+            record.toolsFingerprint = toolsFingerprint
+        }
+    }
+
+    /// Sets the generation options the request asked for: its output cap (`gen_ai.request.max_tokens`)
+    /// and temperature (`gen_ai.request.temperature`).
+    public func setOptions(maxTokens: Int64?, temperature: Double?) {
+        change { record in
+            record.maxTokens = maxTokens
+            record.temperature = temperature
+        }
+    }
+
+    /// Sets what the server said of its response: its id (`gen_ai.response.id`) and the model that
+    /// answered (`gen_ai.response.model`), which may differ from the one asked for.
+    public func setResponse(id: String?, model: String?) {
+        change { record in
+            record.responseID = id
+            record.responseModel = model
+        }
+    }
+
+    /// Sets the server the request went to (`server.address`, `server.port`).
     ///
     /// ```swift
-    /// request.update { $0.serverAddress = "127.0.0.1"; $0.serverPort = 8080 }
+    /// request.setServer(address: "127.0.0.1", port: 8080)
     /// ```
-    public func update(_ change: (inout RequestRecord) -> Void) {
+    public func setServer(address: String?, port: Int64?) {
+        change { record in
+            record.serverAddress = address
+            record.serverPort = port
+        }
+    }
+
+    /// Sets whether the response was streamed.
+    public func setStreamed(_ streamed: Bool) {
+        change { $0.streamed = streamed }
+    }
+
+    /// Sets the timings the server reported about its own work.
+    public func setServerTimings(_ timings: ServerTimings) {
+        change { $0.serverTimings = timings }
+    }
+
+    /// Sets why generation stopped (`stop`, `length`, `tool_calls`, ...), as the server said it, for
+    /// a client that learns it before the request finishes.
+    public func setFinishReason(_ finishReason: String) {
+        change { $0.finishReason = finishReason }
+    }
+
+    /// Applies `change` to the record while the request is open. Only this file's setters call it,
+    /// none of which touches the ids or the times.
+    private func change(_ change: (inout RequestRecord) -> Void) {
         guard isRecording else { return }
         state.withLock { state in
             guard !state.finished else { return }
-            let (id, session, parent, ts, ttft) =
-                (state.record.requestID, state.record.sessionID, state.record.parentID, state.record.ts,
-                 state.record.timeToFirstToken)
             change(&state.record)
-            state.record.requestID = id
-            state.record.sessionID = session
-            state.record.parentID = parent
-            state.record.ts = ts
-            state.record.timeToFirstToken = ttft
         }
     }
 
     /// Ends the request, which succeeded, and records it: now is its end; `usage` and
     /// `finishReason` (`stop`, `length`, `tool_calls`, ...) are as the server reported them. Counts
-    /// left nil keep what ``update(_:)`` set.
+    /// left nil keep what ``setUsage(_:)`` set.
     public func finish(usage: RequestUsage? = nil, finishReason: String? = nil) {
         end { record in
-            if let usage {
-                record.inputTokens = usage.inputTokens ?? record.inputTokens
-                record.cachedInputTokens = usage.cachedInputTokens ?? record.cachedInputTokens
-                record.outputTokens = usage.outputTokens ?? record.outputTokens
-                record.cacheWriteTokens = usage.cacheWriteTokens ?? record.cacheWriteTokens
-            }
+            if let usage { record.merge(usage) }
             record.finishReason = finishReason ?? record.finishReason
         }
     }
@@ -192,5 +247,15 @@ public final class RequestHandle: Sendable {
             return state.record
         }) else { return }
         tracer.record(.request(record), kind: .request)
+    }
+}
+
+extension RequestRecord {
+    /// Takes the counts `usage` has; those it left nil keep their value.
+    fileprivate mutating func merge(_ usage: RequestUsage) {
+        inputTokens = usage.inputTokens ?? inputTokens
+        cachedInputTokens = usage.cachedInputTokens ?? cachedInputTokens
+        outputTokens = usage.outputTokens ?? outputTokens
+        cacheWriteTokens = usage.cacheWriteTokens ?? cacheWriteTokens
     }
 }

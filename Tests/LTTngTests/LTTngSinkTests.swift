@@ -82,7 +82,7 @@ struct LTTngSinkTests {
         // Through the tracer: a session holding an interval holding an instant.
         var sessionID: Int64 = 0
         var intervalID: Int64 = 0
-        await tracer.withSession("planner \"main\"") {
+        await tracer.withSession("planner \"main\"") { _ in
             sessionID = TraceContext.current.sessionID ?? 0
             tracer.withInterval("PlanDay", metadata: ["requestLength": 42, "mode": "economy", "hit": true]) { _ in
                 intervalID = TraceContext.current.parentID ?? 0

@@ -32,7 +32,7 @@ func recordInProcess(
 /// A few requests in one session through a tracer, as a traced program records them.
 func emitSmallRun(requests: Int = 3, label: String = "small") async {
     let tracer = Tracer(sink: LTTngSink(), label: label)
-    await tracer.withSession("chat") {
+    await tracer.withSession("chat") { _ in
         for index in 0..<requests {
             let id = tracer.makeID()
             LTTngSink().record(

@@ -49,7 +49,7 @@ struct LiveFollowTests {
     }
 
     private func emitRequests(_ count: Int, tracer: Tracer, inputTokens: Int64 = 10) async {
-        await tracer.withSession("live chat") {
+        await tracer.withSession("live chat") { _ in
             for _ in 0..<count {
                 tracer.record(
                     .request(

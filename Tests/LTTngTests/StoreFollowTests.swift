@@ -14,7 +14,7 @@ struct StoreFollowTests {
         let sink = try StoreSink(path: store)
         let tracer = Tracer(sink: sink, label: "growing")
         func write(_ count: Int, inputTokens: Int64? = nil) async {
-            await tracer.withSession("chat") {
+            await tracer.withSession("chat") { _ in
                 for _ in 0..<count {
                     sink.record(
                         .request(

@@ -43,7 +43,7 @@ struct RequestTests {
     @Test func nestsUnderTheSessionAndIntervalAndParentsWhatRunsInside() async throws {
         let tracer = Tracer(sink: sink, clock: clock)
         var inside = TraceContext()
-        await tracer.withSession("planner") {
+        await tracer.withSession("planner") { _ in
             await tracer.withInterval("PlanDay") { _ in
                 await tracer.withRequest(provider: "p", model: "m") { request in
                     inside = TraceContext.current
@@ -115,23 +115,62 @@ struct RequestTests {
         #expect(sink.requests.map(\.finishReason) == ["stop"])
     }
 
-    @Test func updateSetsOtherFieldsButNotTheHandlesIdsAndTimes() async throws {
+    @Test func typedSettersSetTheirFieldsUntilTheRequestFinishes() async throws {
         let tracer = Tracer(sink: sink, clock: clock)
-        let start = clock.now()
         await tracer.withRequest(provider: "p", model: "m") { request in
-            request.update { record in
-                record.serverAddress = "127.0.0.1"
-                record.promptBytes = 2_048
-                record.ts = 0
-                record.requestID = 1
-            }
+            request.setPrompt(bytes: 2_048, transcriptEntries: 5, reusedPrefixEntries: 3)
+            request.setTurn(77, instructionsFingerprint: "a1b2", toolsFingerprint: "c3d4")
+            request.setOptions(maxTokens: 256, temperature: 0.5)
+            request.setResponse(id: "chatcmpl-1", model: "m-2025")
+            request.setServer(address: "127.0.0.1", port: 8080)
+            request.setStreamed(true)
+            request.setServerTimings(
+                ServerTimings(
+                    promptTokens: 10, cachedTokens: 2, promptDuration: 3_000, predictedTokens: 4,
+                    predictedDuration: 5_000))
+            request.setUsage(RequestUsage(inputTokens: 12, cachedInputTokens: 4))
+            request.setUsage(RequestUsage(outputTokens: 9))
+            request.setFinishReason("length")
             request.finish()
-            request.update { $0.serverPort = 8080 }
+            request.setServer(address: "10.0.0.1", port: 9090)
         }
         let request = try #require(sink.requests.first)
-        #expect(request.serverAddress == "127.0.0.1" && request.promptBytes == 2_048)
-        #expect(request.ts == start && request.requestID != 1)
-        #expect(request.serverPort == nil, "a change after the request finished is not recorded")
+        #expect(request.promptBytes == 2_048)
+        #expect(request.transcriptEntries == 5)
+        #expect(request.reusedPrefixEntries == 3)
+        #expect(request.turnID == 77)
+        #expect(request.instructionsFingerprint == "a1b2")
+        #expect(request.toolsFingerprint == "c3d4")
+        #expect(request.maxTokens == 256)
+        #expect(request.temperature == 0.5)
+        #expect(request.responseID == "chatcmpl-1")
+        #expect(request.responseModel == "m-2025")
+        #expect(request.streamed == true)
+        #expect(
+            request.serverTimings
+                == ServerTimings(
+                    promptTokens: 10, cachedTokens: 2, promptDuration: 3_000, predictedTokens: 4,
+                    predictedDuration: 5_000))
+        #expect(request.inputTokens == 12)
+        #expect(request.cachedInputTokens == 4)
+        #expect(request.outputTokens == 9, "a later usage keeps the counts it leaves nil")
+        #expect(request.finishReason == "length")
+        #expect(request.serverAddress == "127.0.0.1", "a change after the request finished is not recorded")
+        #expect(request.serverPort == 8080)
+    }
+
+    @Test func finishingWithUsageKeepsTheCountsItLeavesNil() async throws {
+        let tracer = Tracer(sink: sink, clock: clock)
+        await tracer.withRequest(provider: "p", model: "m") { request in
+            request.setUsage(RequestUsage(inputTokens: 12, cachedInputTokens: 4))
+            request.setFinishReason("tool_calls")
+            request.finish(usage: RequestUsage(outputTokens: 9))
+        }
+        let request = try #require(sink.requests.first)
+        #expect(request.inputTokens == 12)
+        #expect(request.cachedInputTokens == 4)
+        #expect(request.outputTokens == 9)
+        #expect(request.finishReason == "tool_calls")
     }
 
     @Test func withRequestsDisabledTheBodyStillRunsAndNothingIsRecorded() async throws {

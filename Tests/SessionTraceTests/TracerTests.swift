@@ -86,7 +86,7 @@ struct TracerTests {
 
     @Test func sessionsParentTheirIntervals() async throws {
         let tracer = Tracer(sink: sink, clock: clock)
-        await tracer.withSession("planner") {
+        await tracer.withSession("planner") { _ in
             clock.advance(by: 10)
             tracer.withInterval("step") { _ in clock.advance(by: 5) }
         }
@@ -97,6 +97,24 @@ struct TracerTests {
         #expect(session.dur == 15)
         #expect(sink.intervals.map(\.sessionID) == [session.sessionID])
         #expect(sink.intervals.map(\.parentID) == [session.sessionID])
+    }
+
+    @Test func theSessionsBodyGetsItsIdAndContextAndMaySetItsLabel() async throws {
+        let tracer = Tracer(sink: sink, clock: clock)
+        var seen: (id: Int64, context: TraceContext, current: TraceContext)?
+        await tracer.withSession("planner") { session in
+            seen = (session.id, session.context, TraceContext.current)
+            clock.advance(by: 20)
+            session.label = "planner (offline)"
+        }
+        let session = try #require(sink.sessions.first)
+        let (id, context, current) = try #require(seen)
+        #expect(session.sessionID == id)
+        #expect(context == current, "the body runs in the handle's context")
+        #expect(context.sessionID == id && context.parentID == id && context.tracer === tracer)
+        #expect(session.label == "planner (offline)")
+        #expect(session.dur == 20)
+        #expect(TraceContext.current.sessionID == nil, "the context is the caller's again after the session")
     }
 
     @Test func disabledKindsBuildNothing() {
@@ -141,7 +159,7 @@ struct TracerTests {
         let tracer = Tracer(
             sink: sink, clock: clock, label: "run hunter2", commandLine: "demo --password hunter2",
             gitRevision: "hunter2", payloadRedaction: { $0.replacing("hunter2", with: "[R]") })
-        await tracer.withSession("session hunter2") {
+        await tracer.withSession("session hunter2") { _ in
             tracer.withInterval("interval hunter2", metadata: ["note": "hunter2", "count": 1]) { _ in
                 tracer.instant("instant hunter2", metadata: ["note": "says hunter2"])
                 tracer.capturePayload(.prompt, "prompt hunter2", parentID: nil)

@@ -3,6 +3,7 @@ import Reproducible
 import SessionTrace
 import TestSupport
 import Testing
+import TraceExport
 import TraceStore
 
 @testable import TraceAnalysis
@@ -55,10 +56,11 @@ struct OneRedactionPassTests {
                     kind: .payload)
             }
             clock.set(start + 3_000_000_000)
-            tracer.sink.record(
+            tracer.record(
                 .session(
                     SessionRecord(
-                        sessionID: session, ts: start, dur: 3_000_000_000, label: "ana.lopez@example.org")))
+                        sessionID: session, ts: start, dur: 3_000_000_000, label: "ana.lopez@example.org")),
+                kind: .session)
         }
     }
 

@@ -77,7 +77,7 @@ struct StoreRoundTripTests {
         tracer.record(
             .dropped(DroppedRecord(ts: tracer.now(), sinkName: "lttng", reason: "buffer_full", count: 12)),
             kind: .dropped)
-        await tracer.withSession("planner") {
+        await tracer.withSession("planner") { _ in
             tracer.instant("InSession")
         }
         store.close()
