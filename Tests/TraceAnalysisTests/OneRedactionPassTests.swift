@@ -3,6 +3,7 @@ import Reproducible
 import SessionTrace
 import TestSupport
 import Testing
+import TraceExport
 import TraceStore
 
 @testable import TraceAnalysis
@@ -44,7 +45,7 @@ struct OneRedactionPassTests {
                             toolCallID: call, requestID: record.requestID, sessionID: session,
                             ts: record.ts + 200_000_000, dur: 50_000_000, name: "shell",
                             argumentsFingerprint: "9f86d081884c7d65", argumentsBytes: 40, outputBytes: 100,
-                            outcome: "ok")),
+                            outcome: .ok)),
                     kind: .toolCall)
                 let arguments = OrderedJSON.object([("cmd", .string(turn == 0 ? quotedCurl : remote))])
                 tracer.record(
@@ -55,10 +56,11 @@ struct OneRedactionPassTests {
                     kind: .payload)
             }
             clock.set(start + 3_000_000_000)
-            tracer.sink.record(
+            tracer.record(
                 .session(
                     SessionRecord(
-                        sessionID: session, ts: start, dur: 3_000_000_000, label: "ana.lopez@example.org")))
+                        sessionID: session, ts: start, dur: 3_000_000_000, label: "ana.lopez@example.org")),
+                kind: .session)
         }
     }
 
