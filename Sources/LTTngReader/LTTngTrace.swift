@@ -161,7 +161,7 @@ public final class LTTngRecordStream {
             case .discarded(let count, let traceIndex, let clockValue):
                 guard count > 0 else { continue }
                 let dropped = DroppedRecord(
-                    ts: clockValue ?? 0, sinkName: "lttng", reason: "discarded", count: Int64(clamping: count))
+                    ts: clockValue ?? 0, sinkName: "lttng", reason: .discarded, count: Int64(clamping: count))
                 let decoded = SessionTraceDecoder.Decoded(event: .dropped(dropped), id: nil)
                 let host = host(traceIndex, nil)
                 if let runID = tracker.place(decoded, trace: traceIndex, vpid: nil) {

@@ -130,7 +130,7 @@ final class ConversationTracker: Sendable {
             dur: max(0, end - pending.responseEnd), name: pending.call.name, callID: pending.call.id,
             argumentsFingerprint: Fingerprint.of(Fingerprint.normalizedArguments(arguments)),
             argumentsBytes: Int64(arguments.count), outputBytes: Int64(output.content.utf8.count),
-            outcome: failed ? "error" : "ok", error: failed ? "the client sent the result as an error" : nil,
+            outcome: failed ? .error : .ok, error: failed ? "the client sent the result as an error" : nil,
             outputFingerprint: Fingerprint.of(output.content), outputSketch: OutputSketch.of(output.content))
         tracer.record(.toolCall(record), kind: .toolCall)
         if capturePayloads {

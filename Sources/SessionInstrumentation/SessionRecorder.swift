@@ -61,7 +61,7 @@ package final class SessionRecorder: Sendable {
         let signature = RequestSignature(request: request, model: model)
         let newTurn = !request.hasToolOutputSinceLastPrompt
         let freshTurnID = newTurn ? tracer.makeID() : nil
-        let (placement, changes) = state.withLock { state -> (Placement, [(String, String, String)]) in
+        let (placement, changes) = state.withLock { state -> (Placement, [(HandoffRecord.Kind, String, String)]) in
             let reused: Int64
             if state.hasRequests, state.previousInstructions == request.instructions {
                 reused = Int64(zip(state.previousEntries, request.entries).prefix(while: { $0 == $1 }).count)
@@ -151,14 +151,14 @@ struct RequestSignature: Equatable {
 
     /// `(kind, from, to)` for each part that differs; instructions and tool definitions are
     /// named by short fingerprint, never by their text.
-    func changes(to next: RequestSignature) -> [(String, String, String)] {
-        var changes: [(String, String, String)] = []
-        if profile != next.profile { changes.append(("profile", profile, next.profile)) }
-        if model != next.model { changes.append(("model", model, next.model)) }
+    func changes(to next: RequestSignature) -> [(HandoffRecord.Kind, String, String)] {
+        var changes: [(HandoffRecord.Kind, String, String)] = []
+        if profile != next.profile { changes.append((.profile, profile, next.profile)) }
+        if model != next.model { changes.append((.model, model, next.model)) }
         if instructionsFingerprint != next.instructionsFingerprint {
-            changes.append(("instructions", instructionsLabel, next.instructionsLabel))
+            changes.append((.instructions, instructionsLabel, next.instructionsLabel))
         }
-        if toolsFingerprint != next.toolsFingerprint { changes.append(("tools", toolsLabel, next.toolsLabel)) }
+        if toolsFingerprint != next.toolsFingerprint { changes.append((.tools, toolsLabel, next.toolsLabel)) }
         return changes
     }
 

@@ -226,8 +226,8 @@ public struct ToolCallRecord: Sendable, Hashable {
     public var argumentsBytes: Int64
     /// UTF-8 bytes of the output the tool returned; 0 when the call failed.
     public var outputBytes: Int64
-    /// `ok` or `error`.
-    public var outcome: String
+    /// ``Outcome/ok`` or ``Outcome/error``.
+    public var outcome: Outcome
     /// The error the tool threw, as `String(describing:)` gives it; nil when the call succeeded.
     public var error: String?
     /// A hash of the output, so repeated results are found without the text; nil on failure.
@@ -240,7 +240,7 @@ public struct ToolCallRecord: Sendable, Hashable {
     public init(
         toolCallID: Int64, requestID: Int64? = nil, sessionID: Int64? = nil, ts: Int64, dur: Int64,
         name: String, callID: String? = nil, argumentsFingerprint: String, argumentsBytes: Int64,
-        outputBytes: Int64, outcome: String = "ok", error: String? = nil, outputFingerprint: String? = nil,
+        outputBytes: Int64, outcome: Outcome = .ok, error: String? = nil, outputFingerprint: String? = nil,
         outputSketch: [UInt32]? = nil
     ) {
         self.toolCallID = toolCallID
@@ -268,8 +268,8 @@ public struct HandoffRecord: Sendable, Hashable {
     public var sessionID: Int64?
     /// Start of the request that brought the change, in monotonic nanoseconds on the tracer's clock.
     public var ts: Int64
-    /// What changed: `profile`, `model`, `instructions` or `tools`.
-    public var kind: String
+    /// What changed: ``Kind/profile``, ``Kind/model``, ``Kind/instructions`` or ``Kind/tools``.
+    public var kind: Kind
     /// The value before: the profile, or `provider/model`; instructions and tools by short fingerprint
     /// (`instructions#1a2b3c4d`, `search,fetch#1a2b3c4d`, or `none`), never by their text.
     public var from: String
@@ -277,7 +277,7 @@ public struct HandoffRecord: Sendable, Hashable {
     public var to: String
 
     /// A handoff record; the tracing middleware makes one for each change it sees.
-    public init(handoffID: Int64, sessionID: Int64?, ts: Int64, kind: String, from: String, to: String) {
+    public init(handoffID: Int64, sessionID: Int64?, ts: Int64, kind: Kind, from: String, to: String) {
         self.handoffID = handoffID
         self.sessionID = sessionID
         self.ts = ts
@@ -402,13 +402,14 @@ public struct DroppedRecord: Sendable, Hashable {
     public var ts: Int64
     /// The sink that lost the events: `store`, `lttng`, ... (the column `sink`).
     public var sinkName: String
-    /// Why they were lost: `queue_full`, `sqlite_error`, `busy`, `closed`, or another sink's reason.
-    public var reason: String
+    /// Why they were lost: ``Reason/queueFull``, ``Reason/sqliteError``, ``Reason/busy``,
+    /// ``Reason/closed``, ``Reason/discarded``, or another sink's reason.
+    public var reason: Reason
     /// Events lost since the previous record of the same sink and reason; sum them for the total.
     public var count: Int64
 
     /// A count of lost events; sinks make these themselves, never the caller's recording.
-    public init(ts: Int64, sinkName: String, reason: String, count: Int64) {
+    public init(ts: Int64, sinkName: String, reason: Reason, count: Int64) {
         self.ts = ts
         self.sinkName = sinkName
         self.reason = reason

@@ -90,7 +90,7 @@ public final class ToolCallHandle: Sendable {
         }) else { return }
         record.dur = end - record.ts
         if let error {
-            record.outcome = "error"
+            record.outcome = .error
             record.error = String(describing: error)
         }
         tracer.record(.toolCall(record), kind: .toolCall)

@@ -105,7 +105,7 @@ public struct LTTngSink: TraceSink {
 
     private static func emit(_ t: ToolCallRecord) {
         withCStrings(
-            t.name, t.callID ?? "", t.argumentsFingerprint, t.outcome, t.error ?? "", t.outputFingerprint ?? ""
+            t.name, t.callID ?? "", t.argumentsFingerprint, t.outcome.rawValue, t.error ?? "", t.outputFingerprint ?? ""
         ) { text in
             (t.outputSketch ?? []).withUnsafeBufferPointer { sketch in
                 var fields = st_tool_call_fields(
@@ -139,7 +139,7 @@ public struct LTTngSink: TraceSink {
     }
 
     private static func emit(_ h: HandoffRecord) {
-        h.kind.withCString { kind in
+        h.kind.rawValue.withCString { kind in
             h.from.withCString { from in
                 h.to.withCString { to in
                     st_emit_handoff(h.handoffID, h.sessionID ?? -1, h.ts, kind, from, to)
@@ -178,7 +178,7 @@ public struct LTTngSink: TraceSink {
 
     private static func emit(_ d: DroppedRecord) {
         d.sinkName.withCString { sink in
-            d.reason.withCString { reason in
+            d.reason.rawValue.withCString { reason in
                 st_emit_dropped(d.ts, sink, reason, d.count)
             }
         }

@@ -151,7 +151,7 @@ extension CacheFindings.Finding {
                 .array(
                     handoffs.map { handoff in
                         .object([
-                            ("kind", .string(handoff.kind)), ("from", .string(handoff.from)),
+                            ("kind", .string(handoff.kind.rawValue)), ("from", .string(handoff.from)),
                             ("to", .string(handoff.to)), ("ts", .int(handoff.ts)),
                         ])
                     })

@@ -92,7 +92,7 @@ public struct CacheFindings: Sendable {
                     return "profile switch: " + TerminalText.fitted(previous.profile, width: 32) + " → "
                         + TerminalText.fitted(request.profile, width: 32)
                 case .instructionsChanged, .toolsChanged:
-                    let kind = cause == .toolsChanged ? "tools" : "instructions"
+                    let kind: HandoffRecord.Kind = cause == .toolsChanged ? .tools : .instructions
                     if let handoff = handoffs.last(where: { $0.kind == kind }) {
                         return "\(cause.phrase): \(TerminalText.fitted(handoff.from, width: 32)) → "
                             + TerminalText.fitted(handoff.to, width: 32)
@@ -264,23 +264,23 @@ public struct CacheFindings: Sendable {
         }
         var causes: Set<Cause> = []
         if previous.provider != request.provider || previous.model != request.model
-            || handedOff.contains("model")
+            || handedOff.contains(.model)
         {
             causes.insert(.modelSwitch)
         }
         if changed(previous.instructionsFingerprint, request.instructionsFingerprint)
-            || handedOff.contains("instructions")
+            || handedOff.contains(.instructions)
         {
             causes.insert(.instructionsChanged)
         }
-        if changed(previous.toolsFingerprint, request.toolsFingerprint) || handedOff.contains("tools") {
+        if changed(previous.toolsFingerprint, request.toolsFingerprint) || handedOff.contains(.tools) {
             causes.insert(.toolsChanged)
         }
         // Changed instructions reset the reused-entry count, so it says nothing of the history then.
         if request.reusedPrefixEntries < previous.transcriptEntries, !causes.contains(.instructionsChanged) {
             causes.insert(.historyTransform)
         }
-        let profileSwitched = previous.profile != request.profile || handedOff.contains("profile")
+        let profileSwitched = previous.profile != request.profile || handedOff.contains(.profile)
 
         // The server's word, where it reports cached tokens.
         var reusable: Int64?

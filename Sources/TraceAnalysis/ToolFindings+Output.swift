@@ -37,7 +37,7 @@ extension ToolFindings {
             for (index, call) in finding.calls.enumerated() {
                 let at = "at " + Format.duration(call.record.ts &- finding.runStart)
                 var line =
-                    "    \(index + 1). \(at), \(Format.duration(call.record.dur)), \(call.record.outcome)"
+                    "    \(index + 1). \(at), \(Format.duration(call.record.dur)), \(call.record.outcome.rawValue)"
                 line += repeats.contains(call.record.toolCallID) ? ", repeat" : ""
                 if let arguments = call.arguments {
                     line += "  " + TerminalText.fitted(arguments, width: 60)
@@ -160,7 +160,7 @@ extension ToolFindings.Finding {
                             ("request_id", .id(call.record.requestID)),
                             ("ts", .int(call.record.ts)),
                             ("dur_ns", .int(call.record.dur)),
-                            ("outcome", .string(call.record.outcome)),
+                            ("outcome", .string(call.record.outcome.rawValue)),
                             ("arguments_fingerprint", .string(call.record.argumentsFingerprint)),
                             ("output_fingerprint", .string(call.record.outputFingerprint)),
                             ("arguments", .string(call.arguments)),

@@ -228,7 +228,7 @@ private struct RunAnalysis {
             defer { previous[ask] = call }
             guard let before = previous[ask]?.record else { continue }
             let record = call.record
-            if before.outcome == "error" {
+            if before.outcome == .error {
                 retries.insert(record.toolCallID)
                 continue
             }

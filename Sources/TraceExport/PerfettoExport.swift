@@ -132,9 +132,9 @@ private struct RunBuilder {
         for handoff in run.handoffs {
             let tid = handoff.sessionID.flatMap { sessionThread[$0] } ?? thread("events")
             instant(
-                "handoff: \(handoff.kind)", cat: "handoff", ts: handoff.ts, tid: tid, scope: "t",
+                "handoff: \(handoff.kind.rawValue)", cat: "handoff", ts: handoff.ts, tid: tid, scope: "t",
                 args: [
-                    ("kind", .string(handoff.kind)), ("from", .string(handoff.from)),
+                    ("kind", .string(handoff.kind.rawValue)), ("from", .string(handoff.from)),
                     ("to", .string(handoff.to)),
                     ("session_id", .id(handoff.sessionID)),
                 ])
@@ -149,7 +149,7 @@ private struct RunBuilder {
             instant(
                 "dropped events", cat: "dropped", ts: dropped.ts, tid: thread("events"), scope: "p",
                 args: [
-                    ("sink", .string(dropped.sinkName)), ("reason", .string(dropped.reason)),
+                    ("sink", .string(dropped.sinkName)), ("reason", .string(dropped.reason.rawValue)),
                     ("count", .int(dropped.count)),
                 ])
         }

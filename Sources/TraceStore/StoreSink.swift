@@ -108,8 +108,8 @@ public final class StoreSink: TraceSink {
         engine.close()
     }
 
-    /// Events not recorded so far, by reason: `queue_full`, `sqlite_error`, `busy`, `closed`.
-    public var droppedCounts: [String: Int64] {
+    /// Events not recorded so far, by reason: `queueFull`, `sqliteError`, `busy`, `closed`.
+    public var droppedCounts: [DroppedRecord.Reason: Int64] {
         engine.droppedCounts
     }
 }
@@ -132,7 +132,7 @@ extension StoreSink {
             var writingBytes = 0
             var writerMode = WriterMode.busy
             /// Drops not yet handed to the writer, by reason (`queue_full`, `closed`).
-            var pendingDrops: [String: Int64] = [:]
+            var pendingDrops: [DroppedRecord.Reason: Int64] = [:]
             var flushWaiters: [DispatchSemaphore] = []
             var closeWaiters: [DispatchSemaphore] = []
             /// Set by `close()`: events from then on are counted as `closed`.
@@ -141,7 +141,7 @@ extension StoreSink {
             var writerDone = false
             /// Set once the file is closed.
             var finished = false
-            var dropped: [String: Int64] = [:]
+            var dropped: [DroppedRecord.Reason: Int64] = [:]
         }
 
         private let capacity: Int
@@ -175,14 +175,14 @@ extension StoreSink {
             let size = event.approximateBytes
             let signal = state.withLock { state -> Bool in
                 if state.closeRequested {
-                    state.dropped["closed", default: 0] += 1
-                    if !state.writerDone { state.pendingDrops["closed", default: 0] += 1 }
+                    state.dropped[.closed, default: 0] += 1
+                    if !state.writerDone { state.pendingDrops[.closed, default: 0] += 1 }
                     return false
                 }
                 guard state.queue.count < capacity, state.queuedBytes + state.writingBytes + size <= byteCapacity
                 else {
-                    state.dropped["queue_full", default: 0] += 1
-                    state.pendingDrops["queue_full", default: 0] += 1
+                    state.dropped[.queueFull, default: 0] += 1
+                    state.pendingDrops[.queueFull, default: 0] += 1
                     return false
                 }
                 state.queue.append(event)
@@ -244,17 +244,17 @@ extension StoreSink {
             drain(closing: true, deadline: .distantFuture)
         }
 
-        var droppedCounts: [String: Int64] {
+        var droppedCounts: [DroppedRecord.Reason: Int64] {
             state.withLock { $0.dropped }
         }
 
-        private func countDropped(_ count: Int64, reason: String) {
+        private func countDropped(_ count: Int64, reason: DroppedRecord.Reason) {
             guard count > 0 else { return }
             state.withLock { $0.dropped[reason, default: 0] += count }
         }
 
         private enum Work {
-            case write(drops: [String: Int64], waiters: [DispatchSemaphore])
+            case write(drops: [DroppedRecord.Reason: Int64], waiters: [DispatchSemaphore])
             case wait(WriterMode)
             case exit
         }
@@ -264,7 +264,7 @@ extension StoreSink {
             var batch: [TraceEvent] = []
             batch.reserveCapacity(min(capacity, Self.initialReservation))
             /// Drops not yet stored as `dropped` rows, by reason, carried over when a commit fails.
-            var unwritten: [String: Int64] = [:]
+            var unwritten: [DroppedRecord.Reason: Int64] = [:]
             var emptyNaps = 0
             let clock = MonotonicClock()
 
@@ -335,7 +335,7 @@ extension StoreSink {
         /// written so far in it; they are counted, and a new transaction begins.
         private func write(
             _ events: ArraySlice<TraceEvent>, with writer: StoreWriter, clock: MonotonicClock,
-            unwritten: inout [String: Int64]
+            unwritten: inout [DroppedRecord.Reason: Int64]
         ) {
             var failed: Int64 = 0
             var uncommitted: Int64 = 0
@@ -355,18 +355,18 @@ extension StoreSink {
                     }
                 }
                 var counts = unwritten
-                if failed > 0 { counts["sqlite_error", default: 0] += failed }
+                if failed > 0 { counts[.sqliteError, default: 0] += failed }
                 let now = clock.now()
                 for (reason, count) in counts.sorted(by: { $0.key < $1.key }) where count > 0 {
                     try writer.insertDropped(DroppedRecord(ts: now, sinkName: "store", reason: reason, count: count))
                 }
                 try writer.commit()
                 unwritten = [:]
-                countDropped(failed, reason: "sqlite_error")
+                countDropped(failed, reason: .sqliteError)
             } catch {
                 writer.rollback()
                 // Nothing of this transaction was committed.
-                let reason = error.isBusy ? "busy" : "sqlite_error"
+                let reason = error.isBusy ? DroppedRecord.Reason.busy : .sqliteError
                 let lost = Int64(events.count)
                 unwritten[reason, default: 0] += lost
                 countDropped(lost, reason: reason)

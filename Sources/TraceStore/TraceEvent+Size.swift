@@ -25,11 +25,11 @@ extension TraceEvent {
                 + size(record.error) + size(record.instructionsFingerprint) + size(record.toolsFingerprint)
                 + size(record.responseID) + size(record.responseModel) + size(record.serverAddress)
         case .toolCall(let record):
-            size(record.name) + size(record.callID) + size(record.argumentsFingerprint) + size(record.outcome)
+            size(record.name) + size(record.callID) + size(record.argumentsFingerprint) + size(record.outcome.rawValue)
                 + size(record.error) + size(record.outputFingerprint)
                 + (record.outputSketch?.count ?? 0) * MemoryLayout<UInt32>.stride
         case .handoff(let record):
-            size(record.kind) + size(record.from) + size(record.to)
+            size(record.kind.rawValue) + size(record.from) + size(record.to)
         case .interval(let record):
             size(record.name) + size(record.error) + size(record.metadata)
         case .instant(let record):
@@ -39,7 +39,7 @@ extension TraceEvent {
         case .payload(let record):
             size(record.text)
         case .dropped(let record):
-            size(record.sinkName) + size(record.reason)
+            size(record.sinkName) + size(record.reason.rawValue)
         }
     }
 

@@ -85,7 +85,7 @@ enum MemoryCase: String, CaseIterable {
             let prefix = self == .burst ? "memory.burst" : "memory.burst.unbounded"
             print("\(prefix) \(Self.mebibytes(Self.status("VmHWM")))")
             if self == .burst {
-                print("memory.burst.accepted \(events - Int(sink.droppedCounts["queue_full"] ?? 0))")
+                print("memory.burst.accepted \(events - Int(sink.droppedCounts[.queueFull] ?? 0))")
             }
             try? FileManager.default.removeItem(at: directory)
             exit(0)

@@ -70,7 +70,7 @@ struct TracingMiddlewareTests {
         let calls = sink.toolCalls
         try #require(requests.count == 2 && calls.count == 2)
         #expect(calls.allSatisfy { $0.requestID == requests[0].requestID && $0.sessionID == requests[0].sessionID })
-        #expect(calls.allSatisfy { $0.name == "search" && $0.outcome == "ok" && $0.dur >= 0 })
+        #expect(calls.allSatisfy { $0.name == "search" && $0.outcome == .ok && $0.dur >= 0 })
         #expect(calls[0].argumentsFingerprint == calls[1].argumentsFingerprint)
         #expect(calls.map(\.outputBytes) == [Int64("3 notes about   Launch  Prep".utf8.count), Int64("3 notes about launch prep".utf8.count)])
         #expect(requests[0].finishReason == "tool_calls")
@@ -90,7 +90,7 @@ struct TracingMiddlewareTests {
         let tracedError = await #expect(throws: (any Error).self) { try await traced.respond(to: "go") }
         let plainError = await #expect(throws: (any Error).self) { try await plain.respond(to: "go") }
         #expect(String(describing: tracedError) == String(describing: plainError))
-        #expect(sink.toolCalls.map(\.outcome) == ["error"])
+        #expect(sink.toolCalls.map(\.outcome) == [.error])
         #expect(sink.toolCalls.first?.error == "SearchFailed()")
     }
 
@@ -130,7 +130,7 @@ struct TracingMiddlewareTests {
         }
         #expect(sink.requests.map(\.model) == ["large", "large", "small"])
         let handoffs = sink.handoffs
-        #expect(handoffs.map(\.kind) == ["model"])
+        #expect(handoffs.map(\.kind) == [.model])
         #expect(handoffs.first?.from == "scripted/large")
         #expect(handoffs.first?.to == "scripted/small")
         #expect(handoffs.first?.sessionID == sink.requests[0].sessionID)
@@ -222,7 +222,7 @@ struct TurnAndPrefixTests {
         #expect(instructions[0] == instructions[2] && instructions[2] != instructions[3])
         // Same names, another description: still a tools handoff, named by names and fingerprint.
         let handoffs = sink.handoffs.map(\.kind)
-        #expect(handoffs == ["tools", "instructions"])
+        #expect(handoffs == [.tools, .instructions])
         let toolsHandoff = try #require(sink.handoffs.first)
         #expect(toolsHandoff.from.hasPrefix("search#") && toolsHandoff.to.hasPrefix("search#"))
         #expect(toolsHandoff.from != toolsHandoff.to)

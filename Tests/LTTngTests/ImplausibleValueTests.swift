@@ -32,7 +32,7 @@ struct ImplausibleValueTests {
                     .toolCall(ToolCallRecord(
                         toolCallID: tracer.makeID(), requestID: id, sessionID: session.sessionID, ts: tracer.now(),
                         dur: -5, name: "search", argumentsFingerprint: "ab", argumentsBytes: Int64.min,
-                        outputBytes: 2, outcome: "ok")),
+                        outputBytes: 2, outcome: .ok)),
                     kind: .toolCall)
             }
             storeSink.close()

@@ -32,7 +32,7 @@ struct ToolCallTests {
         #expect(call.callID == "call_1")
         #expect(call.requestID == sink.requests.first?.requestID)
         #expect(call.dur == 40)
-        #expect(call.outcome == "ok")
+        #expect(call.outcome == .ok)
         #expect(call.error == nil)
         #expect(call.argumentsFingerprint == "9f86d081")
         #expect(call.argumentsBytes == 17)
@@ -53,7 +53,7 @@ struct ToolCallTests {
                 throw Timeout()
             }
         }
-        #expect(sink.toolCalls.map(\.outcome) == ["error"])
+        #expect(sink.toolCalls.map(\.outcome) == [.error])
         #expect(sink.toolCalls.map(\.error) == ["timed out after 5 s"])
         #expect(sink.toolCalls.map(\.requestID) == [7])
         #expect(sink.toolCalls.map(\.sessionID) == [3])

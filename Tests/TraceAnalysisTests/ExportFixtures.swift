@@ -61,7 +61,7 @@ struct KnownStore {
             toolCallID: tracer.makeID(), requestID: first.requestID, sessionID: session.sessionID,
             ts: s + 1_200 * ms, dur: 300 * ms, name: "searchNotes", callID: "call_7",
             argumentsFingerprint: "de8087d81190c16c", argumentsBytes: 20, outputBytes: 100,
-            outcome: secrets ? "error" : "ok", error: secrets ? "no notes for \(Self.emails[2])" : nil,
+            outcome: secrets ? .error : .ok, error: secrets ? "no notes for \(Self.emails[2])" : nil,
             outputFingerprint: secrets ? nil : "0123456789abcdef", outputSketch: secrets ? nil : [1, 0xdead_beef])
         second = RequestRecord(
             requestID: tracer.makeID(), sessionID: session.sessionID, parentID: interval.intervalID,

@@ -45,7 +45,7 @@ struct OneRedactionPassTests {
                             toolCallID: call, requestID: record.requestID, sessionID: session,
                             ts: record.ts + 200_000_000, dur: 50_000_000, name: "shell",
                             argumentsFingerprint: "9f86d081884c7d65", argumentsBytes: 40, outputBytes: 100,
-                            outcome: "ok")),
+                            outcome: .ok)),
                     kind: .toolCall)
                 let arguments = OrderedJSON.object([("cmd", .string(turn == 0 ? quotedCurl : remote))])
                 tracer.record(

@@ -140,7 +140,7 @@ func makePlantedStore(
                             ts: ts + 200_000_000 + Int64(call) * 100_000_000, dur: 50_000_000,
                             name: "searchNotes " + text, callID: "call " + text,
                             argumentsFingerprint: "9f86d081884c7d65", argumentsBytes: 40, outputBytes: 100,
-                            outcome: call == 2 ? "error" : "ok", error: call == 2 ? text : nil)),
+                            outcome: call == 2 ? .error : .ok, error: call == 2 ? text : nil)),
                     kind: .toolCall)
                 let arguments = #"{"query":"notes \#(call) \#(text)"}"#
                 tracer.record(

@@ -95,7 +95,7 @@ struct TimelineTests {
                                                  label: hostile)), kind: .session)
             let asked = request(tracer, session: session, at: 5_100_000_000, error: hostile, model: hostile)
             tracer.record(.handoff(HandoffRecord(handoffID: tracer.makeID(), sessionID: session, ts: 5_700_000_000,
-                                                 kind: hostile, from: hostile, to: hostile)), kind: .handoff)
+                                                 kind: .init(rawValue: hostile), from: hostile, to: hostile)), kind: .handoff)
             for index in Int64(0)..<3 {
                 tracer.record(
                     .toolCall(ToolCallRecord(

@@ -38,7 +38,7 @@ struct StoreRoundTripTests {
                     toolCallID: tracer.makeID(), requestID: requestID, sessionID: sessionID, ts: tracer.now(),
                     dur: 3_000_000, name: "searchCalendar", callID: "call_1",
                     argumentsFingerprint: "9f86d081",
-                    argumentsBytes: 57, outputBytes: 1_024, outcome: "error", error: "timeout",
+                    argumentsBytes: 57, outputBytes: 1_024, outcome: .error, error: "timeout",
                     outputFingerprint: "cbf29ce484222325", outputSketch: [0, 1, 4_294_967_295])),
             kind: .toolCall)
         tracer.record(

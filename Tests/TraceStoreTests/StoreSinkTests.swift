@@ -67,9 +67,9 @@ struct StoreSinkTests {
         let droppedInStore = try count("dropped", in: path, reason: "queue_full")
         #expect(droppedInStore > 0)
         #expect(stored + droppedInStore == emitted)
-        #expect(sink.droppedCounts == ["queue_full": droppedInStore])
+        #expect(sink.droppedCounts == [.queueFull: droppedInStore])
         let rows = try StoreReader(path: path).dropped()
-        #expect(rows.allSatisfy { $0.sinkName == "store" && $0.reason == "queue_full" && $0.count > 0 })
+        #expect(rows.allSatisfy { $0.sinkName == "store" && $0.reason == .queueFull && $0.count > 0 })
         sink.close()
     }
 
@@ -89,7 +89,7 @@ struct StoreSinkTests {
         let dropped = try count("dropped", in: path, reason: "queue_full")
         #expect(dropped > 0 && stored > 0)
         #expect(stored + dropped == emitted)
-        #expect(sink.droppedCounts == ["queue_full": dropped])
+        #expect(sink.droppedCounts == [.queueFull: dropped])
         var lengths: Set<Int64> = []
         try StoreReader(path: path).query("SELECT DISTINCT length(text) FROM payload") { lengths.insert($0.int64(0)) }
         #expect(lengths == [100_000])
@@ -116,7 +116,7 @@ struct StoreSinkTests {
         sink.record(.chunk(ChunkRecord(requestID: 1, ts: 1, tokens: 1)))
         sink.flush()
         sink.close()
-        #expect(sink.droppedCounts == ["closed": 1])
+        #expect(sink.droppedCounts == [.closed: 1])
     }
 
     @Test func aSinkThatGoesAwayClosesItsStore() throws {
@@ -224,7 +224,7 @@ struct StoreSinkTests {
             sink.record(.request(RequestRecord(requestID: id, ts: id, dur: 1)))
         }
         sink.close()
-        #expect(sink.droppedCounts == ["sqlite_error": 10])
+        #expect(sink.droppedCounts == [.sqliteError: 10])
         #expect(try count("request", in: path) == 10)
         #expect(try count("chunk", in: path) == 0)
         #expect(try count("dropped", in: path, reason: "sqlite_error") == 10)
@@ -257,6 +257,6 @@ struct StoreSinkTests {
         let dropped = try count("dropped", in: path, reason: "sqlite_error")
         #expect(dropped >= 10)
         #expect(stored + dropped == emitted)
-        #expect(sink.droppedCounts == ["sqlite_error": dropped])
+        #expect(sink.droppedCounts == [.sqliteError: dropped])
     }
 }

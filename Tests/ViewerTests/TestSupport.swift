@@ -85,7 +85,7 @@ final class StoreScript {
     @discardableResult
     func toolCall(
         request: Int64?, session: Int64?, at start: Int64, dur: Int64, name: String, fingerprint: String = "9f86d081884c7d65",
-        argumentsBytes: Int64 = 24, outputBytes: Int64 = 512, outcome: String = "ok", arguments: String? = nil
+        argumentsBytes: Int64 = 24, outputBytes: Int64 = 512, outcome: ToolCallRecord.Outcome = .ok, arguments: String? = nil
     ) -> Int64 {
         let id = tracer.makeID()
         tracer.record(
@@ -93,13 +93,13 @@ final class StoreScript {
                 ToolCallRecord(
                     toolCallID: id, requestID: request, sessionID: session, ts: at(start), dur: dur * 1_000_000,
                     name: name, argumentsFingerprint: fingerprint, argumentsBytes: argumentsBytes,
-                    outputBytes: outputBytes, outcome: outcome, error: outcome == "ok" ? nil : "failed")),
+                    outputBytes: outputBytes, outcome: outcome, error: outcome == .ok ? nil : "failed")),
             kind: .toolCall)
         if let arguments { tracer.capturePayload(.toolArguments, arguments, parentID: id) }
         return id
     }
 
-    func handoff(session: Int64?, at time: Int64, kind: String, from: String, to: String) {
+    func handoff(session: Int64?, at time: Int64, kind: HandoffRecord.Kind, from: String, to: String) {
         tracer.record(
             .handoff(HandoffRecord(handoffID: tracer.makeID(), sessionID: session, ts: at(time), kind: kind,
                                    from: from, to: to)), kind: .handoff)
@@ -127,7 +127,7 @@ func writeSmallStore(_ path: String) throws {
                                output: 41, promptBytes: 4_936, entries: 6, reused: 4)
     script.toolCall(request: first, session: planner, at: 930, dur: 140, name: "searchNotes",
                     fingerprint: "1c2d3e4f5a6b7c8d", argumentsBytes: 27, outputBytes: 2_048)
-    script.toolCall(request: first, session: planner, at: 1_080, dur: 150, name: "getCalendar", outcome: "error")
+    script.toolCall(request: first, session: planner, at: 1_080, dur: 150, name: "getCalendar", outcome: .error)
     script.handoff(session: planner, at: 1_300, kind: "model", from: "smollm2-135m", to: "smollm2-360m")
     script.request(session: planner, at: 1_400, dur: 1_100, ttft: 380, input: 900, cached: 0, model: "smollm2-360m")
     script.interval(session: planner, name: "PlanDay", from: 5, to: 2_600, metadata: ["turn": 1])

@@ -31,7 +31,7 @@ struct ViewerInjectionTests {
             let request = script.request(session: session, at: at + 10, dur: 400, ttft: 60, model: attack,
                                          error: index == 0 ? attack : nil, prompt: "prompt " + attack)
             script.toolCall(request: request, session: session, at: at + 420, dur: 100, name: attack,
-                            fingerprint: attack, outcome: index == 1 ? attack : "ok",
+                            fingerprint: attack, outcome: index == 1 ? ToolCallRecord.Outcome(rawValue: attack) : .ok,
                             arguments: "{\"q\":\(OrderedJSON.quoted(attack))}")
             script.handoff(session: session, at: at + 530, kind: "model", from: attack, to: attack)
             script.interval(session: session, name: attack, from: at + 5, to: at + 800, metadata: ["note": .string(attack)])

@@ -87,7 +87,7 @@ struct ViewerReadingTests {
             #expect(okabeIto.contains(entry.colour.lowercased()), "\(entry.style) is \(entry.colour)")
         }
         // Every failed event is drawn as failed: the small store has one failed tool call.
-        let failures = try StoreReader(path: small).toolCalls().filter { $0.outcome != "ok" }.count
+        let failures = try StoreReader(path: small).toolCalls().filter { $0.outcome != .ok }.count
             + StoreReader(path: small).requests().filter { $0.error != nil }.count
         #expect(failures == 1)
         #expect(dom.canvas("data-drawn-failed") == failures)

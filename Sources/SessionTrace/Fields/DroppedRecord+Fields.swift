@@ -8,7 +8,7 @@ extension DroppedRecord: TableRecord {
             .text("sink", "sink", freeText: false, "the sink that lost the events", get: { $0.sinkName }, set: { $0.sinkName = $1 }),
             .text(
                 "reason", "reason", freeText: false, "`queue_full`, `sqlite_error`, `busy`, `closed`, ...",
-                get: { $0.reason }, set: { $0.reason = $1 }),
+                get: { $0.reason.rawValue }, set: { $0.reason = .init(rawValue: $1) }),
             .integer(
                 "count", "count", unit: .count, "events lost since the previous count of the same sink and reason",
                 get: { $0.count }, set: { $0.count = $1 }),

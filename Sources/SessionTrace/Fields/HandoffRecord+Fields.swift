@@ -13,7 +13,7 @@ extension HandoffRecord: TableRecord {
             .integer("ts", "ts", unit: .timestamp, "when the change was seen", get: { $0.ts }, set: { $0.ts = $1 }),
             .text(
                 "kind", "kind", freeText: false, "`profile`, `model`, `instructions` or `tools`",
-                get: { $0.kind }, set: { $0.kind = $1 }),
+                get: { $0.kind.rawValue }, set: { $0.kind = .init(rawValue: $1) }),
             .text(
                 "from", "from_value", freeText: true, tracepoint: "from", "before",
                 get: { $0.from }, set: { $0.from = $1 }),

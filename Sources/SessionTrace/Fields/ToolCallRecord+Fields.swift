@@ -33,7 +33,7 @@ extension ToolCallRecord: TableRecord {
                 get: { $0.outputBytes }, set: { $0.outputBytes = $1 }),
             .text(
                 "outcome", "outcome", freeText: false, "`ok` or `error`",
-                get: { $0.outcome }, set: { $0.outcome = $1 }),
+                get: { $0.outcome.rawValue }, set: { $0.outcome = .init(rawValue: $1) }),
             .optionalText(
                 "error", "error", freeText: true, "the error, if any",
                 get: { $0.error }, set: { $0.error = $1 }),

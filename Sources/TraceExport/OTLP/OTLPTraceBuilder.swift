@@ -220,7 +220,7 @@ struct OTLPTraceBuilder {
                 dropped.ts, "dropped_events",
                 [
                     OTLPAttribute("session_trace.sink", dropped.sinkName),
-                    OTLPAttribute("session_trace.reason", dropped.reason),
+                    OTLPAttribute("session_trace.reason", dropped.reason.rawValue),
                     OTLPAttribute("session_trace.count", dropped.count),
                 ]
             )
@@ -248,7 +248,7 @@ struct OTLPTraceBuilder {
                 (
                     handoff.ts, "session_trace.handoff",
                     [
-                        OTLPAttribute("session_trace.handoff.kind", handoff.kind),
+                        OTLPAttribute("session_trace.handoff.kind", handoff.kind.rawValue),
                         OTLPAttribute("session_trace.handoff.from", handoff.from),
                         OTLPAttribute("session_trace.handoff.to", handoff.to),
                     ]
@@ -389,14 +389,14 @@ struct OTLPTraceBuilder {
         ]
         if let callID = call.callID { attributes.append(OTLPAttribute("gen_ai.tool.call.id", callID)) }
         attributes += conversationAttributes(owner)
-        if call.error != nil || call.outcome == "error" { attributes.append(OTLPAttribute("error.type", "_OTHER")) }
+        if call.error != nil || call.outcome == .error { attributes.append(OTLPAttribute("error.type", "_OTHER")) }
         if let request = call.requestID { attributes.append(OTLPAttribute("session_trace.request_id", id: request)) }
         attributes += [
             OTLPAttribute("session_trace.tool_call_id", id: call.toolCallID),
             OTLPAttribute("session_trace.arguments_fingerprint", call.argumentsFingerprint),
             OTLPAttribute("session_trace.arguments_bytes", call.argumentsBytes),
             OTLPAttribute("session_trace.output_bytes", call.outputBytes),
-            OTLPAttribute("session_trace.outcome", call.outcome),
+            OTLPAttribute("session_trace.outcome", call.outcome.rawValue),
         ]
         if let fingerprint = call.outputFingerprint {
             attributes.append(OTLPAttribute("session_trace.output_fingerprint", fingerprint))
@@ -414,7 +414,7 @@ struct OTLPTraceBuilder {
         return Node(
             spanID: spanID(call.toolCallID, .toolCall), parent: parent, name: "execute_tool \(call.name)",
             kind: .internal, start: call.ts, end: call.ts + max(0, call.dur), attributes: attributes,
-            error: call.error ?? (call.outcome == "error" ? "error" : nil))
+            error: call.error ?? (call.outcome == .error ? call.outcome.rawValue : nil))
     }
 
     // MARK: Parts

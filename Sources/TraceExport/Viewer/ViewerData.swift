@@ -151,13 +151,13 @@ private struct Builder {
                 ("name", text(call.name)), ("callID", text(call.callID)),
                 ("fingerprint", text(call.argumentsFingerprint)),
                 ("argumentsBytes", .int(call.argumentsBytes)), ("outputBytes", .int(call.outputBytes)),
-                ("outcome", text(call.outcome)), ("error", text(call.error)),
+                ("outcome", text(call.outcome.rawValue)), ("error", text(call.error)),
             ])
         }
         let handoffs: [OrderedJSON] = recorded.handoffs.map { handoff in
             .object([
                 ("id", .id(handoff.handoffID)), ("sessionID", .id(handoff.sessionID)),
-                ("ts", .int(handoff.ts - start)), ("kind", text(handoff.kind)), ("from", text(handoff.from)),
+                ("ts", .int(handoff.ts - start)), ("kind", text(handoff.kind.rawValue)), ("from", text(handoff.from)),
                 ("to", text(handoff.to)),
             ])
         }
@@ -195,7 +195,7 @@ private struct Builder {
         }
         let dropped: [OrderedJSON] = recorded.dropped.map { row in
             .object([
-                ("ts", .int(row.ts - start)), ("sink", text(row.sinkName)), ("reason", text(row.reason)),
+                ("ts", .int(row.ts - start)), ("sink", text(row.sinkName)), ("reason", text(row.reason.rawValue)),
                 ("count", .int(row.count)),
             ])
         }

@@ -111,7 +111,7 @@ enum TimelineData {
                     })),
                     ("handoffs", .array(run.handoffs.filter { $0.sessionID.map(ids.contains) ?? false }.map { handoff in
                         .object([("session_id", .id(handoff.sessionID)), ("at_ns", .int(handoff.ts - origin)),
-                                 ("kind", .string(handoff.kind)), ("from", .string(handoff.from)),
+                                 ("kind", .string(handoff.kind.rawValue)), ("from", .string(handoff.from)),
                                  ("to", .string(handoff.to))])
                     })),
                 ])

@@ -227,7 +227,7 @@ public struct Timeline: Sendable {
                     if let column = scale.column(handoff.ts) { marks[column] = Timeline.handoff }
                     handoffNotes.append(
                         "\(Timeline.handoff) \(Format.duration(handoff.ts - origin)) "
-                            + "\(TerminalText.fitted(lane.label, width: 24)): \(TerminalText.fitted(handoff.kind, width: 16)) "
+                            + "\(TerminalText.fitted(lane.label, width: 24)): \(TerminalText.fitted(handoff.kind.rawValue, width: 16)) "
                             + "\(TerminalText.fitted(handoff.from, width: 24)) → \(TerminalText.fitted(handoff.to, width: 24))")
                 }
                 out += TerminalText.padded("  handoff", labelWidth) + paint.row(marks) + "\n"
