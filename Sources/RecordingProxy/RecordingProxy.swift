@@ -179,9 +179,12 @@ public final class RecordingProxy: Sendable {
     ) -> ProxyExchange? {
         let data = Data(body)
         let session = headers.first { $0.0.lowercased() == "x-session-id" }?.1
-        let observed = route == .anthropicMessages
-            ? ObservedRequest.anthropicMessages(data, sessionHeader: session)
-            : ObservedRequest.openAIChat(data, sessionHeader: session)
+        let observed: ObservedRequest? =
+            switch route {
+            case .anthropicMessages: ObservedRequest.anthropicMessages(data, sessionHeader: session)
+            case .responses: ObservedRequest.openAIResponses(data, sessionHeader: session)
+            case .chatCompletions, .passthrough: ObservedRequest.openAIChat(data, sessionHeader: session)
+            }
         return observed.map {
             ProxyExchange(
                 observed: $0, route: route, upstreamURL: url, tracker: tracker,

@@ -13,6 +13,8 @@ models:
                    stream_options.include_usage asks for it (and then "usage":null in every other
                    chunk, as OpenAI's API sends it); that chunk in two data lines, split
                    between CR and LF
+  /v1/responses    (any model) the Responses API: calls get_weather until a function_call_output came,
+                   then answers; whole or streamed
   scripted-huge    a whole (not streamed) JSON answer of 256 MiB, written 1 MiB at a time
   scripted-malformed  an event that is not JSON, then [DONE]
   scripted-slow    one content chunk, then one every second for a minute
@@ -79,6 +81,8 @@ class Handler(BaseHTTPRequestHandler):
         model = request.get("model", "")
         if self.path.rstrip("/").endswith("/messages"):
             return self.anthropic_message(request, model)
+        if self.path.rstrip("/").endswith("/responses"):
+            return self.responses_answer(request, model)
         if model == "scripted-bytes":
             return self.stream_pieces(BYTES_PIECES)
         if model == "scripted-huge":
@@ -153,6 +157,40 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("request-id", "req_scripted_%d" % results)
         self.end_headers()
         self.wfile.write(body)
+
+    def responses_answer(self, request, model):
+        """The Responses API: a get_weather function call until a function_call_output came, then text."""
+        items = request.get("input") if isinstance(request.get("input"), list) else []
+        results = sum(1 for item in items if item.get("type") == "function_call_output")
+        usage = {"input_tokens": 20 + 10 * results, "output_tokens": 9, "total_tokens": 29 + 10 * results,
+                 "input_tokens_details": {"cached_tokens": 4}}
+        if results < 1:
+            item = {"type": "function_call", "id": "fc_0", "call_id": "call_r0", "name": "get_weather",
+                    "arguments": json.dumps({"city": "Paris"}), "status": "completed"}
+        else:
+            item = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+                    "content": [{"type": "output_text", "text": "It is sunny in Paris.", "annotations": []}]}
+        response = {"id": "resp_scripted_%d" % results, "object": "response", "model": model, "status": "completed",
+                    "output": [item], "usage": usage}
+        if not request.get("stream"):
+            body = json.dumps(response).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        def event(kind, **fields):
+            return ("event: %s\ndata: %s\n\n" % (kind, json.dumps(dict(type=kind, **fields)))).encode()
+        started = dict(response, status="in_progress", output=[], usage=None)
+        pieces = [event("response.created", response=started), event("response.output_item.added", item=item)]
+        if item["type"] == "message":
+            pieces += [event("response.output_text.delta", item_id="msg_1", delta="It is sunny"),
+                       event("response.output_text.delta", item_id="msg_1", delta=" in Paris.")]
+        else:
+            pieces += [event("response.function_call_arguments.delta", item_id="fc_0", delta=item["arguments"])]
+        pieces += [event("response.output_item.done", item=item), event("response.completed", response=response)]
+        self.stream_pieces(pieces)
 
     def huge_answer(self, mebibytes):
         head, tail = b'{"id":"chatcmpl-huge","object":"chat.completion","choices":[],"padding":"', b'"}'
