@@ -67,4 +67,26 @@ struct ProxyResponsesRealServerTests {
         #expect((row["ttft"] as? Int ?? 0) > 0)
         #expect(row["error"] as? String == nil)
     }
+
+    @Test func openAISDKSeesWhatTheStoreHolds() throws {
+        let server = try LlamaServerTrait.server().baseURL.absoluteString
+        let proxy = try ProxyProcess(upstream: server)
+        let seen = try PythonClients.run("openai_responses.py", [proxy.openAIBaseURL])
+        #expect(proxy.stop() == 0)
+        let turns = [seen["whole"], seen["streamed"]].compactMap { $0 as? [String: Any] }
+        let rows = try storeRows(proxy.storePath, "select * from request order by ts")
+        try #require(rows.count == 2 && turns.count == 2)
+        for (row, saw) in zip(rows, turns) {
+            #expect(row["response_id"] as? String == saw["id"] as? String)
+            #expect(row["finish_reason"] as? String == saw["status"] as? String)
+            #expect(row["input_tokens"] as? Int == saw["input_tokens"] as? Int)
+            #expect(row["output_tokens"] as? Int == saw["output_tokens"] as? Int)
+            #expect(row["error"] as? String == nil)
+        }
+        #expect(rows.map { $0["streamed"] as? Int } == [0, 1])
+        // The second turn sends the first's answer back: one conversation, two turns, the history reused.
+        #expect(rows[0]["session_id"] as? Int == rows[1]["session_id"] as? Int)
+        #expect(rows[0]["turn_id"] as? Int != rows[1]["turn_id"] as? Int)
+        #expect(rows[1]["reused_prefix_entries"] as? Int == 1)
+    }
 }
