@@ -51,7 +51,18 @@ struct ObservedRequest {
                 name: function["name"] as? String ?? "", description: function["description"] as? String ?? "",
                 parameters: JSONValue.text(function["parameters"]))
         }
-        return ObservedRequest(
+        return openAI(
+            object, sessionHeader: sessionHeader, instructions: instructions, entries: entries, tools: tools,
+            maximumResponseTokens: object["max_completion_tokens"] ?? object["max_tokens"])
+    }
+
+    /// An OpenAI request (chat completions or Responses) of what its body held: the model, the
+    /// stream flag, the session named by its header, `user` or `metadata.session_id`, the temperature.
+    static func openAI(
+        _ object: [String: Any], sessionHeader: String?, instructions: [String], entries: [Transcript.Entry],
+        tools: [ToolDefinition], maximumResponseTokens: Any?
+    ) -> ObservedRequest {
+        ObservedRequest(
             model: object["model"] as? String ?? "", streams: object["stream"] as? Bool ?? false,
             sessionName: sessionHeader ?? object["user"] as? String
                 ?? (object["metadata"] as? [String: Any])?["session_id"] as? String,
@@ -60,8 +71,7 @@ struct ObservedRequest {
                 tools: tools,
                 options: GenerationOptions(
                     temperature: (object["temperature"] as? NSNumber)?.doubleValue,
-                    maximumResponseTokens: JSONValue.integer(object["max_completion_tokens"] ?? object["max_tokens"])
-                        .map(Int.init)),
+                    maximumResponseTokens: JSONValue.integer(maximumResponseTokens).map(Int.init)),
                 profileName: ""))
     }
 
@@ -123,7 +133,7 @@ struct ObservedRequest {
 
     /// A message's text: a string as it is, an array of parts as their `text`s joined (other parts,
     /// such as images, as their JSON, so that a changed image still changes the prefix).
-    private static func text(of content: Any?) -> String {
+    static func text(of content: Any?) -> String {
         if let text = content as? String { return text }
         guard let parts = content as? [[String: Any]] else { return content.map { JSONValue.text($0) } ?? "" }
         return parts.map { part in (part["text"] as? String) ?? JSONValue.text(part) }.joined(separator: "\n")

@@ -11,13 +11,21 @@ final class ProxyConnection: @unchecked Sendable {
     let route: ProxyRoute
     let exchange: ProxyExchange?
     let clientSocket: Int32
+    /// Whether the proxy added `include_usage` to the request, so the usage chunk must not reach the client.
+    let stripsUsageChunk: Bool
     private var transfer: UpstreamTransfer?
+    private var usageFilter: UsageChunkFilter?
+    private var upstreamEnded = false
     /// Bytes the upstream sent that the client's buffer had no room for yet.
     private var leftover: [UInt8] = []
     private var leftoverStart = 0
 
-    init(proxy: RecordingProxy, route: ProxyRoute, exchange: ProxyExchange?, clientSocket: Int32) {
+    init(
+        proxy: RecordingProxy, route: ProxyRoute, exchange: ProxyExchange?, clientSocket: Int32,
+        stripsUsageChunk: Bool = false
+    ) {
         self.proxy = proxy
+        self.stripsUsageChunk = stripsUsageChunk
         self.route = route
         self.exchange = exchange
         self.clientSocket = clientSocket
@@ -51,6 +59,10 @@ final class ProxyConnection: @unchecked Sendable {
             return proxy.respondBadGateway(connection, route: route, reason: "the proxy is stopping")
         }
 
+        let contentType = head.headers.last { $0.name.lowercased() == "content-type" }?.value ?? ""
+        if stripsUsageChunk, (200..<300).contains(head.status), contentType.lowercased().hasPrefix("text/event-stream") {
+            usageFilter = UsageChunkFilter()
+        }
         let read: cmhd_body_reader = { context, buffer, capacity in
             Unmanaged<ProxyConnection>.fromOpaque(context!).takeUnretainedValue().read(into: buffer!, capacity: capacity)
         }
@@ -58,7 +70,7 @@ final class ProxyConnection: @unchecked Sendable {
             Unmanaged<ProxyConnection>.fromOpaque(context!).release()
         }
         let context = Unmanaged.passRetained(self).toOpaque()
-        guard let response = cmhd_response_from_reader(head.contentLength ?? -1, read, release, context) else {
+        guard let response = cmhd_response_from_reader(usageFilter == nil ? head.contentLength ?? -1 : -1, read, release, context) else {
             Unmanaged<ProxyConnection>.fromOpaque(context).release()
             exchange?.end(.failed(.upstreamCut("the proxy could not make a response")))
             return false
@@ -71,15 +83,21 @@ final class ProxyConnection: @unchecked Sendable {
 
     /// The next bytes of the body for the client, at most `capacity`, waiting for the upstream.
     private func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
-        if leftoverStart == leftover.count {
+        // A filtered piece may come out empty: wait for the next one.
+        while leftoverStart == leftover.count {
+            if upstreamEnded {
+                exchange?.end(.completed)
+                return Int(CMHD_BODY_END)
+            }
             guard let transfer else { return Int(CMHD_BODY_ABORT) }
             switch transfer.nextBytes(clientSocket: clientSocket, stopping: { proxy.isStopping }) {
             case .bytes(let bytes):
-                leftover = bytes
+                leftover = usageFilter?.pass(bytes) ?? bytes
                 leftoverStart = 0
             case .end:
-                exchange?.end(.completed)
-                return Int(CMHD_BODY_END)
+                leftover = usageFilter?.finish() ?? []
+                leftoverStart = 0
+                upstreamEnded = true
             case .failed(let reason):
                 exchange?.end(.failed(proxy.isStopping ? .proxyStopped : .upstreamCut(reason)))
                 return Int(CMHD_BODY_ABORT)

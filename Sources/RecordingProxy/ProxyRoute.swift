@@ -4,7 +4,9 @@ enum ProxyRoute: Equatable {
     case chatCompletions
     /// `POST …/messages`: recorded as an Anthropic Messages request.
     case anthropicMessages
-    /// Everything else (models, embeddings, the Responses API for now, …): forwarded, not recorded.
+    /// `POST …/responses`: recorded as an OpenAI Responses API request.
+    case responses
+    /// Everything else (models, embeddings, a stored response's `GET`, …): forwarded, not recorded.
     case passthrough
 
     init(method: String, path: String) {
@@ -18,6 +20,8 @@ enum ProxyRoute: Equatable {
             self = .chatCompletions
         } else if trimmed.hasSuffix("/messages") {
             self = .anthropicMessages
+        } else if trimmed.hasSuffix("/responses") {
+            self = .responses
         } else {
             self = .passthrough
         }
@@ -29,7 +33,7 @@ enum ProxyRoute: Equatable {
     /// `gen_ai.provider.name` of the API the route speaks.
     var provider: String {
         switch self {
-        case .chatCompletions: "openai"
+        case .chatCompletions, .responses: "openai"
         case .anthropicMessages: "anthropic"
         case .passthrough: ""
         }

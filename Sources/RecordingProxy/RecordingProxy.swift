@@ -153,13 +153,21 @@ public final class RecordingProxy: Sendable {
             ? observe(route: route, body: body, headers: headers, url: url) : nil
         let forwarded = headers.filter { HeaderPolicy.forwardsRequestHeader($0.0, route: route) }
             .map { "\($0.0): \($0.1)" }
+        // A recorded stream without usage gets it asked for, and the usage chunk taken out again.
+        let withUsage = exchange != nil && route == .chatCompletions
+            ? StreamUsageRequest.addingIncludeUsage(to: body) : nil
         inFlight.wrappingAdd(1, ordering: .relaxed)
         let proxyConnection = ProxyConnection(
-            proxy: self, route: route, exchange: exchange, clientSocket: cmhd_client_socket(connection))
+            proxy: self, route: route, exchange: exchange, clientSocket: cmhd_client_socket(connection),
+            stripsUsageChunk: withUsage != nil)
         state.pointee = Unmanaged.passRetained(proxyConnection).toOpaque()
-        guard let transfer = UpstreamTransfer(
-            url: url, method: method, headers: forwarded, body: body, caFile: configuration.caFile)
-        else {
+        // libcurl copies the body (CURLOPT_COPYPOSTFIELDS): the rewritten one need not outlive this call.
+        let prepared = withUsage.map { rewritten in
+            rewritten.withUnsafeBytes { body in
+                UpstreamTransfer(url: url, method: method, headers: forwarded, body: body, caFile: configuration.caFile)
+            }
+        } ?? UpstreamTransfer(url: url, method: method, headers: forwarded, body: body, caFile: configuration.caFile)
+        guard let transfer = prepared else {
             exchange?.end(.failed(.upstreamUnreachable("libcurl could not prepare the request")))
             return respondBadGateway(connection, route: route, reason: "libcurl could not prepare the request")
         }
@@ -171,9 +179,12 @@ public final class RecordingProxy: Sendable {
     ) -> ProxyExchange? {
         let data = Data(body)
         let session = headers.first { $0.0.lowercased() == "x-session-id" }?.1
-        let observed = route == .anthropicMessages
-            ? ObservedRequest.anthropicMessages(data, sessionHeader: session)
-            : ObservedRequest.openAIChat(data, sessionHeader: session)
+        let observed: ObservedRequest? =
+            switch route {
+            case .anthropicMessages: ObservedRequest.anthropicMessages(data, sessionHeader: session)
+            case .responses: ObservedRequest.openAIResponses(data, sessionHeader: session)
+            case .chatCompletions, .passthrough: ObservedRequest.openAIChat(data, sessionHeader: session)
+            }
         return observed.map {
             ProxyExchange(
                 observed: $0, route: route, upstreamURL: url, tracker: tracker,

@@ -23,7 +23,12 @@ struct ResponseTap {
     init(route: ProxyRoute, upstreamURL: String) {
         self.route = route
         let url = URL(string: upstreamURL) ?? URL(fileURLWithPath: "/")
-        assembler = route == .anthropicMessages ? AnthropicStreamAssembler(url: url) : OpenAIStreamAssembler(url: url)
+        assembler =
+            switch route {
+            case .anthropicMessages: AnthropicStreamAssembler(url: url)
+            case .responses: ResponsesStreamAssembler()
+            case .chatCompletions, .passthrough: OpenAIStreamAssembler(url: url)
+            }
     }
 
     /// `gen_ai.response.id` and `.model` of a streamed response, once an event carried them.
@@ -88,7 +93,11 @@ struct ResponseTap {
         guard !readsEvents, !bodyTooLarge,
               let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
         else { return nil }
-        return route == .anthropicMessages ? .anthropic(object) : .openAI(object)
+        switch route {
+        case .anthropicMessages: return .anthropic(object)
+        case .responses: return .responses(object)
+        case .chatCompletions, .passthrough: return .openAI(object)
+        }
     }
 
     /// The error message a whole error body carries, or its first bytes.

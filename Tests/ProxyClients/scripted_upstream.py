@@ -9,6 +9,13 @@ models:
   scripted-loop    calls get_weather {"city": "Paris"} until 4 results came, then answers
   scripted-clean   calls get_weather once, then answers
   scripted-bytes   a fixed event stream, written in odd pieces (split lines, CRLF, a comment)
+  scripted-usage   a fixed event stream whose usage comes only in the usage-only chunk, when
+                   stream_options.include_usage asks for it (and then "usage":null in every other
+                   chunk, as OpenAI's API sends it); that chunk in two data lines, split
+                   between CR and LF
+  /v1/responses    (any model) the Responses API: calls get_weather until a function_call_output came,
+                   then answers; whole or streamed
+  scripted-huge    a whole (not streamed) JSON answer of 256 MiB, written 1 MiB at a time
   scripted-malformed  an event that is not JSON, then [DONE]
   scripted-slow    one content chunk, then one every second for a minute
   scripted-many    200 content chunks, one every 10 ms (benchmarks/proxy-overhead.sh, 64 at once)
@@ -28,6 +35,22 @@ BYTES_PIECES = [
     b'data: {"id":"chatcmpl-fixed","object":"chat.completion.chunk","model":"scripted-bytes","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],',
     b'"usage":{"prompt_tokens":7,"completion_tokens":3,"total_tokens":10}}\n\n',
     b'data: [DONE]\n\n',
+]
+
+# The fixed stream of scripted-usage, and the usage-only chunk that include_usage adds before [DONE].
+USAGE_PIECES = [
+    b'data: {"id":"chatcmpl-usage","object":"chat.completion.chunk","model":"scripted-usage",',
+    b'"choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]}\r\n\r',
+    b'\n: a comment line\r\n',
+    b'data: {"id":"chatcmpl-usage","object":"chat.completion.chunk","model":"scripted-usage","choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":"stop"}]}\n\n',
+]
+# What include_usage makes of the stream: "usage": null in every chunk, as OpenAI's API writes it.
+USAGE_PIECES_ASKED = [piece.replace(b'}]}', b'}],"usage":null}') for piece in USAGE_PIECES]
+USAGE_CHUNK_PIECES = [
+    b'data: {"id":"chatcmpl-usage","object":"chat.completion.chunk","model":"scripted-usage",\r',
+    b'\ndata: "choices":[],"usage":{"prompt_tokens":7,"completion_tokens":2,"total_tokens":9}}\r\n',
+    b'\r',
+    b'\n',
 ]
 
 
@@ -58,8 +81,16 @@ class Handler(BaseHTTPRequestHandler):
         model = request.get("model", "")
         if self.path.rstrip("/").endswith("/messages"):
             return self.anthropic_message(request, model)
+        if self.path.rstrip("/").endswith("/responses"):
+            return self.responses_answer(request, model)
         if model == "scripted-bytes":
             return self.stream_pieces(BYTES_PIECES)
+        if model == "scripted-huge":
+            return self.huge_answer(256)
+        if model == "scripted-usage":
+            usage = (request.get("stream_options") or {}).get("include_usage")
+            pieces = USAGE_PIECES_ASKED + USAGE_CHUNK_PIECES if usage else USAGE_PIECES
+            return self.stream_pieces(pieces + [b"data: [DONE]\n\n"])
         if model == "scripted-malformed":
             return self.stream_pieces([b"data: {not json\n\n", b"data: [DONE]\n\n"])
         if model == "scripted-slow":
@@ -126,6 +157,52 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("request-id", "req_scripted_%d" % results)
         self.end_headers()
         self.wfile.write(body)
+
+    def responses_answer(self, request, model):
+        """The Responses API: a get_weather function call until a function_call_output came, then text."""
+        items = request.get("input") if isinstance(request.get("input"), list) else []
+        results = sum(1 for item in items if item.get("type") == "function_call_output")
+        usage = {"input_tokens": 20 + 10 * results, "output_tokens": 9, "total_tokens": 29 + 10 * results,
+                 "input_tokens_details": {"cached_tokens": 4}}
+        if results < 1:
+            item = {"type": "function_call", "id": "fc_0", "call_id": "call_r0", "name": "get_weather",
+                    "arguments": json.dumps({"city": "Paris"}), "status": "completed"}
+        else:
+            item = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+                    "content": [{"type": "output_text", "text": "It is sunny in Paris.", "annotations": []}]}
+        response = {"id": "resp_scripted_%d" % results, "object": "response", "model": model, "status": "completed",
+                    "output": [item], "usage": usage}
+        if not request.get("stream"):
+            body = json.dumps(response).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        def event(kind, **fields):
+            return ("event: %s\ndata: %s\n\n" % (kind, json.dumps(dict(type=kind, **fields)))).encode()
+        started = dict(response, status="in_progress", output=[], usage=None)
+        pieces = [event("response.created", response=started), event("response.output_item.added", item=item)]
+        if item["type"] == "message":
+            pieces += [event("response.output_text.delta", item_id="msg_1", delta="It is sunny"),
+                       event("response.output_text.delta", item_id="msg_1", delta=" in Paris.")]
+        else:
+            pieces += [event("response.function_call_arguments.delta", item_id="fc_0", delta=item["arguments"])]
+        pieces += [event("response.output_item.done", item=item), event("response.completed", response=response)]
+        self.stream_pieces(pieces)
+
+    def huge_answer(self, mebibytes):
+        head, tail = b'{"id":"chatcmpl-huge","object":"chat.completion","choices":[],"padding":"', b'"}'
+        piece = b"a" * (1 << 20)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(head) + mebibytes * len(piece) + len(tail)))
+        self.end_headers()
+        self.wfile.write(head)
+        for _ in range(mebibytes):
+            self.wfile.write(piece)
+        self.wfile.write(tail)
 
     def stream_pieces(self, pieces, pause=0.005):
         self.send_response(200)

@@ -104,6 +104,33 @@ struct ProxyRealServerTests {
         #expect(abs(sdkTTFT - proxyTTFT) < 10_000_000, "proxy \(proxyTTFT) ns, SDK \(sdkTTFT) ns")
     }
 
+    /// An SDK stream without `include_usage`: the proxy records its token counts, and the SDK sees
+    /// the chunks it sees without the proxy (none with usage, none without choices).
+    @Test func openAISDKStreamWithoutUsageIsRecordedWithTokens() throws {
+        let direct = try PythonClients.run("openai_stream_without_usage.py", [server + "/v1"])
+        let proxy = try ProxyProcess(upstream: server)
+        let seen = try PythonClients.run("openai_stream_without_usage.py", [proxy.openAIBaseURL])
+        #expect(proxy.stop() == 0)
+        let directChunks = try #require(direct["chunks"] as? [[String: Any]])
+        let seenChunks = try #require(seen["chunks"] as? [[String: Any]])
+        #expect(!directChunks.isEmpty)
+        #expect(!seenChunks.isEmpty)
+        #expect(seenChunks.allSatisfy { $0["usage"] as? Bool == false })
+        // Each chunk has the one choice, through the proxy as directly: no usage-only chunk reached the SDK.
+        #expect(directChunks.allSatisfy { $0["choices"] as? Int == 1 && $0["usage"] as? Bool == false })
+        #expect(seenChunks.allSatisfy { $0["choices"] as? Int == 1 })
+        #expect(seen["finish_reason"] as? String == "length")
+
+        let whole = try #require(seen["whole"] as? [String: Any])
+        let rows = try storeRows(proxy.storePath, "select * from request where streamed = 1")
+        let row = try #require(rows.first)
+        #expect(rows.count == 1)
+        #expect(row["output_tokens"] as? Int == 5, "max_tokens, reached")
+        #expect(row["input_tokens"] as? Int == whole["input_tokens"] as? Int)
+        #expect(row["finish_reason"] as? String == "length")
+        #expect(row["error"] as? String == nil)
+    }
+
     @Test func anthropicSDKSeesWhatTheStoreHolds() throws {
         let proxy = try ProxyProcess(upstream: server)
         let seen = try PythonClients.run("anthropic_chat.py", [proxy.baseURL])

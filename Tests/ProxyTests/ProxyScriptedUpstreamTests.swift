@@ -21,6 +21,34 @@ struct ProxyScriptedUpstreamTests {
         #expect(row["response_id"] as? String == "chatcmpl-fixed")
     }
 
+    /// The proxy asks for usage the client did not ask for, records it, and takes the usage-only
+    /// chunk out again: the client's bytes are those it gets from the upstream without the proxy.
+    @Test func usageTheClientDidNotAskForIsRecordedAndStrippedByteForByte() throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url)
+        let body = #"{"model":"scripted-usage","messages":[{"role":"user","content":"hi"}],"stream":true}"#
+        let asking = #"{"model":"scripted-usage","messages":[{"role":"user","content":"hi"}],"stream":true,"#
+            + #""stream_options":{"include_usage":true}}"#
+        let direct = try curl(["-d", body, upstream.url + "/v1/chat/completions"])
+        let proxied = try curl(["-d", body, proxy.openAIBaseURL + "/chat/completions"])
+        let directAsking = try curl(["-d", asking, upstream.url + "/v1/chat/completions"])
+        let proxiedAsking = try curl(["-d", asking, proxy.openAIBaseURL + "/chat/completions"])
+        #expect(proxy.stop() == 0)
+        #expect(!direct.out.contains(#""usage""#))
+        #expect(Array(proxied.out.utf8) == Array(direct.out.utf8))
+        #expect(directAsking.out.contains(#""choices":[],"usage""#))
+        #expect(directAsking.out.contains(#"}],"usage":null}"#))
+        #expect(Array(proxiedAsking.out.utf8) == Array(directAsking.out.utf8), "asked for, the chunk stays")
+        let rows = try storeRows(proxy.storePath, "select * from request order by ts")
+        try #require(rows.count == 2)
+        for row in rows {
+            #expect(row["input_tokens"] as? Int == 7)
+            #expect(row["output_tokens"] as? Int == 2)
+            #expect(row["finish_reason"] as? String == "stop")
+            #expect(row["error"] as? String == nil)
+        }
+    }
+
     @Test(arguments: [false, true])
     func toolLoopIsFoundByCheck(streamed: Bool) throws {
         let upstream = try ScriptedUpstream()

@@ -1,11 +1,11 @@
 import Foundation
 import Reproducible
-import SessionTrace
 import TestSupport
 import Testing
 import TraceExport
 import TraceStore
 
+@testable import SessionTrace
 @testable import TraceAnalysis
 @testable import TraceReportCLI
 
