@@ -113,7 +113,8 @@ package struct ResponseObservation {
         case .contentDelta(let text):
             if !text.isEmpty { request.firstToken() }
             response += text
-            if recordChunks, request.tracer.isEnabled(.chunk) {
+            // record(_:kind:) checks the kind before it builds the chunk: one check a token.
+            if recordChunks {
                 request.tracer.record(
                     .chunk(ChunkRecord(requestID: request.id, ts: request.tracer.now(), tokens: 1)), kind: .chunk)
             }
