@@ -172,6 +172,9 @@ public struct GateConfiguration: Sendable {
     /// Scale timing to the baseline's machine speed first (see
     /// ``LatencyBaseline/normalized(toServerNanosPerToken:)``); on by default.
     public var normalizesSpeed = true
+    /// Both sides ran on one machine and model server (the A/B flow): where the model wrote other
+    /// text, the change made it, and every check is judged as it stands (``Workload/Kind/changedAnswers``).
+    public var sameMachine = false
 
     public static let defaultMinSamples = 3
 

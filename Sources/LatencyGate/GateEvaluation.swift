@@ -12,7 +12,8 @@ import TraceModel
 ///
 /// Token and call counts do move with the model's answers, which differ from machine to machine.
 /// Each scenario's ``Workload`` is compared first; when the model wrote other answers with the
-/// same settings, the checks those answers explain are restated or marked not comparable.
+/// same settings on a machine not said to be the same, the checks that follow the model's text are
+/// "not comparable" beyond their budget, and latency is judged at the baseline's answer length.
 public struct GateEvaluation: Sendable {
     public enum Verdict: String, Sendable {
         case pass
@@ -22,7 +23,7 @@ public struct GateEvaluation: Sendable {
         /// One side has no value for the metric (no request reported it).
         case noData = "no data"
         /// Beyond the budget, but the model wrote other answers (``Workload/Kind/otherAnswers``)
-        /// and the metric follows them: the runs do not show what the change did.
+        /// and the metric follows its text: the runs do not show what the change did.
         case notComparable = "not comparable"
     }
 
@@ -145,7 +146,7 @@ public struct GateEvaluation: Sendable {
         var rows: [Row] = []
         var workloads: [Workload] = []
         for (before, after) in pairs {
-            let workload = Workload.compare(baseline: before, current: after)
+            let workload = Workload.compare(baseline: before, current: after, sameMachine: configuration.sameMachine)
             workloads.append(workload)
             var judged: [GateMetric: (baseline: ScenarioSamples, current: ScenarioSamples)] = [:]
             for metric in GateMetric.allCases {

@@ -6,26 +6,25 @@ import TraceModel
 ///
 /// The same agent gets other answers from the same model on another machine: another CPU, thread
 /// count or server build rounds floats differently, and greedy decoding follows the first token
-/// that differs. Other answers make other later prompts (a transcript, or instructions that quote
-/// an earlier answer, carry them), which move the prompt size and the cache hit rate although
-/// nothing in the agent changed. So before it judges a scenario, the gate compares the workloads
-/// and takes away, metric by metric, what the model's text explains:
+/// that differs. Other answers make other later prompts (a transcript, instructions that quote an
+/// earlier answer, tool results for other arguments), so prompt sizes, cache hits, tool calls and
+/// cost follow the model's text as much as the agent's code. How much of a prompt is the model's
+/// text cannot be known from the counts alone (an agent may quote an answer once, twice or not at
+/// all), so the gate does not guess it:
 ///
-/// - `input_tokens`: each current prompt less the growth, if any, of what the model had written
-///   before it (``RequestSample/earlierOutputTokens``, as a mean per request): a prompt carries no
-///   more of the model's text than the model wrote. A prompt that grew by more is the agent's.
-/// - `cache_hit_rate`, when the current prompts are materially shorter: both sides' rates are
-///   taken against the baseline's mean prompt size, from each request's uncached tokens. The same
-///   16 tokens the cache missed are 3% of a 525-token prompt and 14% of a 116-token one; what the
-///   cache failed to serve is the same. (Longer prompts with the same misses only raise the rate.)
-/// - `latency`, when the model wrote longer answers with the same settings (response cap and
-///   temperature): the generation after the first token is scaled to the baseline's mean answer
-///   length. With other settings, longer answers are what the agent asked for, and count.
-///
-/// Restating never makes a current request look worse than it was. `tool_calls`,
-/// `repeated_tool_calls` and `cost` follow the model's answers and cannot be restated: when the
-/// model wrote other text with the same settings, beyond their budget they are "not comparable",
-/// not regressions. The same-machine A/B flow (docs/trace-report.md) compares like with like.
+/// - When the model wrote other text with the same settings (``Kind/otherAnswers``), a check of a
+///   metric that follows the text (`input_tokens`, `cache_hit_rate`, `tool_calls`,
+///   `repeated_tool_calls`, `cost`) that is beyond its budget is "not comparable": a warning that
+///   names the figures, never a regression. Timing is still judged, with the generation after the
+///   first token scaled to the baseline's mean answer length (restating never makes a current
+///   request look worse than it was).
+/// - Answers count as other when their length, or the model's text before each request, differs by
+///   more than ``materialRatio`` (half the default `input_tokens` budget, so that text too close to
+///   call "other" cannot carry a prompt past that budget) and the floors below, and more than the
+///   baseline's own runs differ from each other.
+/// - When both sides ran on one machine and server (`gate --same-machine`, the A/B flow), the
+///   model's other text is the change's doing (``Kind/changedAnswers``) and everything is judged as
+///   it stands.
 public struct Workload: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable {
         /// Answers, earlier text and prompts as in the baseline.
@@ -34,18 +33,24 @@ public struct Workload: Sendable, Hashable {
         case otherPrompts = "other prompts"
         /// Answers of another length, asked for with other settings: the agent asked for them.
         case otherSettings = "other settings"
-        /// Answers or earlier text of another length with the same settings: the model writes
-        /// otherwise here, as on another machine.
+        /// Answers or earlier text of another length with the same settings, from another machine
+        /// (or one not said to be the same): the model writes otherwise there.
         case otherAnswers = "other answers"
+        /// Answers or earlier text of another length with the same settings, on the same machine
+        /// and server (`--same-machine`): the change made the model write otherwise.
+        case changedAnswers = "changed answers"
     }
 
     /// A difference is material when it exceeds this fraction of the baseline's value, the
     /// absolute floor below, and the spread between the baseline's own runs.
-    public static let materialRatio = 0.25
+    public static let materialRatio = 0.1
     /// Output tokens per request: smaller differences are a word or two of one answer.
     public static let materialOutputTokens = 8.0
     /// Prompt tokens, and earlier text per request: the default `input_tokens` budget's floor.
     public static let materialPromptTokens = 32.0
+
+    /// The metrics that follow the model's text: not comparable when the model wrote other text.
+    public static let textFollowing: Set<GateMetric> = [.inputTokens, .cacheHitRate, .toolCalls, .repeatedToolCalls, .cost]
 
     public var key: ScenarioKey
     public var kind: Kind
@@ -58,71 +63,49 @@ public struct Workload: Sendable, Hashable {
     /// Median input tokens per request, baseline and current.
     public var baselinePromptTokens: Double?
     public var currentPromptTokens: Double?
-    /// True when the current prompts are materially shorter than the baseline's.
-    public var promptsShorter: Bool
     /// The response caps and temperatures asked for, as `cap 64, temperature 0`, each side.
     public var baselineSettings: String
     public var currentSettings: String
 
-    /// Compares the workload of `current` with that of `baseline`, one scenario's samples each.
-    public static func compare(baseline: ScenarioSamples, current: ScenarioSamples) -> Workload {
+    /// Compares the workload of `current` with that of `baseline`, one scenario's samples each;
+    /// `sameMachine` when both ran on one machine and model server.
+    public static func compare(baseline: ScenarioSamples, current: ScenarioSamples, sameMachine: Bool = false)
+        -> Workload
+    {
         let output = Figures(baseline, current) { $0.outputTokens.map(Double.init) }
         let earlier = Figures(baseline, current) { $0.earlierOutputTokens.map(Double.init) }
         let prompts = Figures(baseline, current, statistic: .percentile(50)) { $0.inputTokens.map(Double.init) }
         let before = settings(of: baseline.requests)
         let after = settings(of: current.requests)
         let kind: Kind =
-            if output.differ(floor: materialOutputTokens) {
-                before == after ? .otherAnswers : .otherSettings
-            } else if earlier.differ(floor: materialPromptTokens) {
-                .otherAnswers
+            if output.differ(floor: materialOutputTokens) && before != after {
+                .otherSettings
+            } else if output.differ(floor: materialOutputTokens) || earlier.differ(floor: materialPromptTokens) {
+                sameMachine ? .changedAnswers : .otherAnswers
             } else if prompts.differ(floor: materialPromptTokens) {
                 .otherPrompts
             } else {
                 .same
             }
-        let shorter = prompts.differ(floor: materialPromptTokens) && (prompts.current ?? 0) < (prompts.baseline ?? 0)
         return Workload(
             key: baseline.key, kind: kind, baselineOutputTokens: output.baseline, currentOutputTokens: output.current,
             baselineEarlierText: earlier.baseline, currentEarlierText: earlier.current,
-            baselinePromptTokens: prompts.baseline, currentPromptTokens: prompts.current, promptsShorter: shorter,
+            baselinePromptTokens: prompts.baseline, currentPromptTokens: prompts.current,
             baselineSettings: describe(before), currentSettings: describe(after))
     }
 
     /// True when a check of `metric` follows the model's answers and cannot be restated.
     public func cannotCompare(_ metric: GateMetric) -> Bool {
-        kind == .otherAnswers && [.toolCalls, .repeatedToolCalls, .cost].contains(metric)
+        kind == .otherAnswers && Self.textFollowing.contains(metric)
     }
 
-    /// Both sides' samples for judging `metric`, with what the model's text explains taken away
-    /// (see the type's documentation); nil when nothing is restated for it.
+    /// Both sides' samples for judging `metric`, with what the model's other text explains taken
+    /// away: latency at the baseline's answer length (see the type's documentation); nil when
+    /// nothing is restated for it.
     public func restated(baseline: ScenarioSamples, current: ScenarioSamples, for metric: GateMetric)
         -> (baseline: ScenarioSamples, current: ScenarioSamples)?
     {
         switch metric {
-        case .inputTokens:
-            guard let before = baselineEarlierText, let after = currentEarlierText else { return nil }
-            let growth = Int64((after - before).rounded())
-            guard growth > 0 else { return nil }
-            var copy = current
-            copy.mapRequests { request in
-                request.inputTokens = request.inputTokens.map { max(0, $0 - growth) }
-            }
-            return (baseline, copy)
-        case .cacheHitRate:
-            let prompts = baseline.requests.compactMap { $0.inputTokens.map(Double.init) }
-            guard promptsShorter, !prompts.isEmpty else { return nil }
-            let size = max(1, Int64((prompts.reduce(0, +) / Double(prompts.count)).rounded()))
-            func atBaselineSize(_ samples: ScenarioSamples) -> ScenarioSamples {
-                var copy = samples
-                copy.mapRequests { request in
-                    guard let input = request.inputTokens, let cached = request.cachedInputTokens else { return }
-                    request.inputTokens = size
-                    request.cachedInputTokens = max(0, size - max(0, input - cached))
-                }
-                return copy
-            }
-            return (atBaselineSize(baseline), atBaselineSize(current))
         case .latency:
             guard kind == .otherAnswers, let before = baselineOutputTokens, let after = currentOutputTokens,
                 after > before, before > 0
@@ -158,9 +141,12 @@ public struct Workload: Sendable, Hashable {
                 + "\(currentSettings)); judged as they stand"
         case .otherAnswers:
             return head + ": the model wrote other text with the same settings (\(currentSettings)), as on another "
-                + "machine; input tokens, cache hit rate and latency judged for what that text does not explain, "
-                + "tool calls and cost not comparable; gate against base runs of this machine (the A/B flow) to "
-                + "judge them all"
+                + "machine; latency judged at the baseline's answer length, and input tokens, cache hit rate, tool "
+                + "calls and cost not comparable; gate against base runs of this machine (the A/B flow, "
+                + "--same-machine) to judge them all"
+        case .changedAnswers:
+            return head + ": the model wrote other text with the same settings on the same machine, so the change "
+                + "made it; judged as it stands"
         }
     }
 

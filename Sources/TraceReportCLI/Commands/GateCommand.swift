@@ -14,11 +14,13 @@ struct GateCommand: ReportCommand {
         Compares the runs (stores, or baseline .json files) with the baseline, scenario by scenario
         (run label or interval name, profile and model, as the baseline was made). The baseline is a
         file of 'trace-report baseline' or a store: for the A/B flow, record the base commit's runs and
-        the change's on the same runner and gate one store against the other.
+        the change's on the same runner and gate one store against the other, with --same-machine.
         Each scenario's workload is compared first: when the model wrote answers of another length with
-        the same settings (cap, temperature), as on another machine, input tokens, cache hit rate and
-        latency are judged for what the model's text does not explain, and tool calls and cost beyond
-        budget are 'not comparable' (docs/trace-report.md#workload).
+        the same settings (cap, temperature), as on another machine, latency is judged at the baseline's
+        answer length, and input tokens, cache hit rate, tool calls and cost beyond budget are 'not
+        comparable', a warning and not a regression: how much of a prompt is the model's text cannot be
+        told from counts. With --same-machine the model's other text is the change's doing, and every
+        check is judged as it stands (docs/trace-report.md#workload).
         A budget is 'metric.statistic: limit [and limit]'; a limit is a ratio (+15%) or an absolute
         floor (+50ms, +32 tokens, -3pt, -2tok/s); with both, a regression must exceed BOTH. 'off' drops
         a budget. Several budgets go in one --budget separated by ';'; --config FILE holds one a line
@@ -44,6 +46,7 @@ struct GateCommand: ReportCommand {
         .value("--min-samples", "N", "least requests a scenario needs on each side (default 3)"),
         .value("--resamples", "N", "bootstrap resamples (default 2000)"),
         .value("--speed", "raw|normalized", "scale timing to the baseline's server speed first (default normalized)"),
+        .flag("--same-machine", "the baseline ran on this machine and model server (the A/B flow): judge all as it stands"),
         CommonOptions.prices,
         .flag("--markdown", "print Markdown (for a PR comment or $GITHUB_STEP_SUMMARY) instead of the table"),
         .value("--junit", "FILE", "also write JUnit XML: a test case per scenario and metric"),
@@ -80,6 +83,7 @@ struct GateCommand: ReportCommand {
                 }
                 configuration.normalizesSpeed = speed == "normalized"
             }
+            configuration.sameMachine = arguments.flag("--same-machine")
             resamples = try arguments.int("--resamples", default: 2000, in: 100...1_000_000)
         } catch let failure as CommandFailure {
             throw failure
