@@ -1,4 +1,5 @@
 import TraceModel
+import TraceStore
 
 /// A budget or gate configuration that does not parse; `description` is one sentence for the user.
 public struct BudgetError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -157,6 +158,13 @@ public struct GateBudget: Sendable, Hashable, CustomStringConvertible {
             let number = String(bodyText.dropLast(suffix.count))
             guard let value = Double(number), value.isFinite, value >= 0 else { continue }
             guard absolute == nil else { throw BudgetError("budget \(key) has two absolute limits") }
+            // Limits are read as the values they bound are: within what a store can hold.
+            let largest = Double(
+                [.ttft, .latency].contains(metric) ? PlausibleRange.duration.upperBound : PlausibleRange.count.upperBound)
+            guard value * scale <= largest else {
+                throw BudgetError("budget \(key) has a limit beyond any value a run can have: "
+                    + "'\(TerminalText.sanitized(text))'")
+            }
             absolute = value * scale
             return
         }

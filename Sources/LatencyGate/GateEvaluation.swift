@@ -85,15 +85,22 @@ public struct GateEvaluation: Sendable {
         case tooFewSamples(group: ScenarioKey, side: String, count: Int, minimum: Int)
         case nothingInCommon(baseline: [ScenarioKey], current: [ScenarioKey])
 
+        /// The first few scenarios, each cut to a readable length, and how many more there are.
+        private static func list(_ keys: [ScenarioKey]) -> String {
+            let shown = keys.prefix(5).map { TerminalText.fitted($0.description, width: 80) }
+            return shown.joined(separator: ", ") + (keys.count > 5 ? " and \(keys.count - 5) more" : "")
+        }
+
         public var description: String {
             switch self {
             case .tooFewSamples(let group, let side, let count, let minimum):
-                "scenario '\(group)' has \(count) request\(count == 1 ? "" : "s") in the \(side), fewer than "
-                    + "the \(minimum) needed (--min-samples); record more runs"
+                "scenario '\(TerminalText.fitted(group.description, width: 80))' has \(count) "
+                    + "request\(count == 1 ? "" : "s") in the \(side), fewer than the \(minimum) needed "
+                    + "(--min-samples); record more runs"
             case .nothingInCommon(let baseline, let current):
-                "no scenario of the baseline (\(baseline.map(\.description).joined(separator: ", "))) is in the "
-                    + "current runs (\(current.isEmpty ? "no requests" : current.map(\.description).joined(separator: ", ")));"
-                    + " check the run label, --group-by and the profile and model names"
+                "no scenario of the baseline (\(Self.list(baseline))) is in the current runs "
+                    + "(\(current.isEmpty ? "no requests" : Self.list(current))); check the run label, --group-by "
+                    + "and the profile and model names"
             }
         }
     }

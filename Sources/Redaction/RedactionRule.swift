@@ -67,7 +67,10 @@ public struct RedactionRule: Sendable, CustomStringConvertible {
         do {
             regex = try NSRegularExpression(pattern: pattern)
         } catch {
-            throw RuleError.invalidPattern(pattern, reason: "\(error)")
+            throw RuleError.invalidPattern(pattern, reason: "it is not a valid regular expression")
+        }
+        if let refusal = PatternSafety.refusal(of: pattern) {
+            throw RuleError.invalidPattern(pattern, reason: refusal)
         }
         self.kind = kind
         self.name = name

@@ -86,7 +86,7 @@ public struct PriceTable: Sendable, Hashable {
         for (index, entry) in models.enumerated() {
             func number(_ key: String, default fallback: Double? = nil) throws(LoadError) -> Double {
                 let value = entry[key].map { $0 as? NSNumber } ?? nil
-                guard let value = value.map(\.doubleValue) ?? fallback, value.isFinite, value >= 0, value < 1e6
+                guard let value = value.map(\.doubleValue) ?? fallback, value.isFinite, value >= 0, value <= 1e6
                 else {
                     throw LoadError(
                         description: "\(name): models[\(index)] needs \(key), dollars per million tokens "

@@ -204,8 +204,11 @@ public enum TraceReport {
         _ arguments: [String], context: CommandContext, writeError: @Sendable (String) -> Void
     ) -> ReportExitStatus {
         var context = context
+        /// Every error sentence leaves through here: redacted, with no control character that a
+        /// terminal would act on, and at most a few thousand characters however long what it echoes.
         func fail(_ sentence: String) -> ReportExitStatus {
-            writeError(context.redactor.redact(sentence).text)
+            let line = sentence.hasSuffix("\n") ? String(sentence.dropLast()) : sentence
+            writeError(TerminalText.fitted(context.redactor.redact(line).text, width: 4000) + "\n")
             return .usageOrInput
         }
         guard let first = arguments.first else {

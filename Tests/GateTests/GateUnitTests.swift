@@ -62,6 +62,10 @@ struct BudgetGrammarTests {
         ("ttft.p50: +15 apples", "needs a ratio"),
         ("ttft.p50: +15% and", "empty limit"),
         ("ttft.p50: +1ms and +2ms", "two absolute limits"),
+        // Numbers a user can write but no run can reach: refused, never a trap later.
+        ("ttft.p50: +1e19ns", "beyond any value a run can have"),
+        ("latency.p95: +1e300s", "beyond any value a run can have"),
+        ("input_tokens.p50: +1e20", "beyond any value a run can have"),
     ])
     func badBudgetsSayWhy(text: String, expected: String) {
         #expect {
@@ -363,6 +367,38 @@ struct BaselineFileTests {
             #expect(result.status == 2, "\(arguments)")
             #expect(result.err.contains(expected), "\(arguments): \(result.err)")
             #expect(result.err.split(separator: "\n").count == 1)
+        }
+    }
+
+    /// Side inputs a pull request can hand the gate: names with terminal escapes and thousands of
+    /// scenarios, and limits beyond any run. One bounded sentence, no raw escape, no trap.
+    @Test func hostileSideInputsAreOneBoundedSentence() throws {
+        let report = try builtProgram("trace-report")
+        let directory = try TemporaryDirectory()
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: checkedInBaseline)))
+                as? [String: Any])
+        let group = try #require((object["groups"] as? [[String: Any]])?.first)
+        object["groups"] = (0..<500).map { index -> [String: Any] in
+            var copy = group
+            copy["scenario"] = "\u{1B}[2J\u{1B}]0;title\u{07}" + String(repeating: "long name ", count: 50) + "\(index)"
+            return copy
+        }
+        let hostile = directory.path("hostile.json")
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: hostile))
+        let runs = (1...2).map { packageRoot.appendingPathComponent("tracefiles/planner/run-\($0).sqlite").path }
+        let result = try runProgram(report, ["gate", "--baseline", hostile] + runs)
+        #expect(result.status == 2, "\(result.err)")
+        #expect(result.err.contains("no scenario of the baseline") && result.err.contains("and 495 more"))
+        #expect(!result.err.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(result.err.utf8.count < 4100 && result.err.split(separator: "\n").count == 1)
+
+        let config = directory.path("gate.conf")
+        try "ttft.p50: +1e19ns\n".write(toFile: config, atomically: true, encoding: .utf8)
+        for options in [["--budget", "ttft.p50: +1e19ns"], ["--config", config]] {
+            let huge = try runProgram(report, ["gate", "--baseline", checkedInBaseline] + options + runs)
+            #expect(huge.status == 2, "\(options): \(huge.err)")
+            #expect(huge.err.contains("beyond any value a run can have"), "\(huge.err)")
         }
     }
 

@@ -98,4 +98,33 @@ struct RuleFileTests {
         let error = RedactionRule.RuleError.invalidLine(path: "r.txt", line: 7, reason: "invalid kind 'X'")
         #expect(error.description == "r.txt:7: invalid kind 'X'")
     }
+
+    @Test("a pattern that can take exponential time is refused when the rules are read", arguments: [
+        "(a+)+$", "(a|aa)+$", "(a*)*\\1b", "(\\w+\\s?)*x", "((ab)+c)+", "(?:x{1,3})+y", "(?<n>a)\\k<n>",
+        "([a-z]+)*@", "(a|b|ab)*c",
+    ])
+    func catastrophicPatternIsRefused(_ pattern: String) {
+        #expect {
+            try RedactionRule(kind: "redos", pattern: pattern)
+        } throws: { error in
+            guard case .invalidPattern(_, let reason) = error as? RedactionRule.RuleError else { return false }
+            return reason.contains("exponential time")
+        }
+    }
+
+    @Test("patterns of the linear subset still load", arguments: [
+        "EMP-[0-9]{6}", "card=([0-9 ]{13,23})", "(ab)+", "[(|+]+x", "(?:foo|bar)=[A-Za-z0-9]{8,}", "a{2}(bc){2}",
+        "(ab?)+", "\\(a+\\)+", "(?i)secret_[a-z]+", "x(?=a+)",
+    ])
+    func linearPatternLoads(_ pattern: String) throws {
+        _ = try RedactionRule(kind: "fine", pattern: pattern)
+    }
+
+    @Test func aBadPatternIsExplainedInOurOwnWords() {
+        #expect {
+            try RedactionRule(kind: "bad", pattern: "(unclosed")
+        } throws: { error in
+            "\(error)" == "invalid pattern '(unclosed': it is not a valid regular expression"
+        }
+    }
 }

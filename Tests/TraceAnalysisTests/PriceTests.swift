@@ -121,6 +121,7 @@ struct PriceTests {
     @Test(arguments: [
         ("{", "is not a price file"), (#"{"models": [{"model": "x", "input": 1, "output": 1}]}"#, "needs a provider"),
         (#"{"models": [{"provider": "a", "model": "x", "input": -1, "output": 1}]}"#, "needs input"),
+        (#"{"models": [{"provider": "a", "model": "x", "input": 1, "output": 1000000.01}]}"#, "from 0 to 1000000"),
     ])
     func aBadPriceFileIsOneSentenceAndExitTwo(content: String, phrase: String) throws {
         let directory = try TemporaryDirectory()
@@ -133,5 +134,14 @@ struct PriceTests {
         }
         #expect(report(["summary", "--prices", directory.path("none.json"), scenarioPath(.anthropicCache)]).status
             == .usageOrInput)
+    }
+
+    @Test func theDocumentedHighestPriceIsAccepted() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("prices.json")
+        try #"{"models": [{"provider": "a", "model": "x", "input": 1000000, "output": 1000000}]}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let table = try PriceTable.load(path: path)
+        #expect(table.price(provider: "a", model: "x")?.output == 1_000_000)
     }
 }
