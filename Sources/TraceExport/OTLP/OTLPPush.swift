@@ -13,6 +13,10 @@ import TraceModel
 /// answers) or not answered at all is sent again after `Retry-After` or an exponential back-off
 /// (Phoenix answers 503 while its ingestion queue is full), up to ``attempts`` times; any other
 /// answer but 2xx stops the push with one sentence.
+///
+/// The whole push has a ``deadline``: each attempt's time-out, and each wait before a retry, is cut
+/// to the time left, so a back end that stalls or answers 429 forever ends the push in time. A push
+/// that stops says how many spans and batches were delivered before it did.
 public struct OTLPPush {
     /// What a push sent.
     public struct Summary: Sendable, Equatable {
@@ -31,6 +35,13 @@ public struct OTLPPush {
     /// The first back-off; each retry doubles it, up to ``longestBackoff``.
     var backoff: Duration = .milliseconds(250)
     var longestBackoff: Duration = .seconds(5)
+    /// How long the whole push may take, every attempt and wait included.
+    public var deadline: Duration = Self.defaultDeadline
+    /// Two minutes: long enough for Phoenix to drain a busy ingestion queue, short enough for a CI step.
+    public static let defaultDeadline: Duration = .seconds(120)
+    /// The longest one attempt may take, when the deadline leaves more.
+    static let attemptTimeout: Duration = .seconds(60)
+    static let connectTimeout: Duration = .seconds(5)
 
     public init(endpoint: String, headers: [(String, String)]) {
         url = Self.tracesURL(endpoint)
@@ -72,19 +83,36 @@ public struct OTLPPush {
     /// - Throws: ``ExportError`` naming the endpoint and what it answered.
     public func send(_ resources: [OTLPResourceSpans]) throws(ExportError) -> Summary {
         guard ccurl_global_init() == CURLE_OK else { throw ExportError("libcurl failed to initialise") }
+        let clock = ContinuousClock()
+        let end = clock.now + deadline
+        let batches = batches(resources)
+        let total = batches.reduce(0) { $0 + $1.reduce(0) { $0 + $1.spans.count } }
         var summary = Summary()
-        for batch in batches(resources) {
+        /// What stopped the push, and what it had delivered by then.
+        func stopped(_ reason: String) -> ExportError {
+            ExportError("\(reason); delivered \(summary.spans) of \(total) spans (\(summary.batches) of "
+                + "\(batches.count) batches) before it stopped")
+        }
+        for batch in batches {
             let body = OTLPProtobuf.request(batch)
             var attempt = 1
             while true {
-                let answer = post(body)
+                let left = end - clock.now
+                guard left > .zero else {
+                    throw stopped("the push to \(url) ran out of its \(Self.describe(deadline)) (--timeout)")
+                }
+                let answer = post(body, within: left)
                 if let status = answer.status, (200..<300).contains(status) { break }
                 let retryable = answer.status.map { [429, 502, 503, 504].contains($0) } ?? true
                 guard retryable, attempt < attempts else {
-                    throw ExportError(describe(answer, attempts: attempt))
+                    throw stopped(describe(answer, attempts: attempt))
                 }
                 let wait = answer.retryAfter.map { Duration.seconds(min($0, 30)) }
                     ?? min(backoff * (1 << min(attempt - 1, 16)), longestBackoff)
+                guard clock.now + wait < end else {
+                    throw stopped(describe(answer, attempts: attempt) + ", and the \(Self.describe(deadline)) "
+                        + "(--timeout) left no time to try again")
+                }
                 sleep(wait)
                 attempt += 1
                 summary.retries += 1
@@ -93,6 +121,11 @@ public struct OTLPPush {
             summary.spans += batch.reduce(0) { $0 + $1.spans.count }
         }
         return summary
+    }
+
+    /// `120 s`, `1.5 s`.
+    private static func describe(_ duration: Duration) -> String {
+        Format.duration(Int64(duration / .nanoseconds(1))) + " deadline"
     }
 
     /// One POST's outcome: the status (nil when no answer came), `Retry-After` in seconds, the
@@ -109,7 +142,8 @@ public struct OTLPPush {
         var body: [UInt8] = []
     }
 
-    private func post(_ body: [UInt8]) -> Answer {
+    /// One POST, given at most `left` (and at most ``attemptTimeout``) to finish.
+    private func post(_ body: [UInt8], within left: Duration) -> Answer {
         guard let easy = curl_easy_init() else { return Answer(failure: "libcurl could not create a handle") }
         defer { curl_easy_cleanup(easy) }
         var list: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Content-Type: application/x-protobuf")
@@ -126,8 +160,9 @@ public struct OTLPPush {
             }
             guard setUp == CURLE_OK else { return setUp }
             ccurl_easy_set_receivers(easy, Self.ignoreHeader, Self.onBody, context)
-            ccurl_easy_set_connect_timeout(easy, 5_000)
-            ccurl_easy_set_timeout(easy, 60_000)
+            let milliseconds = { (duration: Duration) in max(1, Int(duration / .milliseconds(1))) }
+            ccurl_easy_set_connect_timeout(easy, milliseconds(min(left, Self.connectTimeout)))
+            ccurl_easy_set_timeout(easy, milliseconds(min(left, Self.attemptTimeout)))
             return withExtendedLifetime(receiver) { curl_easy_perform(easy) }
         }
         guard code == CURLE_OK else {

@@ -20,6 +20,10 @@ struct ExportCommand: ReportCommand {
                   execute_tool spans. With --endpoint URL, sent to that OTLP/HTTP back end as
                   protobuf (URL/v1/traces when URL has no path), in batches of 512 spans, retried
                   on 429, 502, 503 and 504; --header K=V[,K=V] adds headers (OTLP's header format).
+                  The whole push ends within --timeout (default 120s): each attempt and each wait is
+                  cut to the time left, and a push that stops says how many spans and batches were
+                  delivered, and exits 2. Span and trace ids come from the store's ids, so a rerun
+                  sends the same ids again; Phoenix keeps one span per span id.
         jsonl     one JSON object per record, with a "type" and the schema's column names.
         html      the web viewer as one file that works offline: lanes per session, requests (the wait
                   before the first token and the generating part, coloured by cache hits), tool calls,
@@ -37,6 +41,7 @@ struct ExportCommand: ReportCommand {
         .value("--out", "FILE", "where to write (mode 0600); standard output if absent, nothing with --endpoint"),
         .value("--endpoint", "URL", "push OTLP/HTTP protobuf to this back end (--format otlp only)"),
         .value("--header", "K=V[,K=V]", "headers sent with --endpoint, such as authorization=Bearer%20…"),
+        .value("--timeout", "DURATION", "the most the whole push may take, such as 90s or 2m (default 120s)"),
         SessionOption.runSpec,
         SessionOption.spec,
     ]
@@ -76,6 +81,7 @@ struct ExportCommand: ReportCommand {
                 context: context)
         }
         if arguments.value("--header") != nil { throw .usage(UsageError("--header goes with --endpoint")) }
+        if arguments.value("--timeout") != nil { throw .usage(UsageError("--timeout goes with --endpoint")) }
         let (text, report, anomalies) = try render(
             format, paths: paths, redactor: context.redactor, arguments: arguments,
             viewerTestDriver: context.viewerTestDriver)
@@ -93,8 +99,16 @@ struct ExportCommand: ReportCommand {
             throw .usage(UsageError("--endpoint needs an http:// or https:// URL"))
         }
         let pairs = try headerPairs(headers)
+        var push = OTLPPush(endpoint: endpoint, headers: pairs)
+        do throws(UsageError) {
+            if let timeout = try arguments.duration("--timeout") {
+                guard timeout >= 1_000_000, timeout <= 86_400_000_000_000 else {
+                    throw UsageError("--timeout needs a duration from 1ms to 24h")
+                }
+                push.deadline = .nanoseconds(timeout)
+            }
+        } catch { throw .usage(error) }
         let trace = try load(path, arguments, redactor: context.redactor)
-        let push = OTLPPush(endpoint: endpoint, headers: pairs)
         let clock = ContinuousClock()
         let start = clock.now
         let summary: OTLPPush.Summary
