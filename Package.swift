@@ -85,9 +85,10 @@ let package = Package(
         // viewer/ is the web viewer's one copy; its files are compiled in as bytes.
         .target(
             name: "WebViewer", path: "viewer",
-            // The node tests of the pure modules, and the package.json that makes node read the
-            // modules as ES modules, run from the checkout (ViewerModuleTests runs them).
-            exclude: ["tests", "package.json"],
+            // The node tests of the pure modules, the package.json that makes node read the
+            // modules as ES modules, and the browser tests' driver selftest.js are read from the
+            // checkout by the tests; none of them is compiled into the binary.
+            exclude: ["tests", "package.json", "selftest.js"],
             resources: [
                 .embedInCode("index.html"), .embedInCode("viewer.css"),
                 // The ES modules; ViewerAssets.modules gives the order an export inlines them in.
@@ -96,7 +97,7 @@ let package = Package(
                 .embedInCode("labels.js"), .embedInCode("canvas.js"), .embedInCode("bars.js"),
                 .embedInCode("overview.js"), .embedInCode("timeline.js"), .embedInCode("dom.js"),
                 .embedInCode("panels.js"), .embedInCode("details.js"), .embedInCode("input.js"),
-                .embedInCode("main.js"), .embedInCode("selftest.js"),
+                .embedInCode("main.js"),
             ]),
         // What a recording holds once read: runs, sessions, turns, prices, and how ids and numbers read.
         .target(name: "TraceModel", dependencies: ["TraceStore", "SessionTrace"]),

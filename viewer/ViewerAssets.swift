@@ -12,7 +12,7 @@ package enum ViewerAssets {
 
     /// The page's modules, each after every module it imports: the order an export inlines them
     /// in. `main.js`, last, starts the page. A new module goes here and in Package.swift's
-    /// resources; a test checks that this list and `selfTest` name every `viewer/*.js`.
+    /// resources; a test checks that this list names every `viewer/*.js` but the tests' `selftest.js`.
     package static let modules: [Module] = [
         ("format.js", text(PackageResources.format_js)),
         ("style.js", text(PackageResources.style_js)),
@@ -31,9 +31,6 @@ package enum ViewerAssets {
         ("input.js", text(PackageResources.input_js)),
         ("main.js", text(PackageResources.main_js)),
     ]
-
-    /// `viewer/selftest.js`, the test driver: only test exports carry it, after ``modules``.
-    package static let selfTest: Module = ("selftest.js", text(PackageResources.selftest_js))
 
     private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -14,10 +14,9 @@ import TraceStore
 /// A reader that needs only some fields names them (a ``Selection``): babeltrace2 then decodes
 /// those alone, and the others read as unknown, as the store's columns a query does not select.
 package struct SessionTraceDecoder {
-    /// The fields to read, by kind, as ``fieldNames`` names them. The first field of every kind
-    /// (its id, which places a record in its run; `dropped`'s `ts`) is always read; a kind left
-    /// out reads that field alone.
-    package typealias Selection = [TraceEventKind: Set<String>]
+    /// The fields to read, by kind and store column, as the store reads them
+    /// (``FieldSelection``); the first field of a kind places a record in its run.
+    package typealias Selection = FieldSelection
 
     /// The version of the tracepoints this reader understands, as `session_trace_tp.h` declares it
     /// in every event class's `model.emf.uri`.
@@ -139,7 +138,7 @@ package struct SessionTraceDecoder {
         }
         if let selection {
             let selected = selection[kind] ?? []
-            for (offset, name) in fields.enumerated() where offset > 0 && !selected.contains(name) {
+            for (offset, spec) in kind.fieldSpecs.enumerated() where offset > 0 && !selected.contains(spec.column) {
                 positions[offset] = -1
             }
         }

@@ -12,5 +12,5 @@ enum JSONValue {
     }
 
     /// A JSON number as an integer; nil for anything else.
-    static func integer(_ value: Any?) -> Int64? { (value as? NSNumber).map { $0.int64Value } }
+    static func integer(_ value: Any?) -> Int? { (value as? NSNumber).map { $0.intValue } }
 }

@@ -71,7 +71,7 @@ struct ObservedRequest {
                 tools: tools,
                 options: GenerationOptions(
                     temperature: (object["temperature"] as? NSNumber)?.doubleValue,
-                    maximumResponseTokens: JSONValue.integer(maximumResponseTokens).map(Int.init)),
+                    maximumResponseTokens: JSONValue.integer(maximumResponseTokens)),
                 profileName: ""))
     }
 
@@ -126,7 +126,7 @@ struct ObservedRequest {
                 instructions: system.isEmpty ? nil : system, entries: entries, tools: tools,
                 options: GenerationOptions(
                     temperature: (object["temperature"] as? NSNumber)?.doubleValue,
-                    maximumResponseTokens: JSONValue.integer(object["max_tokens"]).map(Int.init)),
+                    maximumResponseTokens: JSONValue.integer(object["max_tokens"])),
                 profileName: ""),
             failedToolCallIDs: failed)
     }

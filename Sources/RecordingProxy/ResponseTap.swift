@@ -119,19 +119,14 @@ struct WholeResponse {
     var text = ""
     var toolCalls: [ToolCallRequest] = []
     var finishReason: String?
-    var inputTokens: Int64?
-    var cachedInputTokens: Int64?
-    var outputTokens: Int64?
-    var cacheWriteTokens: Int64?
+    var usage = TokenUsage()
     var timings: ServerTimingsReport?
 
     /// What the response tells, as the events a stream would have given (no content deltas:
     /// they would time a first token that a whole response does not have).
     var events: [ModelEvent] {
         var events: [ModelEvent] = [
-            .usage(TokenUsage(
-                inputTokens: inputTokens.map(Int.init), cachedInputTokens: cachedInputTokens.map(Int.init),
-                outputTokens: outputTokens.map(Int.init), cacheCreationInputTokens: cacheWriteTokens.map(Int.init)))
+            .usage(usage)
         ]
         if let timings { events.append(.serverTimings(timings)) }
         if let finishReason { events.append(.finished(reason: finishReason)) }
@@ -151,10 +146,10 @@ struct WholeResponse {
                 arguments: function["arguments"] as? String ?? "")
         }
         let usage = object["usage"] as? [String: Any] ?? [:]
-        response.inputTokens = JSONValue.integer(usage["prompt_tokens"])
-        response.outputTokens = JSONValue.integer(usage["completion_tokens"])
+        response.usage.inputTokens = JSONValue.integer(usage["prompt_tokens"])
+        response.usage.outputTokens = JSONValue.integer(usage["completion_tokens"])
         let details = usage["prompt_tokens_details"] as? [String: Any]
-        response.cachedInputTokens = JSONValue.integer(details?["cached_tokens"])
+        response.usage.cachedInputTokens = JSONValue.integer(details?["cached_tokens"])
         if let timings = object["timings"],
            let data = try? JSONSerialization.data(withJSONObject: timings)
         {
@@ -175,12 +170,16 @@ struct WholeResponse {
         }
         response.finishReason = object["stop_reason"] as? String
         let usage = object["usage"] as? [String: Any] ?? [:]
-        response.outputTokens = JSONValue.integer(usage["output_tokens"])
-        response.cachedInputTokens = JSONValue.integer(usage["cache_read_input_tokens"])
-        response.cacheWriteTokens = JSONValue.integer(usage["cache_creation_input_tokens"])
+        response.usage.outputTokens = JSONValue.integer(usage["output_tokens"])
+        response.usage.cachedInputTokens = JSONValue.integer(usage["cache_read_input_tokens"])
+        response.usage.cacheCreationInputTokens = JSONValue.integer(usage["cache_creation_input_tokens"])
         // All input, as our Anthropic backend records it: Anthropic reports cache reads and writes apart.
-        response.inputTokens = JSONValue.integer(usage["input_tokens"]).map {
-            $0 + (response.cachedInputTokens ?? 0) + (response.cacheWriteTokens ?? 0)
+        // Saturating: an upstream's numbers must not trap the proxy.
+        response.usage.inputTokens = JSONValue.integer(usage["input_tokens"]).map { input in
+            [response.usage.cachedInputTokens ?? 0, response.usage.cacheCreationInputTokens ?? 0].reduce(input) {
+                let (sum, overflow) = $0.addingReportingOverflow($1)
+                return overflow ? Int.max : sum
+            }
         }
         return response
     }

@@ -25,10 +25,10 @@ extension WholeResponse {
         response.finishReason = status == "incomplete"
             ? (object["incomplete_details"] as? [String: Any])?["reason"] as? String ?? status : status
         let usage = object["usage"] as? [String: Any] ?? [:]
-        response.inputTokens = JSONValue.integer(usage["input_tokens"])
-        response.outputTokens = JSONValue.integer(usage["output_tokens"])
+        response.usage.inputTokens = JSONValue.integer(usage["input_tokens"])
+        response.usage.outputTokens = JSONValue.integer(usage["output_tokens"])
         let details = usage["input_tokens_details"] as? [String: Any]
-        response.cachedInputTokens = JSONValue.integer(details?["cached_tokens"])
+        response.usage.cachedInputTokens = JSONValue.integer(details?["cached_tokens"])
         return response
     }
 }

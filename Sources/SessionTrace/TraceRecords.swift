@@ -197,6 +197,21 @@ public struct RequestRecord: Sendable, Hashable {
         self.temperature = temperature
     }
 
+    /// The record's token counts, as ``RequestUsage`` holds them.
+    public var usage: RequestUsage {
+        RequestUsage(
+            inputTokens: inputTokens, cachedInputTokens: cachedInputTokens, outputTokens: outputTokens,
+            cacheWriteTokens: cacheWriteTokens)
+    }
+
+    /// Takes the counts `usage` has; those it left nil keep their value.
+    package mutating func merge(_ usage: RequestUsage) {
+        inputTokens = usage.inputTokens ?? inputTokens
+        cachedInputTokens = usage.cachedInputTokens ?? cachedInputTokens
+        outputTokens = usage.outputTokens ?? outputTokens
+        cacheWriteTokens = usage.cacheWriteTokens ?? cacheWriteTokens
+    }
+
     /// Output tokens after the first, over the time since the first; nil when not measurable.
     public var tokensPerSecond: Double? {
         guard let ttft = timeToFirstToken, let out = outputTokens, out > 1, dur > ttft else { return nil }
@@ -414,5 +429,35 @@ public struct DroppedRecord: Sendable, Hashable {
         self.sinkName = sinkName
         self.reason = reason
         self.count = count
+    }
+}
+
+/// Token counts of one response, as the server reported them; nil for what it did not report.
+public struct RequestUsage: Sendable, Hashable {
+    /// Prompt tokens (`gen_ai.usage.input_tokens`).
+    public var inputTokens: Int64?
+    /// Prompt tokens served from the server's prompt cache.
+    public var cachedInputTokens: Int64?
+    /// Generated tokens (`gen_ai.usage.output_tokens`).
+    public var outputTokens: Int64?
+    /// Prompt tokens written to the server's prompt cache (Anthropic's `cache_creation_input_tokens`).
+    public var cacheWriteTokens: Int64?
+
+    /// Every count with its store column, which is also its JSON key and its column in a baseline
+    /// file: the list the baseline file reads and writes (a test holds it to the field table).
+    package static let counts: [(column: String, path: WritableKeyPath<RequestUsage, Int64?> & Sendable)] = [
+        ("input_tokens", \.inputTokens), ("cached_input_tokens", \.cachedInputTokens),
+        ("output_tokens", \.outputTokens), ("cache_write_tokens", \.cacheWriteTokens),
+    ]
+
+    /// Token counts; leave out what the server did not report.
+    public init(
+        inputTokens: Int64? = nil, cachedInputTokens: Int64? = nil, outputTokens: Int64? = nil,
+        cacheWriteTokens: Int64? = nil
+    ) {
+        self.inputTokens = inputTokens
+        self.cachedInputTokens = cachedInputTokens
+        self.outputTokens = outputTokens
+        self.cacheWriteTokens = cacheWriteTokens
     }
 }

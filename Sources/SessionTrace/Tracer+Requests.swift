@@ -56,29 +56,6 @@ extension Tracer {
     }
 }
 
-/// Token counts of one response, as the server reported them; nil for what it did not report.
-public struct RequestUsage: Sendable, Hashable {
-    /// Prompt tokens (`gen_ai.usage.input_tokens`).
-    public var inputTokens: Int64?
-    /// Prompt tokens served from the server's prompt cache.
-    public var cachedInputTokens: Int64?
-    /// Generated tokens (`gen_ai.usage.output_tokens`).
-    public var outputTokens: Int64?
-    /// Prompt tokens written to the server's prompt cache (Anthropic's `cache_creation_input_tokens`).
-    public var cacheWriteTokens: Int64?
-
-    /// Token counts; leave out what the server did not report.
-    public init(
-        inputTokens: Int64? = nil, cachedInputTokens: Int64? = nil, outputTokens: Int64? = nil,
-        cacheWriteTokens: Int64? = nil
-    ) {
-        self.inputTokens = inputTokens
-        self.cachedInputTokens = cachedInputTokens
-        self.outputTokens = outputTokens
-        self.cacheWriteTokens = cacheWriteTokens
-    }
-}
-
 /// A model request in progress: given to the body of
 /// ``Tracer/withRequest(provider:model:profile:isolation:_:)``, or returned by
 /// ``Tracer/beginRequest(provider:model:profile:)``.
@@ -247,15 +224,5 @@ public final class RequestHandle: Sendable {
             return state.record
         }) else { return }
         tracer.record(.request(record), kind: .request)
-    }
-}
-
-extension RequestRecord {
-    /// Takes the counts `usage` has; those it left nil keep their value.
-    fileprivate mutating func merge(_ usage: RequestUsage) {
-        inputTokens = usage.inputTokens ?? inputTokens
-        cachedInputTokens = usage.cachedInputTokens ?? cachedInputTokens
-        outputTokens = usage.outputTokens ?? outputTokens
-        cacheWriteTokens = usage.cacheWriteTokens ?? cacheWriteTokens
     }
 }

@@ -178,14 +178,12 @@ public struct CacheFindings: Sendable {
         let requests = trace.runs.lazy.flatMap(\.requests)
         if let prices {
             for request in requests where request.inputTokens != nil || request.outputTokens != nil {
-                guard let price = prices.price(provider: request.provider, model: request.model) else {
+                guard let dollars = prices.cacheDollars(of: request) else {
                     money?.unpricedRequests += 1
                     continue
                 }
-                money?.savings +=
-                    Double(request.cachedInputTokens ?? 0) * (price.input - price.cachedInput) / 1e6
-                money?.writePremium +=
-                    Double(request.cacheWriteTokens ?? 0) * (price.cacheWrite - price.input) / 1e6
+                money?.savings += dollars.saved
+                money?.writePremium += dollars.writePremium
             }
         }
         for run in trace.runs {

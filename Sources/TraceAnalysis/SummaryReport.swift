@@ -71,90 +71,51 @@ public struct SummaryReport: Sendable {
     public var errorCount: Int64 { runs.saturatingSum(\.errors) }
     public var droppedCount: Int64 { runs.saturatingSum { $0.droppedEvents ?? 0 } }
 
-    /// Aggregates a store by streaming its rows: no record is materialised, so a million requests
-    /// cost one pass over the table and a linear-time selection per percentile.
+    /// The fields the summary reads, by kind and store column: a store or an LTTng trace is read
+    /// for these alone.
+    package static let fieldsRead: FieldSelection = [
+        .run: ["label"],
+        .session: ["label"],
+        .request: [
+            "session_id", "ts", "dur", "ttft", "profile", "provider", "model", "input_tokens",
+            "cached_input_tokens", "output_tokens", "error", "cache_write_tokens",
+            // Whether the server reported timings, and its prompt processing: the TTFT split.
+            "server_prompt_tokens", "server_prompt_dur",
+        ],
+        .toolCall: ["request_id", "session_id", "dur"],
+        .dropped: ["count"],
+    ]
+
+    /// Aggregates a store by streaming its records (``fieldsRead`` only) through the one ``Fold``:
+    /// a million requests cost one pass over the table and a linear-time selection per percentile.
     public static func compute(
         reader: StoreReader, prices: PriceTable? = nil
     ) throws(StoreError) -> SummaryReport {
-        var builder = Builder(prices: prices)
-        var labels: [Int64: String] = [:]
-        try reader.query("SELECT session_id, label FROM session") { row in labels[row.int64(0)] = row.string(1) }
-        try reader.query("SELECT run_id, label, ts FROM run") { row in
-            builder.runLabels[row.int64(0)] = row.optionalString(1)
-        }
-        builder.sessionLabels = labels
-        try reader.query(
-            """
-            SELECT run_id, session_id, profile, model, ts, dur, ttft, output_tokens, input_tokens,
-                cached_input_tokens, error IS NOT NULL, provider,
-                \(reader.schemaVersion >= 2 ? "cache_write_tokens" : "NULL"), server_prompt_dur
-            FROM request
-            """
-        ) { row in
-            let cost = prices?.cost(
-                provider: row.string(11), model: row.string(3), inputTokens: row.optionalInt64(8),
-                cachedInputTokens: row.optionalInt64(9), cacheWriteTokens: row.optionalInt64(12),
-                outputTokens: row.optionalInt64(7))
-            builder.addRequest(
-                runID: row.int64(0), sessionID: row.optionalInt64(1), profile: row.string(2), model: row.string(3),
-                ts: row.int64(4), dur: row.int64(5), ttft: row.optionalInt64(6), outputTokens: row.optionalInt64(7),
-                inputTokens: row.optionalInt64(8), cachedInputTokens: row.optionalInt64(9), failed: row.int64(10) != 0,
-                serverPromptDuration: row.optionalInt64(13), cost: cost)
-        }
-        try reader.query(
-            """
-            SELECT tool_call.run_id, tool_call.session_id, request.profile, request.model, tool_call.dur
-            FROM tool_call LEFT JOIN request ON request.request_id = tool_call.request_id
-            """
-        ) { row in
-            builder.addToolCall(
-                runID: row.int64(0), sessionID: row.optionalInt64(1), profile: row.optionalString(2),
-                model: row.optionalString(3), dur: row.int64(4))
-        }
-        // Summed here, not with SQL's sum(), which fails on overflow.
-        try reader.query("SELECT run_id, count FROM dropped") { row in
-            let runID = row.int64(0)
-            builder.dropped[runID] = builder.dropped[runID, default: 0].saturatingAdd(row.int64(1))
-        }
-        return builder.finish(path: reader.path)
+        var fold = Fold(prices: prices)
+        try reader.forEachRecord(selecting: fieldsRead) { event, runID in fold.add(event, runID: runID) }
+        return fold.finish(path: reader.path)
     }
 
-    /// Aggregates a loaded trace; the same figures as ``compute(reader:)``.
+    /// Aggregates a loaded trace through the same ``Fold``; the same figures as ``compute(reader:)``.
     public static func compute(trace: RecordedTrace, prices: PriceTable? = nil) -> SummaryReport {
-        var builder = Builder(prices: prices)
+        var fold = Fold(prices: prices)
         for run in trace.runs {
-            builder.runLabels[run.run.runID] = run.run.label
-            for session in run.sessions { builder.sessionLabels[session.sessionID] = session.label }
-            let profiles = Dictionary(run.requests.map { ($0.requestID, ($0.profile, $0.model)) },
-                                      uniquingKeysWith: { first, _ in first })
-            for request in run.requests {
-                builder.addRequest(
-                    runID: run.run.runID, sessionID: request.sessionID, profile: request.profile,
-                    model: request.model, ts: request.ts, dur: request.dur, ttft: request.timeToFirstToken,
-                    outputTokens: request.outputTokens, inputTokens: request.inputTokens,
-                    cachedInputTokens: request.cachedInputTokens, failed: request.error != nil,
-                    serverPromptDuration: request.serverTimings?.promptDuration, cost: prices?.cost(of: request))
-            }
-            for call in run.toolCalls {
-                let pair = call.requestID.flatMap { profiles[$0] }
-                builder.addToolCall(
-                    runID: run.run.runID, sessionID: call.sessionID, profile: pair?.0, model: pair?.1, dur: call.dur)
-            }
-            if !run.dropped.isEmpty { builder.dropped[run.run.runID] = run.droppedCount }
+            let runID = run.run.runID
+            fold.add(.run(run.run), runID: runID)
+            for session in run.sessions { fold.add(.session(session), runID: runID) }
+            for request in run.requests { fold.add(.request(request), runID: runID) }
+            for call in run.toolCalls { fold.add(.toolCall(call), runID: runID) }
+            for dropped in run.dropped { fold.add(.dropped(dropped), runID: runID) }
         }
-        return builder.finish(path: trace.path)
+        return fold.finish(path: trace.path)
     }
 
     // MARK: - Accumulation
 
     /// A request of a run: how a tool call finds the request it was made for.
-    package struct RunRequest: Hashable {
-        package var runID: Int64
-        package var requestID: Int64
-        package init(runID: Int64, requestID: Int64) {
-            self.runID = runID
-            self.requestID = requestID
-        }
+    private struct RunRequest: Hashable {
+        var runID: Int64
+        var requestID: Int64
     }
 
     private struct SessionKey: Hashable {
@@ -176,35 +137,32 @@ public struct SummaryReport: Sendable {
         var prompts: [Int64] = []
         var rests: [Int64] = []
 
-        mutating func add(
-            ts: Int64, dur: Int64, ttft: Int64?, outputTokens: Int64?, inputTokens: Int64?,
-            cachedInputTokens: Int64?, failed: Bool, serverPromptDuration: Int64?, cost: Double?, priced: Bool
-        ) {
+        mutating func add(_ request: RequestRecord, cost: Double?, priced: Bool) {
             group.requests += 1
             if let cost {
                 group.cost = (group.cost ?? 0) + cost
-            } else if priced, inputTokens != nil || outputTokens != nil {
+            } else if priced, request.inputTokens != nil || request.outputTokens != nil {
                 group.unpricedRequests += 1
             }
-            group.firstTimestamp = min(group.firstTimestamp, ts)
-            group.modelTime = group.modelTime.saturatingAdd(dur)
-            latencies.append(dur)
-            if let ttft {
+            group.firstTimestamp = min(group.firstTimestamp, request.ts)
+            group.modelTime = group.modelTime.saturatingAdd(request.dur)
+            latencies.append(request.dur)
+            if let ttft = request.timeToFirstToken {
                 ttfts.append(ttft)
-                if let serverPromptDuration {
+                if let serverPromptDuration = request.serverTimings?.promptDuration {
                     let split = TTFTSplit(ttft: ttft, serverPromptDuration: serverPromptDuration)
                     prompts.append(split.prompt)
                     rests.append(split.rest)
                 }
-                if let outputTokens, outputTokens > 1, dur > ttft {
-                    rates.append(Double(outputTokens - 1) / (Double(dur - ttft) / 1e9))
+                if let outputTokens = request.outputTokens, outputTokens > 1, request.dur > ttft {
+                    rates.append(Double(outputTokens - 1) / (Double(request.dur - ttft) / 1e9))
                 }
             }
-            if let inputTokens, let cachedInputTokens {
+            if let inputTokens = request.inputTokens, let cachedInputTokens = request.cachedInputTokens {
                 group.inputTokens = group.inputTokens.saturatingAdd(inputTokens)
                 group.cachedInputTokens = group.cachedInputTokens.saturatingAdd(cachedInputTokens)
             }
-            if failed { group.errors += 1 }
+            if request.error != nil { group.errors += 1 }
         }
 
         mutating func finish() -> Group {
@@ -233,24 +191,43 @@ public struct SummaryReport: Sendable {
         }
     }
 
-    /// The fold every source of records goes through: requests and tool calls added one by one.
-    package struct Builder {
+    /// The one fold of the summary: every source (a store, a loaded trace, an LTTng stream) hands
+    /// it its records one by one, in any order, and ``finish(path:)`` gives the report.
+    package struct Fold {
         let prices: PriceTable?
-        package var runLabels: [Int64: String?] = [:]
-        package var sessionLabels: [Int64: String] = [:]
-        package var dropped: [Int64: Int64] = [:]
+        private var runLabels: [Int64: String?] = [:]
+        private var sessionLabels: [Int64: String] = [:]
+        private var dropped: [Int64: Int64] = [:]
         private var runs: [Accumulator] = []
         private var runIndex: [Int64: Int] = [:]
         private var sessions: [Accumulator] = []
         private var sessionIndex: [SessionKey: Int] = [:]
         private var profiles: [Accumulator] = []
         private var profileIndex: [ProfileKey: Int] = [:]
+        /// Each request's profile/model group, for the tool calls made for it: a list, looked up at
+        /// the end for the requests a tool call names only, so a million requests cost no table.
+        private var requestProfiles: [(request: RunRequest, profile: Int)] = []
+        /// Tool calls, added once every request is known: a call may be read before its request.
+        private var toolCalls: [(runID: Int64, requestID: Int64?, sessionID: Int64?, dur: Int64)] = []
 
         package init(prices: PriceTable?) { self.prices = prices }
         /// The group each of the last request's keys found: consecutive requests mostly share them.
         private var lastRun: (key: Int64, slot: Int)?
         private var lastSession: (key: SessionKey, slot: Int)?
         private var lastProfile: (key: ProfileKey, slot: Int)?
+
+        /// Adds one record of run `runID`; kinds the summary does not read are ignored.
+        package mutating func add(_ event: TraceEvent, runID: Int64) {
+            switch event {
+            case .run(let run): runLabels[runID] = run.label
+            case .session(let session): sessionLabels[session.sessionID] = session.label
+            case .request(let request): add(request, runID: runID)
+            case .toolCall(let call):
+                toolCalls.append((runID, call.requestID, call.sessionID, call.dur))
+            case .dropped(let record): dropped[runID] = dropped[runID, default: 0].saturatingAdd(record.count)
+            case .handoff, .interval, .instant, .chunk, .payload: break
+            }
+        }
 
         private mutating func runSlot(_ runID: Int64) -> Int {
             if let last = lastRun, last.key == runID { return last.slot }
@@ -296,38 +273,24 @@ public struct SummaryReport: Sendable {
             return slot
         }
 
-        /// Adds a request to its groups; returns its profile/model group, for its tool calls.
-        @discardableResult
-        package mutating func addRequest(
-            runID: Int64, sessionID: Int64?, profile: String, model: String, ts: Int64, dur: Int64, ttft: Int64?,
-            outputTokens: Int64?, inputTokens: Int64?, cachedInputTokens: Int64?, failed: Bool,
-            serverPromptDuration: Int64?, cost: Double?
-        ) -> Int {
+        /// Adds a request to its run, its session and its profile/model group.
+        private mutating func add(_ request: RequestRecord, runID: Int64) {
+            let cost = prices?.cost(of: request)
             let priced = prices != nil
-            let run = runSlot(runID)
-            runs[run].add(ts: ts, dur: dur, ttft: ttft, outputTokens: outputTokens, inputTokens: inputTokens,
-                          cachedInputTokens: cachedInputTokens, failed: failed,
-                          serverPromptDuration: serverPromptDuration, cost: cost, priced: priced)
-            let session = sessionSlot(SessionKey(runID: runID, sessionID: sessionID))
-            sessions[session].add(ts: ts, dur: dur, ttft: ttft, outputTokens: outputTokens, inputTokens: inputTokens,
-                                  cachedInputTokens: cachedInputTokens, failed: failed,
-                          serverPromptDuration: serverPromptDuration, cost: cost, priced: priced)
-            let pair = profileSlot(ProfileKey(profile: profile, model: model))
-            profiles[pair].add(ts: ts, dur: dur, ttft: ttft, outputTokens: outputTokens, inputTokens: inputTokens,
-                               cachedInputTokens: cachedInputTokens, failed: failed,
-                          serverPromptDuration: serverPromptDuration, cost: cost, priced: priced)
-            return pair
+            let slots = [
+                runSlot(runID), sessionSlot(SessionKey(runID: runID, sessionID: request.sessionID)),
+                profileSlot(ProfileKey(profile: request.profile, model: request.model)),
+            ]
+            runs[slots[0]].add(request, cost: cost, priced: priced)
+            sessions[slots[1]].add(request, cost: cost, priced: priced)
+            profiles[slots[2]].add(request, cost: cost, priced: priced)
+            requestProfiles.append((RunRequest(runID: runID, requestID: request.requestID), slots[2]))
         }
 
-        /// Adds a tool call's time to the groups of its request; calls of groups without requests
-        /// (a run that recorded tools only) are counted in their run and session all the same.
-        package mutating func addToolCall(runID: Int64, sessionID: Int64?, profile: String?, model: String?, dur: Int64) {
-            let pair = profile.flatMap { profile in model.map { profileSlot(ProfileKey(profile: profile, model: $0)) } }
-            addToolCall(runID: runID, sessionID: sessionID, profileSlot: pair, dur: dur)
-        }
-
-        /// Adds a tool call's time to its run, its session and the profile/model group `profileSlot`.
-        package mutating func addToolCall(runID: Int64, sessionID: Int64?, profileSlot pair: Int?, dur: Int64) {
+        /// Adds a tool call's time to its run, its session and its request's profile/model group;
+        /// calls without a known request (a run that recorded tools only) count in their run and
+        /// session all the same.
+        private mutating func addToolCall(runID: Int64, sessionID: Int64?, profileSlot pair: Int?, dur: Int64) {
             let run = runSlot(runID)
             runs[run].group.toolTime = runs[run].group.toolTime.saturatingAdd(dur)
             runs[run].group.toolCalls += 1
@@ -340,7 +303,22 @@ public struct SummaryReport: Sendable {
             }
         }
 
+        /// The report of every record added.
         package mutating func finish(path: String) -> SummaryReport {
+            let named = Set(toolCalls.compactMap { call in
+                call.requestID.map { RunRequest(runID: call.runID, requestID: $0) }
+            })
+            var profileOfRequest: [RunRequest: Int] = [:]
+            for (request, profile) in named.isEmpty ? [] : requestProfiles
+            where named.contains(request) && profileOfRequest[request] == nil {
+                profileOfRequest[request] = profile
+            }
+            for call in toolCalls {
+                let profile = call.requestID.flatMap { profileOfRequest[RunRequest(runID: call.runID, requestID: $0)] }
+                addToolCall(runID: call.runID, sessionID: call.sessionID, profileSlot: profile, dur: call.dur)
+            }
+            toolCalls = []
+            requestProfiles = []
             for (runID, _) in dropped { _ = runSlot(runID) }
             var runGroups = runs.indices.map { runs[$0].finish() }
             for index in runGroups.indices {

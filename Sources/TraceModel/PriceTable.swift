@@ -50,25 +50,37 @@ public struct PriceTable: Sendable, Hashable {
     /// tokens. Input tokens include cached and cache-written ones (as recorded); each part is
     /// charged at its own price.
     public func cost(of request: RequestRecord) -> Double? {
-        cost(
-            provider: request.provider, model: request.model, inputTokens: request.inputTokens,
-            cachedInputTokens: request.cachedInputTokens, cacheWriteTokens: request.cacheWriteTokens,
-            outputTokens: request.outputTokens)
+        cost(provider: request.provider, model: request.model, usage: request.usage)
     }
 
-    /// The dollars of a request's tokens, as ``cost(of:)``.
-    public func cost(
-        provider: String, model: String, inputTokens: Int64?, cachedInputTokens: Int64?,
-        cacheWriteTokens: Int64?, outputTokens: Int64?
-    ) -> Double? {
-        guard let price = price(provider: provider, model: model), inputTokens != nil || outputTokens != nil
+    /// The dollars of `usage` at the price of `model` from `provider`, as ``cost(of:)``.
+    public func cost(provider: String, model: String, usage: RequestUsage) -> Double? {
+        guard let (price, parts) = priced(provider: provider, model: model, usage: usage) else { return nil }
+        return ((parts.input - parts.cached - parts.written) * price.input + parts.cached * price.cachedInput
+            + parts.written * price.cacheWrite + Double(usage.outputTokens ?? 0) * price.output) / 1e6
+    }
+
+    /// What the server's cache changed in `request`'s cost, in dollars: what its cached tokens
+    /// saved against the uncached price, and what writing the cache cost above it; nil as for
+    /// ``cost(of:)``.
+    public func cacheDollars(of request: RequestRecord) -> (saved: Double, writePremium: Double)? {
+        guard let (price, parts) = priced(provider: request.provider, model: request.model, usage: request.usage)
         else { return nil }
-        let input = Double(inputTokens ?? 0)
-        let cached = Double(cachedInputTokens ?? 0)
-        let written = Double(cacheWriteTokens ?? 0)
-        let uncached = max(0, input - cached - written)
-        return (uncached * price.input + cached * price.cachedInput + written * price.cacheWrite
-            + Double(outputTokens ?? 0) * price.output) / 1e6
+        return (parts.cached * (price.input - price.cachedInput) / 1e6,
+                parts.written * (price.cacheWrite - price.input) / 1e6)
+    }
+
+    /// The price of `model` and the input parts of `usage`, if it reported tokens: input, cached and
+    /// cache-written tokens, input never below the other two.
+    private func priced(provider: String, model: String, usage: RequestUsage)
+        -> (Price, (input: Double, cached: Double, written: Double))?
+    {
+        guard usage.inputTokens != nil || usage.outputTokens != nil,
+            let price = price(provider: provider, model: model)
+        else { return nil }
+        let cached = Double(usage.cachedInputTokens ?? 0)
+        let written = Double(usage.cacheWriteTokens ?? 0)
+        return (price, (max(Double(usage.inputTokens ?? 0), cached + written), cached, written))
     }
 
     /// Reads a price file.

@@ -33,9 +33,9 @@ public struct CommandContext: Sendable {
     /// The redaction policy every output goes through; `trace-report` sets it from `--rules` and
     /// `--no-redact`.
     var redactor: Redactor
-    /// True in the viewer's browser tests only: `export --format html` then adds the page's test
-    /// driver (`viewer/selftest.js`); `trace-report` itself never sets it.
-    package var viewerTestDriver = false
+    /// Set in the viewer's browser tests only: `export --format html` then adds this module, the
+    /// page's test driver (`viewer/selftest.js`, read from the checkout); `trace-report` never sets it.
+    package var viewerTestDriver: (name: String, text: String)?
     private let standardOutput: @Sendable (String) -> Void
     private let standardError: @Sendable (String) -> Void
 

@@ -133,6 +133,47 @@ public struct StoreReader: Sendable {
         return records
     }
 
+    /// Streams the records of the kinds `selection` names to `body`, with their run's id, one row
+    /// at a time and in no set order: a fold over a store of any size costs the memory of one
+    /// record. Only the selected columns are read (``FieldSelection``); the others read as unknown.
+    package func forEachRecord(
+        selecting selection: FieldSelection, _ body: (TraceEvent, _ runID: Int64) -> Void
+    ) throws(StoreError) {
+        for kind in TraceEventKind.allCases {
+            guard let fields = selection[kind] else { continue }
+            switch kind {
+            case .run: try forEach(RunRecord.self, fields) { body(.run($0), $1) }
+            case .session: try forEach(SessionRecord.self, fields) { body(.session($0), $1) }
+            case .request: try forEach(RequestRecord.self, fields) { body(.request($0), $1) }
+            case .toolCall: try forEach(ToolCallRecord.self, fields) { body(.toolCall($0), $1) }
+            case .handoff: try forEach(HandoffRecord.self, fields) { body(.handoff($0), $1) }
+            case .interval: try forEach(IntervalRecord.self, fields) { body(.interval($0), $1) }
+            case .instant: try forEach(InstantRecord.self, fields) { body(.instant($0), $1) }
+            case .chunk: try forEach(ChunkRecord.self, fields) { body(.chunk($0), $1) }
+            case .payload: try forEach(PayloadRecord.self, fields) { body(.payload($0), $1) }
+            case .dropped: try forEach(DroppedRecord.self, fields) { body(.dropped($0), $1) }
+            }
+        }
+    }
+
+    /// Every record of `Record`'s table with its run's id, reading only the `selected` columns and
+    /// the first.
+    private func forEach<Record: TableRecord>(
+        _: Record.Type, _ selected: Set<String>, _ body: (Record, Int64) -> Void
+    ) throws(StoreError) {
+        let table = StoreSchema.table(Record.table.kind)
+        let present = try database.columns(of: table.name)
+        let columns = table.fields.enumerated().map { offset, field in
+            (offset == 0 || selected.contains(field.column)) && present.contains(field.column) ? field.column : "NULL"
+        }
+        let run = table.stampsRunID ? "run_id" : table.keyColumn
+        let statement = try database.prepare(
+            "SELECT \(run), \(columns.joined(separator: ", ")) FROM \(table.name)", persistent: false)
+        try statement.forEachRow { row in
+            body(Record.table.record { offset, spec in row.value(offset + 1, spec) }, row.int64(0))
+        }
+    }
+
     // MARK: - Opening checks
 
     /// Opens `path` so that reading creates no file beside it and changes no byte of it.

@@ -223,7 +223,7 @@ struct GateEvaluationTests {
             for run in after.groups[index].runs.indices {
                 after.groups[index].runs[run].requests = after.groups[index].runs[run].requests.map { request in
                     var longer = request
-                    longer.outputTokens = request.outputTokens.map { $0 * 2 }
+                    longer.usage.outputTokens = request.outputTokens.map { $0 * 2 }
                     longer.maxTokens = request.maxTokens.map { $0 * 2 }
                     return longer
                 }
@@ -252,8 +252,8 @@ struct GateEvaluationTests {
         var busy = calm
         for index in busy.indices {
             busy[index].toolCalls = 3
-            busy[index].inputTokens = 400
-            busy[index].cachedInputTokens = 40
+            busy[index].usage.inputTokens = 400
+            busy[index].usage.cachedInputTokens = 40
         }
         let repeated = RepeatedCall(kind: "loop", session: "context", tool: "search_notes")
         let result = try GateEvaluation.evaluate(
@@ -400,6 +400,31 @@ struct BaselineFileTests {
             #expect(huge.status == 2, "\(options): \(huge.err)")
             #expect(huge.err.contains("beyond any value a run can have"), "\(huge.err)")
         }
+    }
+
+    /// A baseline whose machine speed is 0 would scale every time to 0 and pass anything: the gate
+    /// cannot judge with it, and says so (exit 2), never a pass.
+    @Test func aBaselineWithNoMachineSpeedIsRefusedNotPassed() throws {
+        let directory = try TemporaryDirectory()
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: checkedInBaseline)))
+                as? [String: Any])
+        object["groups"] = try #require(object["groups"] as? [[String: Any]]).map { group in
+            var group = group
+            group["runs"] = (group["runs"] as? [[String: Any]] ?? []).map { run in
+                var run = run
+                run["server_ns_per_token"] = 0
+                return run
+            }
+            return group
+        }
+        let zero = directory.path("zero-speed.json")
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: zero))
+        let runs = (1...2).map { packageRoot.appendingPathComponent("tracefiles/planner/run-\($0).sqlite").path }
+        let result = try runProgram(
+            try builtProgram("trace-report"), ["gate", "--baseline", zero, "--budget", "ttft.p50: +1% and +1ms"] + runs)
+        #expect(result.status == 2, "\(result.out)\(result.err)")
+        #expect(result.err.contains("server_ns_per_token") && result.err.contains("above 0"), "\(result.err)")
     }
 
     @Test func diffJSONHasTheDocumentedKeys() throws {

@@ -149,7 +149,7 @@ func exportHTML(_ stores: [String], to out: String, testDriver: Bool = true) thr
     ) { text in
         output.withLock { $0 += text }
     }
-    context.viewerTestDriver = testDriver
+    if testDriver { context.viewerTestDriver = ("selftest.js", try viewerSource("selftest.js")) }
     let status = TraceReport.main(["export", "--format", "html", "--out", out] + stores, context: context) { text in
         errors.withLock { $0 += text }
     }

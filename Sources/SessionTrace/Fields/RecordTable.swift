@@ -40,6 +40,12 @@ package final class RecordTable<Record: Sendable>: Sendable {
     }
 }
 
+/// The fields a reader needs, by kind and by store column (``FieldSpec/column``): the store and
+/// the LTTng reader then read those alone, and every other field reads as unknown (nil, zero or
+/// empty). The first field of every kind (its id; `dropped`'s `ts`) is always read; a kind left out
+/// reads that field alone, and a kind not read at all need not be named.
+package typealias FieldSelection = [TraceEventKind: Set<String>]
+
 /// A record of the vocabulary, with its field table.
 package protocol TableRecord: Sendable {
     static var table: RecordTable<Self> { get }

@@ -40,13 +40,14 @@ public enum ViewerDocument {
 
     /// The export's HTML, from the embedded viewer files and `data`.
     public static func html(data: ViewerData) throws(Failure) -> String {
-        try html(data: data, testDriver: false)
+        try html(data: data, testDriver: nil)
     }
 
-    /// The export's HTML; with `testDriver`, the page also carries `viewer/selftest.js`, the
-    /// driver the browser tests steer it with (`#selftest=…`). Only tests ask for it.
-    package static func html(data: ViewerData, testDriver: Bool) throws(Failure) -> String {
-        let modules = ViewerAssets.modules + (testDriver ? [ViewerAssets.selfTest] : [])
+    /// The export's HTML; with `testDriver`, the page also carries that module after the viewer's
+    /// own: the browser tests pass `viewer/selftest.js`, read from the checkout, which steers the
+    /// page (`#selftest=…`). The binary carries no driver of its own.
+    package static func html(data: ViewerData, testDriver: ViewerAssets.Module?) throws(Failure) -> String {
+        let modules = ViewerAssets.modules + (testDriver.map { [$0] } ?? [])
         return try html(
             dataJSON: data.json.compact(escapingHTML: true), template: ViewerAssets.indexHTML,
             css: ViewerAssets.css, javaScript: try ViewerScript.combine(modules))

@@ -170,10 +170,10 @@ struct ExportCommand: ReportCommand {
     }
 
     /// The export's text, what was redacted from it, and the implausible values it read; an html
-    /// export carries the viewer's test driver when `viewerTestDriver` is true (tests only).
+    /// export carries `viewerTestDriver` after the viewer's modules when it is set (tests only).
     static func render(
         _ format: ExportFormat, paths: [String], redactor: Redactor, arguments: ParsedArguments,
-        viewerTestDriver: Bool = false
+        viewerTestDriver: (name: String, text: String)? = nil
     ) throws(CommandFailure) -> (String, RedactionReport, [StoreAnomaly]) {
         func redacted(_ render: (RedactedTrace) -> String) throws(CommandFailure)
             -> (String, RedactionReport, [StoreAnomaly])
