@@ -140,7 +140,8 @@ enum CommandLineParser {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = byName[name] else {
-                throw UsageError("unknown option \(TerminalText.sanitized(name))")
+                throw UsageError("unknown option \(TerminalText.sanitized(name))"
+                    + Suggestion.clause(for: name, among: options.map(\.name)))
             }
             if option.isFlag {
                 if inlineValue != nil { throw UsageError("\(name) takes no value") }

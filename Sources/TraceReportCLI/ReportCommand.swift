@@ -227,8 +227,9 @@ public enum TraceReport {
             return .success
         }
         guard let command = command(named: first) else {
-            return fail("trace-report: unknown subcommand '\(TerminalText.sanitized(first))'; "
-                + "run 'trace-report --help' for the list\n")
+            return fail("trace-report: unknown subcommand '\(TerminalText.sanitized(first))'"
+                + Suggestion.clause(for: first, among: commands.map { $0.name })
+                + "; run 'trace-report --help' for the list\n")
         }
         let parsed: ParsedArguments
         do {

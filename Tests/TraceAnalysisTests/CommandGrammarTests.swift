@@ -137,4 +137,25 @@ struct CommandGrammarTests {
         #expect(result.err == "trace-report completions: no completions for 'tcsh'; name one of bash, zsh, fish; "
             + "see 'trace-report completions --help'\n")
     }
+
+    @Test("a mistyped subcommand or option is answered with the nearest one", arguments: [
+        (["sumary", planner + "/run-1.sqlite"], "unknown subcommand 'sumary'; did you mean 'summary'?"),
+        (["chekc", planner + "/run-1.sqlite"], "did you mean 'check'?"),
+        (["summary", "--jsn", planner + "/run-1.sqlite"], "unknown option --jsn; did you mean '--json'?"),
+        (["gate", "--basline", baseline, planner + "/run-1.sqlite"], "did you mean '--baseline'?"),
+    ])
+    func didYouMean(arguments: [String], expected: String) throws {
+        let result = try runProgram(try builtBinary(), arguments)
+        #expect(result.status == 2)
+        #expect(result.err.contains(expected), "\(result.err)")
+        #expect(result.err.split(separator: "\n").count == 1)
+    }
+
+    @Test func aWordNearNothingGetsNoSuggestion() {
+        #expect(Suggestion.nearest(to: "frobnicate", among: TraceReport.commands.map { $0.name }) == nil)
+        #expect(Suggestion.nearest(to: "x", among: ["--json", "--run"]) == nil)
+        // Equally near two: no guess.
+        #expect(Suggestion.nearest(to: "ab", among: ["ac", "bb"]) == nil)
+        #expect(Suggestion.nearest(to: "tiemline", among: ["timeline", "tools"]) == "timeline")
+    }
 }
