@@ -85,52 +85,6 @@ func lttngReadBenchmarks(events: Int, keptTrace: String? = nil) throws -> [Bench
     ]
 }
 
-/// Why the run has no import ratio: its reference lost records.
-struct LossyReference: Error, CustomStringConvertible {
-    var dropped: Int64
-    var written: Int64
-    var events: Int
-
-    var description: String {
-        "store.ingest dropped \(dropped) and wrote \(written) of \(events) records, so it is no reference for import"
-    }
-}
-
-/// `store.ingest` without losses: request records per second that a `StoreSink` (its default
-/// queue) writes to a new store at `path`, from the first emit until the last `flush()` returns.
-///
-/// The sink never blocks its caller and counts what its queue cannot take, so records pushed as
-/// fast as a loop emits them overflow it: the rate of what it kept would flatter it. Here they come
-/// in bursts of a quarter of its queue, each flushed before the next, as `trace-report import`
-/// hands them over; the rate is of the rows found in the store afterwards.
-///
-/// - Throws: ``LossyReference`` when the sink dropped a record or wrote fewer rows than it got.
-private func losslessIngestRate(events: Int, path: String) throws -> Double {
-    defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-    let sink = try StoreSink(path: path)
-    let tracer = Tracer(sink: sink, label: "trace-bench")
-    let burst = sink.capacity / 4
-    let elapsed = seconds {
-        var emitted = 0
-        while emitted < events {
-            let count = min(burst, events - emitted)
-            for index in emitted..<(emitted + count) {
-                tracer.record(.request(benchmarkRequest(id: tracer.makeID(), ts: Int64(index))), kind: .request)
-            }
-            emitted += count
-            sink.flush()
-        }
-    }
-    sink.close()
-    let dropped = sink.droppedCounts.values.reduce(0, +)
-    var written: Int64 = 0
-    try StoreReader(path: path).query("SELECT count(*) FROM request") { written = $0.int64(0) }
-    guard dropped == 0, written == events else {
-        throw LossyReference(dropped: dropped, written: written, events: events)
-    }
-    return Double(written) / elapsed
-}
-
 /// Records `events` request records from this process into a new trace at `directory`.
 private func recordRequests(_ events: Int, to directory: String) throws {
     let daemon = try LTTngControl.ensureSessionDaemon()
@@ -160,7 +114,7 @@ private func recordRequests(_ events: Int, to directory: String) throws {
 }
 
 /// Wall-clock seconds of `body`.
-private func seconds(_ body: () throws -> Void) rethrows -> Double {
+func seconds(_ body: () throws -> Void) rethrows -> Double {
     let clock = ContinuousClock()
     let start = clock.now
     try body()

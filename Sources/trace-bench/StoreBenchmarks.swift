@@ -6,14 +6,16 @@ import TraceStore
 /// The SQLite store's costs: on the caller's thread, and to disk against plain SQLite.
 ///
 /// - `emit.store`: ns per request record on the caller's thread, through `Tracer(sink: StoreSink)`.
-/// - `store.ingest`: request records per second from the first emit until `flush()` returns.
+/// - `store.ingest`: request records per second written to a new store, lossless: every record
+///   emitted is a row afterwards (``losslessIngestRate(events:path:)``).
 /// - `c.sqlite.insert`: the same rows through one prepared INSERT in plain SQLite calls, into the
 ///   same schema and pragmas, committed every `StoreSink.maximumTransactionSize` rows; the
 ///   reference `store.ingest` is judged against.
 ///
 /// Each figure is the best of three runs: the machine is shared, and the best run is the one
-/// least disturbed by others.
-func storeBenchmarks(events: Int) -> [BenchmarkRow] {
+/// least disturbed by others. A run in which the sink dropped a record fails (``LossyRun``): its
+/// figures would time the drop path, not the store.
+func storeBenchmarks(events: Int) throws -> [BenchmarkRow] {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("trace-bench-store-\(UUID().uuidString)", isDirectory: true)
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -24,10 +26,8 @@ func storeBenchmarks(events: Int) -> [BenchmarkRow] {
     var bestReference = 0.0
     for attempt in 0..<3 {
         let storePath = directory.appendingPathComponent("store-\(attempt).sqlite").path
-        if let (emitNanoseconds, ingestRate) = measureStoreSink(path: storePath, events: events) {
-            bestEmit = min(bestEmit, emitNanoseconds)
-            bestIngest = max(bestIngest, ingestRate)
-        }
+        bestEmit = min(bestEmit, try emitCost(path: storePath + "-emit", events: events))
+        bestIngest = max(bestIngest, try losslessIngestRate(events: events, path: storePath))
         let referencePath = directory.appendingPathComponent("reference-\(attempt).sqlite").path
         if let rate = measurePlainSQLite(path: referencePath, events: events) {
             bestReference = max(bestReference, rate)
@@ -58,39 +58,52 @@ func benchmarkRequest(id: Int64, ts: Int64) -> RequestRecord {
         serverAddress: "127.0.0.1", serverPort: 8_080, streamed: true, maxTokens: 256)
 }
 
-/// Emits `events` requests through a tracer into fresh stores; returns ns per emit on the caller's
-/// thread and events per second until flushed.
+/// Median ns per request record on the caller's thread into a fresh store at `path`.
 ///
-/// The caller's cost is the median over bursts of 8,192 events with a flush (untimed) between
-/// them, as a traced program emits: the writer thread drains each burst while it is being emitted,
-/// and the queue's memory is reused. Emitting all events at once into an ever-growing queue would
-/// time the kernel handing out fresh pages instead (about half the cost); the median keeps out
-/// bursts during which other programs on the machine had the core.
-///
-/// Ingest is timed from the first emit until `flush()` returns, with a queue that holds every
-/// event, so the figure is the writer's pace and not the drop path's.
-private func measureStoreSink(path: String, events: Int) -> (Double, Double)? {
-    let median: Double
-    do {
-        guard let sink = try? StoreSink(path: path + "-emit") else { return nil }
-        median = callerCost(of: sink, events: events)
-        reportDropped(sink)
-        sink.close()
-    }
-
-    let clock = MonotonicClock()
-    guard let sink = try? StoreSink(path: path, capacity: max(65_536, events)) else { return nil }
-    let tracer = Tracer(sink: sink, label: "trace-bench")
-    sink.flush()
-    let start = clock.now()
-    for index in 0..<events {
-        tracer.record(.request(benchmarkRequest(id: tracer.makeID(), ts: Int64(index))), kind: .request)
-    }
-    sink.flush()
-    let flushed = clock.now()
-    reportDropped(sink)
+/// Bursts of 8,192 events with a flush (untimed) between them, as a traced program emits: the
+/// writer thread drains each burst while it is being emitted, and the queue's memory is reused.
+/// Emitting all events at once into an ever-growing queue would time the kernel handing out fresh
+/// pages instead (about half the cost); the median keeps out bursts during which other programs on
+/// the machine had the core.
+private func emitCost(path: String, events: Int) throws -> Double {
+    defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+    let sink = try StoreSink(path: path)
+    let median = callerCost(of: sink, events: events)
     sink.close()
-    return (median, Double(events) / (Double(flushed - start) / 1e9))
+    try LossyRun.check(sink, metric: "emit.store")
+    return median
+}
+
+/// `store.ingest` without losses: request records per second that a `StoreSink` (its default
+/// queue) writes to a new store at `path`, from the first emit until the last `flush()` returns.
+///
+/// The sink never blocks its caller and counts what its queue cannot take, so records pushed as
+/// fast as a loop emits them overflow it (in events or in bytes): the rate of what it kept would
+/// flatter it. Here they come in bursts of a quarter of its queue, each flushed before the next, as
+/// `trace-report import` hands them over; the rate is of the rows found in the store afterwards.
+///
+/// - Throws: ``LossyRun`` when the sink dropped a record or wrote fewer rows than it got.
+func losslessIngestRate(events: Int, path: String) throws -> Double {
+    defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+    let sink = try StoreSink(path: path)
+    let tracer = Tracer(sink: sink, label: "trace-bench")
+    let burst = sink.capacity / 4
+    let elapsed = seconds {
+        var emitted = 0
+        while emitted < events {
+            let count = min(burst, events - emitted)
+            for index in emitted..<(emitted + count) {
+                tracer.record(.request(benchmarkRequest(id: tracer.makeID(), ts: Int64(index))), kind: .request)
+            }
+            emitted += count
+            sink.flush()
+        }
+    }
+    sink.close()
+    var written: Int64 = 0
+    try StoreReader(path: path).query("SELECT count(*) FROM request") { written = $0.int64(0) }
+    try LossyRun.check(sink, metric: "store.ingest", written: written, events: events)
+    return Double(written) / elapsed
 }
 
 /// Median ns per request record on the caller's thread, emitted in bursts of 8,192 with an
@@ -114,9 +127,26 @@ func callerCost(of sink: any TraceSink, events: Int) -> Double {
     return perBurst[perBurst.count / 2]
 }
 
-func reportDropped(_ sink: StoreSink) {
-    let lost = sink.droppedCounts.values.reduce(0, +)
-    if lost > 0 { print("store benchmark: \(lost) events dropped, so its figures flatter the store") }
+/// Why a benchmark gives no figure: its sink dropped records, or stored fewer than it got, so what
+/// it measured was the drop path.
+struct LossyRun: Error, CustomStringConvertible {
+    var metric: String
+    var dropped: Int64
+    var written: Int64?
+    var events: Int
+
+    var description: String {
+        "\(metric): the store dropped \(dropped) records" + (written.map { " and wrote \($0) of \(events)" } ?? "")
+            + ", so the run measures its losses, not the store; no figure is given"
+    }
+
+    /// Throws when `sink` dropped a record, or when `written` (if counted) is not `events`.
+    static func check(_ sink: StoreSink, metric: String, written: Int64? = nil, events: Int = 0) throws {
+        let dropped = sink.droppedCounts.values.reduce(0, +)
+        guard dropped == 0, written.map({ $0 == Int64(events) }) ?? true else {
+            throw LossyRun(metric: metric, dropped: dropped, written: written, events: events)
+        }
+    }
 }
 
 /// The reference: the same rows, one prepared INSERT, plain SQLite calls.

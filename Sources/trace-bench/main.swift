@@ -167,7 +167,12 @@ do {
     printError("trace-bench: LTTng benchmarks failed: \(error)")
     failed = true
 }
-rows += storeBenchmarks(events: events)
+do {
+    rows += try storeBenchmarks(events: events)
+} catch {
+    printError("trace-bench: store benchmarks failed: \(error)")
+    failed = true
+}
 rows += redactionBenchmarks()
 do {
     rows += try combinedBenchmarks(events: events)
