@@ -14,10 +14,10 @@ struct TransportTests {
 
     func events(
         from server: CannedHTTPServer, api: String = "openai", timeout: Duration = .seconds(5),
-        maximumEventSize: Int = 1 << 20
+        deadline: Duration = .seconds(600), maximumEventSize: Int = 1 << 20
     ) async throws -> [(event: ModelEvent, at: Duration)] {
         let endpoint = HTTPEndpoint(
-            baseURL: server.baseURL, timeout: timeout, maximumEventSize: maximumEventSize)
+            baseURL: server.baseURL, timeout: timeout, deadline: deadline, maximumEventSize: maximumEventSize)
         let model: any LanguageModel =
             api == "openai"
             ? OpenAICompatibleModel(endpoint: endpoint, modelName: "m")
@@ -121,6 +121,26 @@ struct TransportTests {
         }
         let waited = ContinuousClock.now - start
         #expect(waited >= .milliseconds(900) && waited < .milliseconds(2500), "timed out after \(waited)")
+    }
+
+    @Test("a server that keeps the stream alive with comments and never answers ends at the deadline")
+    func keepAliveForever() async throws {
+        // A comment every 200 ms, well inside the idle timeout, for far longer than the deadline.
+        let server = try CannedHTTPServer(
+            [.send(CannedHTTPServer.eventStreamHeaders)]
+                + Array(repeating: [.send(": keep-alive\n\n"), .pause(.milliseconds(200))], count: 100).flatMap { $0 })
+        let start = ContinuousClock.now
+        do {
+            _ = try await events(from: server, timeout: .seconds(1), deadline: .seconds(2))
+            Issue.record("expected deadlineExceeded")
+        } catch HTTPEndpoint.Error.deadlineExceeded(let url, let after) {
+            #expect(url.port == server.port)
+            #expect(after == .seconds(2))
+            #expect(HTTPEndpoint.Error.deadlineExceeded(url: url, after: after).description.contains("deadline"))
+        }
+        let waited = ContinuousClock.now - start
+        // Ended by the deadline, not by the 20 s the server would go on for (a loose bound).
+        #expect(waited >= .milliseconds(1900) && waited < .seconds(10), "ended after \(waited)")
     }
 
     @Test("cancelling the consumer ends the request at once")

@@ -82,13 +82,18 @@ final class CurlTransport: Sendable {
             let now = ContinuousClock.now
             var wait = Duration.seconds(60)
             for transfer in Array(active.values) {
-                let due = transfer.lastActivity + transfer.timeout
-                if due <= now {
+                let idle = transfer.lastActivity + transfer.timeout
+                let end = transfer.started + transfer.deadline
+                if end <= now {
+                    remove(transfer)
+                    transfer.finish(
+                        throwing: HTTPEndpoint.Error.deadlineExceeded(url: transfer.url, after: transfer.deadline))
+                } else if idle <= now {
                     remove(transfer)
                     transfer.finish(
                         throwing: HTTPEndpoint.Error.timedOut(url: transfer.url, after: transfer.timeout))
                 } else {
-                    wait = min(wait, due - now)
+                    wait = min(wait, idle - now, end - now)
                 }
             }
             curl_multi_poll(multi, nil, 0, Int32((wait / .milliseconds(1)).rounded(.up)), nil)

@@ -15,6 +15,9 @@ import Synchronization
 final class EventStreamTransfer: @unchecked Sendable {
     let url: URL
     let timeout: Duration
+    /// The whole request's deadline, counted from ``started``.
+    let deadline: Duration
+    let started = ContinuousClock.now
     /// The libcurl easy handle, owned by the transfer.
     let easy: UnsafeMutableRawPointer
     /// When the last bytes arrived (or the transfer began): the idle timeout counts from here.
@@ -51,6 +54,7 @@ final class EventStreamTransfer: @unchecked Sendable {
         }
         self.easy = easy
         timeout = endpoint.timeout
+        deadline = endpoint.deadline
         parser = ServerSentEventParser(maximumEventSize: endpoint.maximumEventSize)
         self.assembler = assembler
         self.continuation = continuation

@@ -10,6 +10,8 @@ extension HTTPEndpoint {
         case connectionRefused(url: URL)
         /// No bytes arrived for `after`.
         case timedOut(url: URL, after: Duration)
+        /// The answer had not ended `after` the request began (``HTTPEndpoint/deadline``).
+        case deadlineExceeded(url: URL, after: Duration)
         /// The server answered 4xx or 5xx; `message` is the body's error message, or the body.
         case httpStatus(url: URL, status: Int, message: String)
         /// The server answered 429 Too Many Requests; `retryAfter` is its `Retry-After` header,
@@ -31,7 +33,8 @@ extension HTTPEndpoint {
 
         public var url: URL {
             switch self {
-            case .connectionRefused(let url), .timedOut(let url, _), .httpStatus(let url, _, _),
+            case .connectionRefused(let url), .timedOut(let url, _), .deadlineExceeded(let url, _),
+                .httpStatus(let url, _, _),
                 .rateLimited(let url, _, _), .unexpectedContentType(let url, _, _),
                 .eventTooLarge(let url, _),
                 .serverError(let url, _), .malformedStream(let url, _, _), .truncatedStream(let url, _),
@@ -44,6 +47,8 @@ extension HTTPEndpoint {
             switch self {
             case .connectionRefused(let url): return "connection refused by \(url)"
             case .timedOut(let url, let after): return "no answer from \(url) within \(after)"
+            case .deadlineExceeded(let url, let after):
+                return "the answer from \(url) had not ended after \(after), the request's deadline"
             case .httpStatus(let url, let status, let message):
                 return "HTTP \(status) from \(url): \(message)"
             case .rateLimited(let url, let retryAfter, let message):

@@ -9,6 +9,11 @@ public struct HTTPEndpoint: Sendable, Hashable {
     /// chunks) before ``Error/timedOut(url:after:)``. It is an idle timeout: a long generation
     /// that keeps sending does not time out.
     public var timeout: Duration
+    /// The longest one whole request may take, however steadily bytes arrive: a server that sends a
+    /// keep-alive comment every second never trips ``timeout``, and is ended here with
+    /// ``Error/deadlineExceeded(url:after:)``. Ten minutes by default: far beyond a model's longest
+    /// answer at any sane rate, short enough that a stuck server cannot hold an agent for good.
+    public var deadline: Duration
     /// A PEM file of the certificate authorities to trust for `https` instead of the system's,
     /// e.g. the CA of a server with a self-signed certificate.
     public var caBundlePath: String?
@@ -21,11 +26,12 @@ public struct HTTPEndpoint: Sendable, Hashable {
 
     public init(
         baseURL: URL, headers: [String: String] = [:], timeout: Duration = .seconds(60),
-        caBundlePath: String? = nil, maximumEventSize: Int = 1024 * 1024
+        deadline: Duration = .seconds(600), caBundlePath: String? = nil, maximumEventSize: Int = 1024 * 1024
     ) {
         self.baseURL = baseURL
         self.headers = headers
         self.timeout = timeout
+        self.deadline = deadline
         self.caBundlePath = caBundlePath
         self.maximumEventSize = maximumEventSize
     }
