@@ -427,6 +427,26 @@ struct BaselineFileTests {
         #expect(result.err.contains("server_ns_per_token") && result.err.contains("above 0"), "\(result.err)")
     }
 
+    /// `gate --json` that cannot judge (too few samples, a bad budget) still prints one JSON
+    /// document, an error object, beside its sentence on standard error and exit 2.
+    @Test func gateJSONOnBadInputIsAnErrorObject() throws {
+        let report = try builtProgram("trace-report")
+        let run = packageRoot.appendingPathComponent("tracefiles/planner/run-1.sqlite").path
+        for (arguments, kind, phrase) in [
+            (["--min-samples", "1000"], "input", "fewer than the 1000 needed"),
+            (["--budget", "ttft.p50: -5%"], "usage", "takes '+'"),
+        ] {
+            let result = try runProgram(report, ["gate", "--json", "--baseline", checkedInBaseline] + arguments + [run])
+            #expect(result.status == 2, "\(result.err)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+            let error = try #require(object["error"] as? [String: Any], "\(result.out)")
+            #expect(error["kind"] as? String == kind)
+            #expect((error["message"] as? String)?.contains(phrase) == true, "\(result.out)")
+            #expect(object["exit_status"] as? Int == 2)
+            #expect(result.err.contains(phrase) && result.err.split(separator: "\n").count == 1)
+        }
+    }
+
     @Test func diffJSONHasTheDocumentedKeys() throws {
         let result = try runProgram(try builtProgram("trace-report"), ["diff", "--json", scenarios[1], scenarios[2]])
         #expect(result.status == 0, "\(result.err)")

@@ -54,7 +54,31 @@ struct GateCommand: ReportCommand {
         CommonOptions.json,
     ]
 
+    /// With `--json`, a gate that cannot judge still writes one JSON document, `{"error": {...}}`,
+    /// so that a CI step reading standard output gets JSON either way; the sentence goes to
+    /// standard error and the exit status is 2, as without it.
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
+        -> ReportExitStatus
+    {
+        do {
+            return try judge(arguments, context: context)
+        } catch {
+            if arguments.flag("--json") {
+                let (kind, message): (String, String) = switch error {
+                case .usage(let usage): ("usage", usage.message)
+                case .input(let input): ("input", input.description)
+                case .message(let sentence): ("input", sentence)
+                }
+                context.write(json: .object([
+                    ("error", .object([("kind", .string(kind)), ("message", .string(message))])),
+                    ("exit_status", .int(2)),
+                ]))
+            }
+            throw error
+        }
+    }
+
+    private static func judge(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
         -> ReportExitStatus
     {
         guard let baselinePath = arguments.value("--baseline") else {
