@@ -101,7 +101,11 @@ struct ProxyRealServerTests {
         // Time to first token, the proxy's against the SDK's own (from its call to the first delta).
         let proxyTTFT = try #require(rows[1]["ttft"] as? Int)
         let sdkTTFT = try #require(streamed["ttft_ns"] as? Int)
-        #expect(abs(sdkTTFT - proxyTTFT) < 10_000_000, "proxy \(proxyTTFT) ns, SDK \(sdkTTFT) ns")
+        // The SDK's wait holds the proxy's and more: its own request building, two loopback hops and
+        // its parsing of the stream (measured 1-11 ms on this machine, more under load). The proxy's
+        // own added latency is measured in benchmarks/proxy-overhead.sh, not here.
+        #expect(sdkTTFT - proxyTTFT > -1_000_000 && sdkTTFT - proxyTTFT < 25_000_000,
+                "proxy \(proxyTTFT) ns, SDK \(sdkTTFT) ns")
     }
 
     /// An SDK stream without `include_usage`: the proxy records its token counts, and the SDK sees
@@ -119,15 +123,18 @@ struct ProxyRealServerTests {
         // Each chunk has the one choice, through the proxy as directly: no usage-only chunk reached the SDK.
         #expect(directChunks.allSatisfy { $0["choices"] as? Int == 1 && $0["usage"] as? Bool == false })
         #expect(seenChunks.allSatisfy { $0["choices"] as? Int == 1 })
-        #expect(seen["finish_reason"] as? String == "length")
 
         let whole = try #require(seen["whole"] as? [String: Any])
         let rows = try storeRows(proxy.storePath, "select * from request where streamed = 1")
         let row = try #require(rows.first)
         #expect(rows.count == 1)
-        #expect(row["output_tokens"] as? Int == 5, "max_tokens, reached")
+        // Whether the model reaches the cap of 5 depends on the tokens this machine's model writes;
+        // what the proxy records must agree with what the SDK saw either way.
+        let output = try #require(row["output_tokens"] as? Int)
+        #expect((1...5).contains(output), "max_tokens 5")
         #expect(row["input_tokens"] as? Int == whole["input_tokens"] as? Int)
-        #expect(row["finish_reason"] as? String == "length")
+        #expect(row["finish_reason"] as? String == seen["finish_reason"] as? String)
+        if seen["finish_reason"] as? String == "length" { #expect(output == 5, "cut at the cap: \(seen)") }
         #expect(row["error"] as? String == nil)
     }
 

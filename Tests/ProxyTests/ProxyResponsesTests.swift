@@ -59,7 +59,8 @@ struct ProxyResponsesRealServerTests {
         let rows = try storeRows(proxy.storePath, "select * from request")
         let row = try #require(rows.first)
         #expect(rows.count == 1)
-        #expect(row["output_tokens"] as? Int == 5, "max_output_tokens, reached")
+        // The model may stop before the cap on another machine: never more than it, and what the client saw.
+        #expect((1...5).contains(row["output_tokens"] as? Int ?? 0), "max_output_tokens 5")
         #expect(row["output_tokens"] as? Int == usage["output_tokens"] as? Int)
         #expect(row["input_tokens"] as? Int == usage["input_tokens"] as? Int)
         #expect(row["finish_reason"] as? String == response["status"] as? String)
