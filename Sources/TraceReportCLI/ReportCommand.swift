@@ -227,7 +227,7 @@ public enum TraceReport {
             return .success
         }
         guard let command = command(named: first) else {
-            return fail("trace-report: unknown subcommand '\(TerminalText.sanitized(first))'"
+            return fail("trace-report: unknown subcommand '\(first)'"
                 + Suggestion.clause(for: first, among: commands.map { $0.name })
                 + "; run 'trace-report --help' for the list\n")
         }
@@ -252,9 +252,9 @@ public enum TraceReport {
                 return fail("trace-report \(command.name): \(usage.message); "
                     + "see 'trace-report \(command.name) --help'\n")
             case .input(let inputError):
-                return fail("trace-report: \(TerminalText.sanitized(inputError.description))\n")
+                return fail("trace-report: \(inputError.description)\n")
             case .message(let message):
-                return fail("trace-report: \(TerminalText.sanitized(message))\n")
+                return fail("trace-report: \(message)\n")
             }
         }
     }

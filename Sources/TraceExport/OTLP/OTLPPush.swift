@@ -99,7 +99,7 @@ public struct OTLPPush {
             while true {
                 let left = end - clock.now
                 guard left > .zero else {
-                    throw stopped("the push to \(url) ran out of its \(Self.describe(deadline)) (--timeout)")
+                    throw stopped("the push to \(url) ran out of its \(Self.deadlineText(deadline)) (--timeout)")
                 }
                 let answer = post(body, within: left)
                 if let status = answer.status, (200..<300).contains(status) { break }
@@ -110,7 +110,7 @@ public struct OTLPPush {
                 let wait = answer.retryAfter.map { Duration.seconds(min($0, 30)) }
                     ?? min(backoff * (1 << min(attempt - 1, 16)), longestBackoff)
                 guard clock.now + wait < end else {
-                    throw stopped(describe(answer, attempts: attempt) + ", and the \(Self.describe(deadline)) "
+                    throw stopped(describe(answer, attempts: attempt) + ", and the \(Self.deadlineText(deadline)) "
                         + "(--timeout) left no time to try again")
                 }
                 sleep(wait)
@@ -124,7 +124,7 @@ public struct OTLPPush {
     }
 
     /// `120 s`, `1.5 s`.
-    private static func describe(_ duration: Duration) -> String {
+    private static func deadlineText(_ duration: Duration) -> String {
         Format.duration(Int64(duration / .nanoseconds(1))) + " deadline"
     }
 
