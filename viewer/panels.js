@@ -40,6 +40,8 @@ export function buildHeader(state) {
         if (num(s.errors)) row.appendChild(figure('errors', formatCount(s.errors)));
         if (num(s.droppedEvents)) row.appendChild(figure('dropped', formatCount(s.droppedEvents)));
         summary.appendChild(row);
+        // A run that crashed or was killed: what it recorded last may be missing.
+        if (s.unclosed) summary.appendChild(el('div', 'summary-run notice unclosed', s.unclosed));
     }
     // Never silently cut: say how many requests are drawn as bands, and how to see each one.
     const banded = state.runs.reduce((sum, run) => sum + run.bandRequests, 0);

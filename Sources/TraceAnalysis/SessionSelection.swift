@@ -31,16 +31,22 @@ extension RecordedTrace {
                     payloads: run.payloads.filter { $0.parentID.map(parents.contains) ?? false },
                     dropped: run.dropped))
         }
-        return selected.isEmpty
-            ? nil : RecordedTrace(path: path, schemaVersion: schemaVersion, runs: selected, anomalies: anomalies)
+        return selected.isEmpty ? nil : keeping(selected)
     }
 
     /// The trace with only the runs whose id or short id (``ShortID``) is `wanted`; nil when
     /// none matches.
     public func selectingRun(_ wanted: String) -> RecordedTrace? {
         let selected = runs.filter { ShortID.matchesRun($0.run.runID, wanted) }
-        return selected.isEmpty
-            ? nil
-            : RecordedTrace(path: path, schemaVersion: schemaVersion, runs: selected, anomalies: anomalies)
+        return selected.isEmpty ? nil : keeping(selected)
+    }
+
+    /// The trace with `runs` in place of its own, and the notes on those runs alone.
+    private func keeping(_ runs: [RecordedRun]) -> RecordedTrace {
+        let kept = Set(runs.map(\.run.runID))
+        var trace = self
+        trace.runs = runs
+        trace.unclosedRuns = unclosedRuns.filter { kept.contains($0.runID) }
+        return trace
     }
 }

@@ -57,6 +57,8 @@ public struct SummaryReport: Sendable {
         public var unpricedRequests: Int64 = 0
         /// Events the sinks could not record; known per run only.
         public var droppedEvents: Int64?
+        /// Set when the run ended without closing (crashed or killed); known per run only.
+        public var unclosed: UnclosedRun?
     }
 
     public var path: String
@@ -93,6 +95,7 @@ public struct SummaryReport: Sendable {
     ) throws(StoreError) -> SummaryReport {
         var fold = Fold(prices: prices)
         try reader.forEachRecord(selecting: fieldsRead) { event, runID in fold.add(event, runID: runID) }
+        fold.unclosed = try reader.unclosedRuns()
         return fold.finish(path: reader.path)
     }
 
@@ -107,6 +110,7 @@ public struct SummaryReport: Sendable {
             for call in run.toolCalls { fold.add(.toolCall(call), runID: runID) }
             for dropped in run.dropped { fold.add(.dropped(dropped), runID: runID) }
         }
+        fold.unclosed = trace.unclosedRuns
         return fold.finish(path: trace.path)
     }
 
@@ -198,6 +202,8 @@ public struct SummaryReport: Sendable {
         private var runLabels: [Int64: String?] = [:]
         private var sessionLabels: [Int64: String] = [:]
         private var dropped: [Int64: Int64] = [:]
+        /// The runs that ended without closing, as the store's reader found them.
+        package var unclosed: [UnclosedRun] = []
         private var runs: [Accumulator] = []
         private var runIndex: [Int64: Int] = [:]
         private var sessions: [Accumulator] = []
@@ -320,11 +326,14 @@ public struct SummaryReport: Sendable {
             toolCalls = []
             requestProfiles = []
             for (runID, _) in dropped { _ = runSlot(runID) }
+            for run in unclosed { _ = runSlot(run.runID) }
+            let unclosedByID = Dictionary(unclosed.map { ($0.runID, $0) }) { first, _ in first }
             var runGroups = runs.indices.map { runs[$0].finish() }
             for index in runGroups.indices {
                 let id = runGroups[index].runID!
                 runGroups[index].label = runLabels[id] ?? nil
                 runGroups[index].droppedEvents = dropped[id] ?? 0
+                runGroups[index].unclosed = unclosedByID[id]
             }
             var sessionGroups = sessions.indices.map { sessions[$0].finish() }
             for index in sessionGroups.indices {
@@ -348,10 +357,12 @@ extension SummaryReport {
     /// The report for a person: one table per grouping; at most `sessionLimit` session rows.
     public func text(sessionLimit: Int = 20) -> String {
         let store = TerminalText.sanitized(path)
+        let unclosedWarnings = runs.compactMap(\.unclosed).map { "warning: " + TerminalText.sanitized($0.description) + "\n" }
+            .joined()
         guard requestCount > 0 else {
             var out = "\(store): no requests recorded"
             if droppedCount > 0 { out += " (\(Format.count(droppedCount)) events were dropped)" }
-            return out + "\n"
+            return out + "\n" + unclosedWarnings
         }
         var out = "\(store): \(Format.count(requestCount)) requests in \(runs.count) run"
             + (runs.count == 1 ? "" : "s") + ", \(Format.count(errorCount)) failed, "
@@ -359,6 +370,7 @@ extension SummaryReport {
         if droppedCount > 0 {
             out += "warning: the trace is incomplete; \(Format.count(droppedCount)) events could not be recorded\n"
         }
+        out += unclosedWarnings
         out += "\nBy run\n" + table(runs, first: ("run", { group in
             let id = "run " + ShortID.run(group.runID ?? 0)
             return group.label.map { "\(id) \(TerminalText.fitted($0, width: 24))" } ?? id
@@ -475,7 +487,10 @@ extension SummaryReport.Group {
             ("unpriced_requests", .int(unpricedRequests)),
             ("errors", .int(errors)),
         ]
-        if kind == .run { members.append(("dropped_events", .int(droppedEvents ?? 0))) }
+        if kind == .run {
+            members.append(("dropped_events", .int(droppedEvents ?? 0)))
+            members.append(("ended_without_closing", unclosed.map(\.json) ?? .null))
+        }
         return .object(members)
     }
 }

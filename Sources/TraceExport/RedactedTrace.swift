@@ -38,6 +38,7 @@ public struct RedactedTrace: Sendable {
         copy.runs = trace.runs.map { scrubber.run($0) }
         // Notes go to standard error, not into an export: redacted, but not counted in its report.
         copy.anomalies = trace.anomalies.map { $0.redacted(by: redactor) }
+        copy.unclosedRuns = trace.unclosedRuns.map { $0.redacted(by: redactor) }
         let recorded = Set(trace.runs.flatMap(\.recordedSessionIDs))
         return RedactedTrace(trace: copy, report: scrubber.report, recordedSessionIDs: recorded)
     }
@@ -48,6 +49,16 @@ extension StoreAnomaly {
     public func redacted(by redactor: Redactor) -> StoreAnomaly {
         var copy = self
         copy.path = redactor.redact(path, field: "path").text
+        return copy
+    }
+}
+
+extension UnclosedRun {
+    /// The note with the store's path and the run's label redacted.
+    public func redacted(by redactor: Redactor) -> UnclosedRun {
+        var copy = self
+        copy.path = redactor.redact(path, field: "path").text
+        copy.label = label.map { redactor.redact($0, field: "label").text }
         return copy
     }
 }

@@ -24,15 +24,19 @@ public struct RecordedTrace: Sendable {
     /// Columns that held values no recording writes, read as the nearest plausible value; every
     /// report shows them (a `note:` line, an `anomalies` key in JSON).
     public var anomalies: [StoreAnomaly]
+    /// The runs that ended without closing (crashed or killed): what they recorded last may be
+    /// missing, and every report says so.
+    public var unclosedRuns: [UnclosedRun]
 
     public init(
         path: String, schemaVersion: Int64 = StoreSchema.version, runs: [RecordedRun],
-        anomalies: [StoreAnomaly] = []
+        anomalies: [StoreAnomaly] = [], unclosedRuns: [UnclosedRun] = []
     ) {
         self.path = path
         self.schemaVersion = schemaVersion
         self.runs = runs
         self.anomalies = anomalies
+        self.unclosedRuns = unclosedRuns
     }
 
     /// Requests of every run.
@@ -186,7 +190,7 @@ public enum TraceLoader {
         runs.sort { ($0.run.ts, $0.run.runID) < ($1.run.ts, $1.run.runID) }
         return RecordedTrace(
             path: reader.path, schemaVersion: reader.schemaVersion, runs: runs,
-            anomalies: try reader.anomalies(everyColumn: true))
+            anomalies: try reader.anomalies(everyColumn: true), unclosedRuns: try reader.unclosedRuns())
     }
 
     private static func loadRun(

@@ -29,21 +29,34 @@ enum AnomalyNotes {
         })
     }
 
-    /// `report` with an `anomalies` key added last, when `report` is a JSON object.
-    static func adding(_ anomalies: [StoreAnomaly], to report: OrderedJSON) -> OrderedJSON {
+    /// `report` with an `anomalies` key added last, when `report` is a JSON object, and an
+    /// `unclosed_runs` key before it when a run ended without closing.
+    static func adding(
+        _ anomalies: [StoreAnomaly], unclosed: [UnclosedRun] = [], to report: OrderedJSON
+    ) -> OrderedJSON {
         guard case .object(let members) = report else { return report }
-        return .object(members + [("anomalies", json(anomalies))])
+        let runs: [(String, OrderedJSON)] = unclosed.isEmpty ? [] : [("unclosed_runs", .array(unclosed.map(\.json)))]
+        return .object(members + runs + [("anomalies", json(anomalies))])
+    }
+
+    /// One `warning:` line per run that ended without closing, safe for a terminal.
+    static func text(_ unclosed: [UnclosedRun]) -> String {
+        unclosed.map { "warning: " + TerminalText.sanitized($0.description) + "\n" }.joined()
     }
 }
 
 extension CommandContext {
-    /// Writes a report rendered from a redacted input (its anomalies redacted too) as `--json` asks:
-    /// JSON with an `anomalies` key, or the text with a `note:` line per anomaly after it, as it is.
-    func writeReport(json: Bool, anomalies: [StoreAnomaly], text: () -> String, object: () -> OrderedJSON) {
+    /// Writes a report rendered from a redacted input (its notes redacted too) as `--json` asks:
+    /// JSON with an `anomalies` key (and `unclosed_runs`), or the text with a `warning:` line per
+    /// unclosed run and a `note:` line per anomaly after it, as it is.
+    func writeReport(
+        json: Bool, anomalies: [StoreAnomaly], unclosed: [UnclosedRun] = [], text: () -> String,
+        object: () -> OrderedJSON
+    ) {
         if json {
-            writeRedacted(json: AnomalyNotes.adding(anomalies, to: object()))
+            writeRedacted(json: AnomalyNotes.adding(anomalies, unclosed: unclosed, to: object()))
         } else {
-            writeRedacted(text() + AnomalyNotes.text(anomalies))
+            writeRedacted(text() + AnomalyNotes.text(unclosed) + AnomalyNotes.text(anomalies))
         }
     }
 }

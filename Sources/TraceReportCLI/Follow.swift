@@ -3,6 +3,7 @@ import Reproducible
 import TraceAnalysis
 import TraceExport
 import TraceModel
+import TraceStore
 
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +14,8 @@ import Glibc
 /// Follows a live LTTng session through `lttng-relayd`'s live protocol (the input is its
 /// `net://RELAY/host/HOST/SESSION` URL) and stops when the session is destroyed; or follows a store
 /// that a running program is writing, by polling the file and its write-ahead log, read-only, and
-/// stops when the writer closes it (its `-wal` file goes). On a terminal each drawing replaces the
+/// stops when the writer closes it (its `-wal` file goes) or stops without closing it (no process
+/// has it open any more: crashed or killed), which it says. On a terminal each drawing replaces the
 /// last; otherwise each is printed after the previous one, followed by a line of `─`. Each drawing
 /// carries the notes on implausible values a report of the same input shows (``AnomalyNotes``).
 enum Follow {
@@ -48,7 +50,7 @@ enum Follow {
                 "\(path) is an LTTng trace folder, read when complete; follow a live session by its net:// URL "
                     + "(lttng create --live, then net://RELAY/host/HOST/SESSION)")
         } else {
-            try followStore(path, update: draw)
+            try followStore(path, update: draw) { context.writeNote($0) }
         }
         return .success
     }
@@ -96,9 +98,10 @@ enum Follow {
         }
     }
 
-    /// Polls the store at `path` until its writer closes it, calling `update` whenever it changed.
+    /// Polls the store at `path` until its writer closes it, calling `update` whenever it changed;
+    /// tells `note` when the writer stopped without closing it.
     static func followStore(
-        _ path: String, update: (RecordedTrace) throws(CommandFailure) -> Void
+        _ path: String, update: (RecordedTrace) throws(CommandFailure) -> Void, note: (String) -> Void
     ) throws(CommandFailure) {
         var last: [FileState?] = []
         while true {
@@ -111,6 +114,14 @@ enum Follow {
             }
             // A store its writer closed has no write-ahead log beside it.
             if state[1] == nil { return }
+            // No connection of this process is open now (the load's has closed), so the probe
+            // cannot release a lock of ours.
+            if !StoreReader.isOpenInAnotherProcess(path) {
+                note(
+                    "\(path): the program writing it stopped without closing it (crashed or killed); "
+                        + "what it recorded last may be missing\n")
+                return
+            }
             usleep(UInt32(interval.milliseconds * 1000))
         }
     }

@@ -88,6 +88,7 @@ extension SummaryReport {
                 group.label = text(group.label, "label")
                 group.profile = text(group.profile, "profile")
                 group.model = text(group.model, "model")
+                group.unclosed = group.unclosed.map { $0.redacted(by: redactor) }
                 return group
             }
         }

@@ -4,7 +4,7 @@
 ///
 /// | columns | kind | plausible |
 /// | --- | --- | --- |
-/// | `ts`, `wall_clock_start` | time | 0 through 2^62 ns (146 years after the clock's zero) |
+/// | `ts`, `wall_clock_*` | time | 0 through 2^62 ns (146 years after the clock's zero) |
 /// | `dur`, `ttft`, `*_dur` | duration | 0 through 2^60 ns (36 years) |
 /// | `*_id` | identifier | any integer |
 /// | every other integer column: tokens, bytes, entries, `count` | count | 0 through 2^53 |
@@ -12,7 +12,7 @@
 /// With these bounds a time plus a duration, and the difference of two times, fit in 64 bits; a
 /// count is exact as a `Double` and in JSON. Sums over many rows still need saturating arithmetic.
 public enum PlausibleRange {
-    /// `ts` and `wall_clock_start`, in nanoseconds.
+    /// `ts` and the wall-clock columns (`wall_clock_start`, `run_closed.wall_clock`), in nanoseconds.
     public static let time: ClosedRange<Int64> = 0...(1 << 62)
     /// `dur`, `ttft` and the server's `*_dur` columns, in nanoseconds.
     public static let duration: ClosedRange<Int64> = 0...(1 << 60)
@@ -24,7 +24,8 @@ public enum PlausibleRange {
     /// The plausible values of the integer column named `column`, in any table.
     public static func of(column: String) -> ClosedRange<Int64> {
         switch column {
-        case "ts", "wall_clock_start": time
+        case "ts": time
+        case _ where column.hasPrefix("wall_clock"): time
         case "dur", "ttft": duration
         case _ where column.hasSuffix("_dur"): duration
         case _ where column.hasSuffix("_id"): identifier

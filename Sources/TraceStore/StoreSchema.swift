@@ -24,8 +24,19 @@ public enum StoreSchema {
             key TEXT PRIMARY KEY,
             value
         );
+        \(runClosedStatement)
         \(tables.map(\.createStatement).joined(separator: "\n"))
         \(indexesAndViews)
+        """
+
+    /// The runs whose writer closed them (``StoreSink/close()``, at exit or on a terminating
+    /// signal), with the wall-clock time it did; a run without a row here crashed or was killed,
+    /// or is still being recorded. The writer's bookkeeping, not an event: no field table.
+    static let runClosedStatement = """
+        CREATE TABLE IF NOT EXISTS run_closed (
+            run_id INTEGER PRIMARY KEY,
+            wall_clock INTEGER
+        );
         """
 
     /// The store's tables, one per event kind, derived from the records' field tables.

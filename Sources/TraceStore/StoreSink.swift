@@ -14,8 +14,10 @@ import Synchronization
 ///
 /// A program that ends without `close()` loses nothing either: by default the sink is closed at
 /// `exit` (and when `main` returns), and its queue is written out on SIGTERM and SIGINT before the
-/// signal goes on to the handler installed before, or to its default action. Several processes
-/// may write one store at once (see `docs/schema.md`, "Several writers").
+/// signal goes on to the handler installed before, or to its default action. On a crash (a trap,
+/// a bad address, `abort`) the queue is written out before the crash goes on, and the run reads as
+/// one that ended without closing (see `docs/schema.md`, "A crash"). Several processes may write
+/// one store at once (see `docs/schema.md`, "Several writers").
 ///
 /// ```swift
 /// let sink = try StoreSink(path: "run.sqlite")
@@ -38,8 +40,13 @@ public final class StoreSink: TraceSink {
         /// installed before; where that was the default action, the sink is closed and the process
         /// ends with the signal. A signal the process ignores stays ignored.
         public static let onSignals = AutomaticDrain(rawValue: 1 << 1)
-        /// Both; the default.
-        public static let all: AutomaticDrain = [.atExit, .onSignals]
+        /// On a crash (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT: a trap, `fatalError`, a
+        /// failed precondition, `abort`): the crashing thread waits up to 2 s while another thread
+        /// writes the queue out, then the crash goes on as it would have. The store is not closed:
+        /// the run reads as one that ended without closing.
+        public static let onCrash = AutomaticDrain(rawValue: 1 << 2)
+        /// All three; the default.
+        public static let all: AutomaticDrain = [.atExit, .onSignals, .onCrash]
     }
 
     /// The store's file.
@@ -98,7 +105,7 @@ public final class StoreSink: TraceSink {
     /// Blocks until every event recorded before the call is committed to the file, or counted
     /// as dropped and that count committed.
     public func flush() {
-        engine.drain(closing: false, deadline: .distantFuture)
+        engine.drain(closing: false, signalEnds: false, deadline: .distantFuture)
     }
 
     /// Flushes, stops the writer thread and closes the file, leaving it a self-contained store
@@ -137,6 +144,9 @@ extension StoreSink {
             var closeWaiters: [DispatchSemaphore] = []
             /// Set by `close()`: events from then on are counted as `closed`.
             var closeRequested = false
+            /// Set when a signal is about to end the process: events from then on wait for the end
+            /// (``Engine/awaitEnd()``), since their count could reach the file no more.
+            var signalEnds = false
             /// Set when the writer has taken its last batch: later drops cannot be stored.
             var writerDone = false
             /// Set once the file is closed.
@@ -173,7 +183,8 @@ extension StoreSink {
         @inline(__always)
         func enqueue(_ event: TraceEvent) {
             let size = event.approximateBytes
-            let signal = state.withLock { state -> Bool in
+            let signal = state.withLock { state -> Bool? in
+                if state.signalEnds { return nil }
                 if state.closeRequested {
                     state.dropped[.closed, default: 0] += 1
                     if !state.writerDone { state.pendingDrops[.closed, default: 0] += 1 }
@@ -197,21 +208,37 @@ extension StoreSink {
                     return true
                 }
             }
-            if signal { wake.signal() }
+            switch signal {
+            case true?: wake.signal()
+            case false?: break
+            case nil: awaitEnd()
+            }
+        }
+
+        /// Waits for the signal that is ending the process, which comes within microseconds: every
+        /// event the caller recorded before is in the file, and this one is neither stored nor
+        /// returned from. Should the process live on (a handler that chose not to end it after
+        /// all), the event is counted as `closed` after ``ExitDrain/timeout`` and the caller goes on.
+        private func awaitEnd() {
+            let deadline = DispatchTime.now() + ExitDrain.timeout
+            while DispatchTime.now() < deadline { usleep(10_000) }
+            state.withLock { $0.dropped[.closed, default: 0] += 1 }
         }
 
         /// Waits until what is queued is written (and the file closed, when `closing`), or until
         /// `deadline`. A flush during a close waits for the close.
-        func drain(closing: Bool, deadline: DispatchTime) {
+        func drain(closing: Bool, signalEnds: Bool, deadline: DispatchTime) {
             let done = DispatchSemaphore(value: 0)
             var outcome: (wait: Bool, signal: Bool)?
             if deadline == .distantFuture {
-                outcome = state.withLock { Self.request(&$0, closing: closing, done: done) }
+                outcome = state.withLock { Self.request(&$0, closing: closing, signalEnds: signalEnds, done: done) }
             } else {
                 // The exit and signal hooks may run on a thread that holds the lock (a signal
                 // handler that calls exit): they give up at the deadline rather than wait forever.
                 while outcome == nil {
-                    outcome = state.withLockIfAvailable { Self.request(&$0, closing: closing, done: done) }
+                    outcome = state.withLockIfAvailable {
+                        Self.request(&$0, closing: closing, signalEnds: signalEnds, done: done)
+                    }
                     if outcome == nil {
                         guard DispatchTime.now() < deadline else { return }
                         usleep(1_000)
@@ -226,8 +253,9 @@ extension StoreSink {
         /// Hands `done` to the writer, to be signalled after the next batch or after closing;
         /// false for `wait` when the file is closed already.
         private static func request(
-            _ state: inout State, closing: Bool, done: DispatchSemaphore
+            _ state: inout State, closing: Bool, signalEnds: Bool, done: DispatchSemaphore
         ) -> (wait: Bool, signal: Bool) {
+            if signalEnds { state.signalEnds = true }
             guard !state.finished else { return (false, false) }
             if closing || state.closeRequested {
                 state.closeRequested = true
@@ -241,7 +269,7 @@ extension StoreSink {
         }
 
         func close() {
-            drain(closing: true, deadline: .distantFuture)
+            drain(closing: true, signalEnds: false, deadline: .distantFuture)
         }
 
         var droppedCounts: [DroppedRecord.Reason: Int64] {

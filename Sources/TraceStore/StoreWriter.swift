@@ -21,6 +21,8 @@ final class StoreWriter: @unchecked Sendable {
     private var statements: Statements?
     /// The run of the latest `run` record written; stamped on every row as `run_id`.
     private(set) var currentRunID: Int64?
+    /// Every run this writer wrote a `run` record of: `close()` marks them closed (`run_closed`).
+    private var runsWritten: Set<Int64> = []
 
     /// How long one attempt to take the write lock waits for other writers.
     static let busyTimeoutMilliseconds: Int32 = 2_000
@@ -62,8 +64,13 @@ final class StoreWriter: @unchecked Sendable {
         sqlite3_busy_timeout(database.handle, Self.busyTimeoutMilliseconds)
         // Look before changing anything, so a file that is not a store stays byte for byte as it was.
         let existingVersion = try Self.checkExistingStore(database)
+        // The runs of a store written before `run_closed` existed were closed as far as anyone knows.
+        var markOlderRuns = ""
         if let existingVersion {
             try Self.migrate(database, from: existingVersion)
+            if try database.columns(of: "run_closed").isEmpty {
+                markOlderRuns = "INSERT OR IGNORE INTO run_closed (run_id) SELECT run_id FROM run;"
+            }
         }
         try database.execute(
             """
@@ -76,6 +83,7 @@ final class StoreWriter: @unchecked Sendable {
             INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', \(StoreSchema.version));
             INSERT OR IGNORE INTO meta (key, value) VALUES ('tool_version', '\(sessionTraceVersion)');
             INSERT OR IGNORE INTO meta (key, value) VALUES ('created_at', \(Self.wallClockNanoseconds()));
+            \(markOlderRuns)
             COMMIT;
             """)
         var inserts: [PreparedInsert] = []
@@ -124,6 +132,7 @@ final class StoreWriter: @unchecked Sendable {
         switch event {
         case .run(let record):
             currentRunID = record.runID
+            runsWritten.insert(record.runID)
             try write(record, insert)
         case .session(let record): try write(record, insert)
         case .request(let record): try write(record, insert)
@@ -155,10 +164,16 @@ final class StoreWriter: @unchecked Sendable {
 
     /// Finishes the file for readers: checkpoints the WAL into it and leaves WAL mode, so a
     /// closed store is one self-contained file that read-only openers leave without `-wal`/`-shm`.
+    /// Marks the runs it wrote as closed first, so a reader can tell them from a run that crashed.
     func close() {
         guard statements != nil else { return }
         rollback()
         statements = nil
+        if !runsWritten.isEmpty {
+            let now = Self.wallClockNanoseconds()
+            let rows = runsWritten.sorted().map { "(\($0), \(now))" }.joined(separator: ", ")
+            try? database.execute("INSERT OR REPLACE INTO run_closed (run_id, wall_clock) VALUES \(rows)")
+        }
         // Fails harmlessly (stays WAL) while another connection has the file open: at once, not
         // after waiting for other writers, which keep it open.
         sqlite3_busy_timeout(database.handle, 0)

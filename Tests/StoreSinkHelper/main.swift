@@ -11,6 +11,12 @@
 //              that handler has run
 //     together print "ready", wait for a line on standard input, record COUNT requests, close,
 //              print the sink's drop counts
+//     trap     record COUNT requests, then trap (a failed precondition: SIGILL, or SIGTRAP)
+//     burst    record from COUNT threads flat out until the process ends; after each record that
+//              returned, add one to the 64-bit counter in the file STORE.emitted (shared memory,
+//              so it outlives the process); print "ready" once recording
+//     paced    record COUNT requests a second from one thread until the process ends, counted
+//              in STORE.emitted as in burst
 
 import Foundation
 import SessionTrace
@@ -58,6 +64,15 @@ func record() {
     }
 }
 
+/// Records one request, then counts it in `counter`: only a `record` call that returned is counted.
+@Sendable func recordCounted(_ counter: SharedCounter) {
+    let request = RequestRecord(
+        requestID: tracer.makeID(), ts: tracer.now(), dur: 1_000, profile: mode, provider: "none", model: "none",
+        promptBytes: 1)
+    tracer.record(.request(request), kind: .request)
+    counter.increment()
+}
+
 switch mode {
 case "exit":
     record()
@@ -80,7 +95,49 @@ case "together":
     record()
     sink.close()
     say("dropped: \(sink.droppedCounts.sorted { $0.key < $1.key })")
+case "trap":
+    record()
+    preconditionFailure("the trap a test asked for")
+case "burst":
+    let emitted = sharedCounter(arguments[2] + ".emitted")
+    for _ in 0..<count {
+        Thread {
+            while true { recordCounted(emitted) }
+        }.start()
+    }
+    usleep(100_000)
+    say("ready")
+    while true { pause() }
+case "paced":
+    let emitted = sharedCounter(arguments[2] + ".emitted")
+    let interval = 1_000_000_000 / Int64(max(1, count))
+    var next = DispatchTime.now().uptimeNanoseconds
+    say("ready")
+    while true {
+        recordCounted(emitted)
+        next += UInt64(interval)
+        let now = DispatchTime.now().uptimeNanoseconds
+        if next > now { usleep(UInt32((next - now) / 1_000)) }
+    }
 default:
     FileHandle.standardError.write(Data("unknown mode \(mode)\n".utf8))
     exit(2)
+}
+
+/// A counter in a file, mapped shared: what it holds when the process is killed stays in the file.
+func sharedCounter(_ path: String) -> SharedCounter {
+    let descriptor = open(path, O_CREAT | O_RDWR | O_TRUNC, 0o600)
+    guard descriptor >= 0, ftruncate(descriptor, 8) == 0,
+        let memory = mmap(nil, 8, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0), memory != MAP_FAILED
+    else {
+        FileHandle.standardError.write(Data("cannot map \(path)\n".utf8))
+        exit(2)
+    }
+    return SharedCounter(pointer: memory.bindMemory(to: Atomic<Int64>.self, capacity: 1))
+}
+
+/// An atomic 64-bit integer in shared memory.
+struct SharedCounter: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<Atomic<Int64>>
+    func increment() { pointer.pointee.add(1, ordering: .relaxed) }
 }

@@ -8,12 +8,6 @@ import Testing
 /// real signals, or write one store four at a time; the store is read afterwards.
 @Suite("StoreSink in processes", .serialized)
 struct StoreSinkProcessTests {
-    private func count(_ sql: String, in path: String) throws -> Int64 {
-        var result: Int64 = 0
-        try StoreReader(path: path).query(sql) { result = $0.int64(0) }
-        return result
-    }
-
     @Test(arguments: ["exit", "return"])
     func endingWithoutCloseLosesNothing(_ mode: String) throws {
         let directory = try TemporaryDirectory()

@@ -18,6 +18,13 @@ func fileNames(in directory: TemporaryDirectory) throws -> Set<String> {
     Set(try FileManager.default.contentsOfDirectory(atPath: directory.url.path))
 }
 
+/// The one integer that `sql` selects from the store at `path`.
+func count(_ sql: String, in path: String) throws -> Int64 {
+    var result: Int64 = 0
+    try StoreReader(path: path).query(sql) { result = $0.int64(0) }
+    return result
+}
+
 func fileBytes(_ path: String) throws -> Data {
     try Data(contentsOf: URL(fileURLWithPath: path))
 }

@@ -226,6 +226,7 @@ private struct Builder {
             ("inputTokens", .int(group.inputTokens)), ("cachedInputTokens", .int(group.cachedInputTokens)),
             ("cacheHitRate", .double(group.cacheHitRate)), ("errors", .int(group.errors)),
             ("droppedEvents", .int(group.droppedEvents)),
+            ("unclosed", .string(group.unclosed?.description)),
         ])
     }
 

@@ -32,7 +32,7 @@ struct GrowthCommand: ReportCommand {
         let trace = try loadTrace(arguments, context: context)
         let report = GrowthReport.analyze(trace, options: options)
         context.writeReport(
-            json: arguments.flag("--json"), anomalies: trace.anomalies, text: { report.text },
+            json: arguments.flag("--json"), anomalies: trace.anomalies, unclosed: trace.unclosedRuns, text: { report.text },
             object: { report.json })
         return arguments.flag("--fail-on-findings") && !report.findings.isEmpty ? .findings : .success
     }

@@ -53,6 +53,8 @@ struct SummaryCommand: ReportCommand {
         } else {
             let reader = try openStore(arguments)
             do {
+                // The summary reads a few columns of a few tables; the rest of the file is checked too.
+                try reader.checkPages()
                 report = try SummaryReport.compute(reader: reader, prices: prices).redacted(by: context.redactor)
                 anomalies = try reader.anomalies().map { $0.redacted(by: context.redactor) }
             } catch {

@@ -45,7 +45,7 @@ struct ToolsCommand: ReportCommand {
         let repeats = ToolFindings.analyze(trace, options: options)
         let oversized = OversizedToolOutputs.analyze(trace)
         context.writeReport(
-            json: arguments.flag("--json"), anomalies: trace.anomalies, text: { repeats.text + oversized.text },
+            json: arguments.flag("--json"), anomalies: trace.anomalies, unclosed: trace.unclosedRuns, text: { repeats.text + oversized.text },
             object: { .object(repeats.jsonMembers + [("oversized_outputs", oversized.json)]) })
         let found = !repeats.findings.isEmpty || !oversized.findings.isEmpty
         return arguments.flag("--fail-on-findings") && found ? .findings : .success
