@@ -86,7 +86,7 @@ public struct GateBudget: Sendable, Hashable, CustomStringConvertible {
     /// Parses one budget, `ttft.p95: +15% and +50ms`; nil for `ttft.p95: off`.
     public static func parse(_ text: String) throws(BudgetError) -> GateBudget? {
         guard let colon = text.firstIndex(of: ":") else {
-            throw BudgetError("a budget reads 'metric.statistic: +15% and +50ms', not '\(TerminalText.sanitized(text))'")
+            throw BudgetError("a budget reads 'metric.statistic: +15% and +50ms', not '\(TerminalText.fitted(text, width: 120))'")
         }
         let key = try parseKey(String(text[..<colon]).trimmingSpaces)
         let limits = String(text[text.index(after: colon)...]).trimmingSpaces
@@ -111,7 +111,7 @@ public struct GateBudget: Sendable, Hashable, CustomStringConvertible {
         let pieces = text.split(separator: ".", maxSplits: 1).map(String.init)
         let metrics = GateMetric.allCases.map(\.rawValue).joined(separator: ", ")
         guard pieces.count == 2, let metric = GateMetric(rawValue: pieces[0]) else {
-            throw BudgetError("unknown budget metric '\(TerminalText.sanitized(text))'; use one of \(metrics), "
+            throw BudgetError("unknown budget metric '\(TerminalText.fitted(text, width: 120))'; use one of \(metrics), "
                 + "then . and a statistic (p50, p95, mean)")
         }
         guard let statistic = GateStatistic.parse(pieces[1]), statistic.applies(to: metric) else {
@@ -120,7 +120,7 @@ public struct GateBudget: Sendable, Hashable, CustomStringConvertible {
             case .repeatedToolCalls: "new"
             default: "pNN (p50, p95) or mean"
             }
-            throw BudgetError("\(metric.rawValue) takes the statistic \(hint), not '\(TerminalText.sanitized(pieces[1]))'")
+            throw BudgetError("\(metric.rawValue) takes the statistic \(hint), not '\(TerminalText.fitted(pieces[1], width: 120))'")
         }
         return MetricKey(metric, statistic)
     }
@@ -132,7 +132,7 @@ public struct GateBudget: Sendable, Hashable, CustomStringConvertible {
             let plus = first == "+"
             if plus != metric.higherIsWorse {
                 throw BudgetError("\(key) gets worse by going \(metric.higherIsWorse ? "up" : "down"), so its limit "
-                    + "takes '\(metric.higherIsWorse ? "+" : "-")', not '\(TerminalText.sanitized(text))'")
+                    + "takes '\(metric.higherIsWorse ? "+" : "-")', not '\(TerminalText.fitted(text, width: 120))'")
             }
             body = body.dropFirst()
         }
@@ -140,7 +140,7 @@ public struct GateBudget: Sendable, Hashable, CustomStringConvertible {
         if metric == .cost, bodyText.hasPrefix("$") { bodyText.removeFirst() }
         if bodyText.hasSuffix("%") {
             guard relative == nil, let value = Double(bodyText.dropLast()), value.isFinite, value >= 0 else {
-                throw BudgetError("budget \(key) has a bad or second ratio '\(TerminalText.sanitized(text))'")
+                throw BudgetError("budget \(key) has a bad or second ratio '\(TerminalText.fitted(text, width: 120))'")
             }
             relative = value / 100
             return
@@ -163,13 +163,13 @@ public struct GateBudget: Sendable, Hashable, CustomStringConvertible {
                 [.ttft, .latency].contains(metric) ? PlausibleRange.duration.upperBound : PlausibleRange.count.upperBound)
             guard value * scale <= largest else {
                 throw BudgetError("budget \(key) has a limit beyond any value a run can have: "
-                    + "'\(TerminalText.sanitized(text))'")
+                    + "'\(TerminalText.fitted(text, width: 120))'")
             }
             absolute = value * scale
             return
         }
         throw BudgetError("budget \(key) needs a ratio like 15% or \(metric.absoluteUnitHint), "
-            + "not '\(TerminalText.sanitized(text))'")
+            + "not '\(TerminalText.fitted(text, width: 120))'")
     }
 }
 
@@ -200,7 +200,7 @@ public struct GateConfiguration: Sendable {
 
     mutating func apply(budget text: String) throws(BudgetError) {
         guard let colon = text.firstIndex(of: ":") else {
-            throw BudgetError("a budget reads 'metric.statistic: +15% and +50ms', not '\(TerminalText.sanitized(text))'")
+            throw BudgetError("a budget reads 'metric.statistic: +15% and +50ms', not '\(TerminalText.fitted(text, width: 120))'")
         }
         let key = try GateBudget.parseKey(String(text[..<colon]).trimmingSpaces)
         budgets.removeAll { $0.key == key }

@@ -20,13 +20,39 @@ extension RedactionRule {
     /// - Throws: ``RuleError/unreadableFile(path:reason:)``, or
     ///   ``RuleError/invalidLine(path:line:reason:)`` with the 1-based line of the first bad rule.
     public static func load(contentsOf path: String) throws -> [RedactionRule] {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw RuleError.unreadableFile(path: path, reason: error.localizedDescription)
+        try parse(try readRulesFile(path), source: path)
+    }
+
+    /// The largest rules file read: far above any list of rules a person writes.
+    static let maximumFileBytes = 16 << 20
+
+    /// The text of the rules file at `path`, refused in our own words when it is missing, not a
+    /// regular file (a folder, a FIFO, a device: reading one could block or never end), too
+    /// large, or not UTF-8.
+    private static func readRulesFile(_ path: String) throws -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw RuleError.unreadableFile(
+                path: path, reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
         }
-        return try parse(text, source: path)
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw RuleError.unreadableFile(path: path, reason: "not a regular file")
+        }
+        guard info.st_size <= maximumFileBytes else {
+            throw RuleError.unreadableFile(path: path, reason: "larger than \(maximumFileBytes >> 20) MB")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw RuleError.unreadableFile(path: path, reason: "it cannot be opened")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do { data = try handle.readToEnd() ?? Data() } catch {
+            throw RuleError.unreadableFile(path: path, reason: "it cannot be read")
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw RuleError.unreadableFile(path: path, reason: "not UTF-8 text")
+        }
+        return text
     }
 
     /// Parses rules in the format of ``load(contentsOf:)``; `source` names the text in errors.
@@ -82,8 +108,7 @@ extension RedactionRule {
         do {
             object = try JSONSerialization.jsonObject(with: Data(line.utf8))
         } catch {
-            throw RuleError.invalidLine(path: "", line: 0,
-                                        reason: "not a JSON object: \(error.localizedDescription)")
+            throw RuleError.invalidLine(path: "", line: 0, reason: "not a JSON object")
         }
         guard let fields = object as? [String: Any] else {
             throw RuleError.invalidLine(path: "", line: 0, reason: "not a JSON object")

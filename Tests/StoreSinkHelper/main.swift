@@ -64,15 +64,6 @@ func record() {
     }
 }
 
-/// Records one request, then counts it in `counter`: only a `record` call that returned is counted.
-@Sendable func recordCounted(_ counter: SharedCounter) {
-    let request = RequestRecord(
-        requestID: tracer.makeID(), ts: tracer.now(), dur: 1_000, profile: mode, provider: "none", model: "none",
-        promptBytes: 1)
-    tracer.record(.request(request), kind: .request)
-    counter.increment()
-}
-
 switch mode {
 case "exit":
     record()
@@ -102,7 +93,7 @@ case "burst":
     let emitted = sharedCounter(arguments[2] + ".emitted")
     for _ in 0..<count {
         Thread {
-            while true { recordCounted(emitted) }
+            while true { emitted.record(through: tracer) }
         }.start()
     }
     usleep(100_000)
@@ -114,7 +105,7 @@ case "paced":
     var next = DispatchTime.now().uptimeNanoseconds
     say("ready")
     while true {
-        recordCounted(emitted)
+        emitted.record(through: tracer)
         next += UInt64(interval)
         let now = DispatchTime.now().uptimeNanoseconds
         if next > now { usleep(UInt32((next - now) / 1_000)) }
@@ -139,5 +130,14 @@ func sharedCounter(_ path: String) -> SharedCounter {
 /// An atomic 64-bit integer in shared memory.
 struct SharedCounter: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<Atomic<Int64>>
-    func increment() { pointer.pointee.add(1, ordering: .relaxed) }
+
+    /// Records one request through `tracer`, then counts it: only a `record` call that returned
+    /// is counted.
+    func record(through tracer: Tracer) {
+        let request = RequestRecord(
+            requestID: tracer.makeID(), ts: tracer.now(), dur: 1_000, profile: "counted", provider: "none",
+            model: "none", promptBytes: 1)
+        tracer.record(.request(request), kind: .request)
+        pointer.pointee.add(1, ordering: .relaxed)
+    }
 }

@@ -69,8 +69,10 @@ struct GateCommand: ReportCommand {
                 case .input(let input): ("input", input.description)
                 case .message(let sentence): ("input", sentence)
                 }
+                // Bounded as the sentence on standard error is (``ReportCommand``).
+                let bounded = TerminalText.fitted(context.redactor.redact(message).text, width: 4000)
                 context.write(json: .object([
-                    ("error", .object([("kind", .string(kind)), ("message", .string(message))])),
+                    ("error", .object([("kind", .string(kind)), ("message", .string(bounded))])),
                     ("exit_status", .int(2)),
                 ]))
             }
