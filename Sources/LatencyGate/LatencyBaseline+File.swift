@@ -29,10 +29,12 @@ struct BaselineFile: Decodable {
             case scenario, profile, model, runs, repeatedCalls = "repeated_tool_calls"
         }
 
+        /// The group's samples, thinned to ``LatencyBaseline/sampleCap`` as `baseline` writes
+        /// them: a hand-made file of longer runs costs its reading, not a bootstrap over all of it.
         var samples: ScenarioSamples {
             ScenarioSamples(
                 key: ScenarioKey(scenario: scenario, profile: profile, model: model),
-                runs: runs.map(\.samples), repeatedCalls: (repeatedCalls ?? []).sorted())
+                runs: LatencyBaseline.capped(runs.map(\.samples)), repeatedCalls: (repeatedCalls ?? []).sorted())
         }
     }
 

@@ -106,9 +106,7 @@ extension LatencyBaseline {
     /// become equal are merged, as if the runs had been recorded with the redacted names.
     func redacted(by redactor: Redactor) -> LatencyBaseline {
         func text(_ value: String, _ field: String) -> String { redactor.redact(value, field: field).text }
-        var merged = LatencyBaseline(
-            grouping: grouping, sources: sources.map { text($0, "path") }, groups: [])
-        for group in groups {
+        let redactedGroups = groups.map { group in
             var group = group
             group.key = ScenarioKey(
                 scenario: text(group.key.scenario, "scenario"), profile: text(group.key.profile, "profile"),
@@ -128,8 +126,10 @@ extension LatencyBaseline {
                 }
                 return run
             }
-            merged = merged.merged(with: LatencyBaseline(grouping: grouping, sources: [], groups: [group]))
+            return group
         }
-        return merged
+        // One merge, which sorts once: merging group by group sorted the whole list each time.
+        return LatencyBaseline(grouping: grouping, sources: sources.map { text($0, "path") }, groups: [])
+            .merged(with: LatencyBaseline(grouping: grouping, sources: [], groups: redactedGroups))
     }
 }

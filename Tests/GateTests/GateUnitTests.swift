@@ -2,12 +2,12 @@ import Foundation
 import Reproducible
 import TestSupport
 import Testing
-import TraceReportCLI
 import TraceStore
 
 @testable import LatencyGate
 @testable import TraceAnalysis
 @testable import TraceModel
+@testable import TraceReportCLI
 
 /// Samples with a given centre and a spread, deterministic: `count` values around `centre`.
 private func samples(centre: Double, spread: Double, count: Int, seed: UInt64) -> [RequestSample] {
@@ -314,6 +314,48 @@ struct BaselineFileTests {
         try made.write(path: directory.path("c.json"))
         #expect(try Data(contentsOf: directory.url.appendingPathComponent("b.json"))
             == Data(contentsOf: directory.url.appendingPathComponent("c.json")))
+    }
+
+    /// A hand-made file whose run holds more requests than a written baseline keeps is thinned
+    /// as it is read, evenly, so the gate's bootstrap never runs over more than ``sampleCap``.
+    @Test func aRunLongerThanTheCapIsThinnedAsItIsRead() throws {
+        let made = try LatencyBaseline.make(paths: [scenarios[0]], grouping: .label)
+        var long = made
+        let requests = long.groups[0].runs[0].requests
+        long.groups[0].runs = [
+            ScenarioSamples.Run(
+                runID: 1, requests: (0..<4 * LatencyBaseline.sampleCap).map { requests[$0 % requests.count] },
+                serverNanosPerToken: long.groups[0].runs[0].serverNanosPerToken)
+        ]
+        let directory = try TemporaryDirectory()
+        try long.write(path: directory.path("long.json"))
+        let read = try LatencyBaseline.read(path: directory.path("long.json"))
+        #expect(read.groups[0].runs[0].requests.count == LatencyBaseline.sampleCap)
+        // Evenly: every 4th of four times the cap.
+        #expect(read.groups[0].runs[0].requests.prefix(3).map(\.ttft) == (0..<3).map { requests[4 * $0 % requests.count].ttft })
+    }
+
+    /// Redacting a baseline of many groups merges them in one pass: 2,000 groups come out as
+    /// 2,000 groups, in order, and groups that redact to one key become one.
+    @Test func redactingManyGroupsKeepsThemAndMergesThoseThatBecomeOne() throws {
+        let made = try LatencyBaseline.make(paths: [scenarios[0]], grouping: .label)
+        var many = made
+        many.groups = (0..<2_000).map { index in
+            var group = made.groups[0]
+            group.key.scenario = String(format: "s%04d", index)
+            return group
+        }
+        let redacted = many.redacted(by: .standard)
+        #expect(redacted.groups.map(\.key.scenario) == many.groups.map(\.key.scenario))
+        var twins = made
+        twins.groups = ["alice@example.com", "bob@example.com"].map { scenario in
+            var group = made.groups[0]
+            group.key.scenario = scenario
+            return group
+        }
+        let merged = twins.redacted(by: .standard)
+        #expect(merged.groups.count == 1)
+        #expect(merged.groups[0].runs.count == 2 * made.groups[0].runs.count)
     }
 
     @Test func loopScenarioKeepsItsRepeatedCalls() throws {
