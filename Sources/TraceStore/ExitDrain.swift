@@ -37,7 +37,7 @@ enum ExitDrain {
     /// How long the hooks wait for the sinks to drain before the process goes on ending.
     static let timeout: DispatchTimeInterval = .seconds(5)
     /// How long a crashing thread waits for the queue to be written before the crash goes on.
-    static let crashTimeoutMilliseconds: Int32 = 2_000
+    static let crashTimeoutMilliseconds: Int32 = 5_000
     /// The signals that drain the sinks.
     static let signals: [Int32] = [SIGTERM, SIGINT]
     /// The signals of a crash.

@@ -41,7 +41,7 @@ public final class StoreSink: TraceSink {
         /// ends with the signal. A signal the process ignores stays ignored.
         public static let onSignals = AutomaticDrain(rawValue: 1 << 1)
         /// On a crash (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT: a trap, `fatalError`, a
-        /// failed precondition, `abort`): the crashing thread waits up to 2 s while another thread
+        /// failed precondition, `abort`): the crashing thread waits up to 5 s while another thread
         /// writes the queue out, then the crash goes on as it would have. The store is not closed:
         /// the run reads as one that ended without closing.
         public static let onCrash = AutomaticDrain(rawValue: 1 << 2)

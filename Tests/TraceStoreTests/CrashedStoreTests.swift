@@ -30,9 +30,9 @@ struct CrashedStoreTests {
     @Test func aTrapWritesTheQueueAndTheRunReadsAsUnclosed() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("trap.sqlite")
-        let result = try runProgram(try storeSinkHelper(), ["trap", path, "50000"])
+        let result = try runProgram(try storeSinkHelper(), ["trap", path, "10000"])
         #expect(result.signal == SIGILL || result.signal == SIGTRAP, "a trap ends the program: \(result.status)")
-        #expect(try count("SELECT count(*) FROM request", in: path) == 50_000)
+        #expect(try count("SELECT count(*) FROM request", in: path) == 10_000)
         #expect(try count("SELECT count(*) FROM run_closed", in: path) == 0)
         let unclosed = try StoreReader(path: path).unclosedRuns()
         #expect(unclosed.count == 1)
@@ -45,9 +45,9 @@ struct CrashedStoreTests {
     @Test func withoutTheHooksATrapLosesTheQueue() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("trap.sqlite")
-        let result = try runProgram(try storeSinkHelper(), ["trap", path, "50000", "--no-drain"])
+        let result = try runProgram(try storeSinkHelper(), ["trap", path, "10000", "--no-drain"])
         #expect(result.signal != nil)
-        #expect(try count("SELECT count(*) FROM request", in: path) < 50_000)
+        #expect(try count("SELECT count(*) FROM request", in: path) < 10_000)
     }
 
     @Test func aClosedRunIsMarkedClosedAndReadsAsNoCrash() throws {
