@@ -69,6 +69,10 @@ package struct FieldSpec: Sendable, Hashable {
     package let isFreeText: Bool
     /// One line for `docs/schema.md` and `trace-report`'s readers.
     package let doc: String
+    /// The attribute that OpenTelemetry's semantic conventions give the field
+    /// (`gen_ai.usage.input_tokens`), under which the OTLP export writes it; nil where they name
+    /// none (the export then writes it as `session_trace.*`, or not at all).
+    package var otelAttribute: String?
 }
 
 /// One field of `Record`: what it is, and how to read it from and write it into a record.
@@ -96,5 +100,19 @@ package final class RecordField<Record>: Sendable {
             kind: kind, isOptional: isOptional, unit: unit, isFreeText: isFreeText, doc: doc)
         self.get = get
         self.set = set
+    }
+
+    private init(spec: FieldSpec, get: @escaping @Sendable (Record) -> FieldValue,
+                 set: @escaping @Sendable (inout Record, FieldValue) -> Void) {
+        self.spec = spec
+        self.get = get
+        self.set = set
+    }
+
+    /// The field, named `attribute` in OpenTelemetry's semantic conventions.
+    func otel(_ attribute: String) -> RecordField {
+        var spec = spec
+        spec.otelAttribute = attribute
+        return RecordField(spec: spec, get: get, set: set)
     }
 }

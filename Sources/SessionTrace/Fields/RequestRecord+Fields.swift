@@ -1,7 +1,8 @@
 extension RequestRecord: TableRecord {
     /// The request's fields, in the store's column order. A field added here reaches the store
-    /// (a column, added to older stores as they open), JSON Lines, the Perfetto args, redaction
-    /// and the size estimate; the tracepoint and the OTLP mapping are held against it by tests.
+    /// (a column, added to older stores as they open), JSON Lines, the Perfetto args, redaction,
+    /// the size estimate and, with `.otel(name)`, the OTLP export under its semantic-convention
+    /// name; the tracepoint and the rest of the OTLP mapping are held against it by tests.
     package static let table = RecordTable<RequestRecord>(
         .request, blank: RequestRecord(requestID: 0, ts: 0, dur: 0),
         fields: [
@@ -29,20 +30,25 @@ extension RequestRecord: TableRecord {
                 get: { $0.profile }, set: { $0.profile = $1 }),
             .text(
                 "provider", "provider", freeText: true, "`gen_ai.provider.name`",
-                get: { $0.provider }, set: { $0.provider = $1 }),
+                get: { $0.provider }, set: { $0.provider = $1 })
+                .otel("gen_ai.provider.name"),
             .text(
                 "model", "model", freeText: true, "`gen_ai.request.model`",
-                get: { $0.model }, set: { $0.model = $1 }),
+                get: { $0.model }, set: { $0.model = $1 })
+                .otel("gen_ai.request.model"),
             .optionalInteger(
                 "inputTokens", "input_tokens", unit: .tokens, "prompt tokens",
-                get: { $0.inputTokens }, set: { $0.inputTokens = $1 }),
+                get: { $0.inputTokens }, set: { $0.inputTokens = $1 })
+                .otel("gen_ai.usage.input_tokens"),
             .optionalInteger(
                 "cachedInputTokens", "cached_input_tokens", unit: .tokens,
                 "prompt tokens the server reports served from its cache",
-                get: { $0.cachedInputTokens }, set: { $0.cachedInputTokens = $1 }),
+                get: { $0.cachedInputTokens }, set: { $0.cachedInputTokens = $1 })
+                .otel("gen_ai.usage.cache_read.input_tokens"),
             .optionalInteger(
                 "outputTokens", "output_tokens", unit: .tokens, "generated tokens",
-                get: { $0.outputTokens }, set: { $0.outputTokens = $1 }),
+                get: { $0.outputTokens }, set: { $0.outputTokens = $1 })
+                .otel("gen_ai.usage.output_tokens"),
             .integer(
                 "promptBytes", "prompt_bytes", unit: .bytes,
                 "bytes of the prompt as sent (instructions, transcript, tool definitions)",
@@ -76,30 +82,38 @@ extension RequestRecord: TableRecord {
             .optionalInteger(
                 "cacheWriteTokens", "cache_write_tokens", unit: .tokens,
                 "prompt tokens the server reports written to its cache (Anthropic `cache_creation_input_tokens`)",
-                get: { $0.cacheWriteTokens }, set: { $0.cacheWriteTokens = $1 }),
+                get: { $0.cacheWriteTokens }, set: { $0.cacheWriteTokens = $1 })
+                .otel("gen_ai.usage.cache_creation.input_tokens"),
             .optionalText(
                 "responseID", "response_id", freeText: true, "`gen_ai.response.id`",
-                get: { $0.responseID }, set: { $0.responseID = $1 }),
+                get: { $0.responseID }, set: { $0.responseID = $1 })
+                .otel("gen_ai.response.id"),
             .optionalText(
                 "responseModel", "response_model", freeText: true,
                 "`gen_ai.response.model`: the model that answered",
-                get: { $0.responseModel }, set: { $0.responseModel = $1 }),
+                get: { $0.responseModel }, set: { $0.responseModel = $1 })
+                .otel("gen_ai.response.model"),
             .optionalText(
                 "serverAddress", "server_address", freeText: true, "`server.address` of the endpoint",
-                get: { $0.serverAddress }, set: { $0.serverAddress = $1 }),
+                get: { $0.serverAddress }, set: { $0.serverAddress = $1 })
+                .otel("server.address"),
             .optionalInteger(
                 "serverPort", "server_port", unit: .port, "`server.port` of the endpoint",
-                get: { $0.serverPort }, set: { $0.serverPort = $1 }),
+                get: { $0.serverPort }, set: { $0.serverPort = $1 })
+                .otel("server.port"),
             .optionalBool(
                 "streamed", "streamed", "`gen_ai.request.stream`: 1 streamed, 0 not",
-                get: { $0.streamed }, set: { $0.streamed = $1 }),
+                get: { $0.streamed }, set: { $0.streamed = $1 })
+                .otel("gen_ai.request.stream"),
             .optionalInteger(
                 "maxTokens", "max_tokens", unit: .tokens,
                 "`gen_ai.request.max_tokens`, the output cap the request set",
-                get: { $0.maxTokens }, set: { $0.maxTokens = $1 }),
+                get: { $0.maxTokens }, set: { $0.maxTokens = $1 })
+                .otel("gen_ai.request.max_tokens"),
             .optionalReal(
                 "temperature", "temperature", "`gen_ai.request.temperature`",
-                get: { $0.temperature }, set: { $0.temperature = $1 }),
+                get: { $0.temperature }, set: { $0.temperature = $1 })
+                .otel("gen_ai.request.temperature"),
         ])
 }
 

@@ -1,3 +1,4 @@
+import SessionTrace
 import TraceAnalysis
 
 /// OTLP's trace data as plain values: what ``OTLPExport`` renders as OTLP/JSON and encodes as
@@ -71,6 +72,17 @@ struct OTLPAttribute: Sendable {
     init(_ key: String, strings: [String]) { self.init(key: key, value: .strings(strings)) }
     /// A 64-bit store id, as a decimal string so that no reader rounds it.
     init(_ key: String, id: Int64) { self.init(key: key, value: .string(String(id))) }
+    /// A field's value (``FieldValue``) as its kind says; nil for an unknown value, and for
+    /// metadata and sketches, which have no attribute of their own.
+    init?(_ key: String, _ value: FieldValue) {
+        switch value {
+        case .integer(let number): self.init(key, number)
+        case .real(let number): self.init(key, number)
+        case .text(let text): self.init(key, text)
+        case .bool(let flag): self.init(key, flag)
+        case .null, .metadata, .sketch: return nil
+        }
+    }
 
     init(key: String, value: Value) {
         self.key = key

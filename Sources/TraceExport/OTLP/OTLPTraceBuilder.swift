@@ -312,17 +312,15 @@ struct OTLPTraceBuilder {
         var attributes = [
             OTLPAttribute("openinference.span.kind", "LLM"),
             OTLPAttribute("gen_ai.operation.name", "chat"),
-            OTLPAttribute("gen_ai.provider.name", request.provider),
-            OTLPAttribute("gen_ai.request.model", request.model),
             OTLPAttribute("llm.provider", request.provider),
             OTLPAttribute("llm.model_name", request.responseModel ?? request.model),
         ]
+        // Every field the semantic conventions name, under its name, from the field table.
+        attributes += RequestRecord.table.fields.compactMap { field in
+            field.spec.otelAttribute.flatMap { OTLPAttribute($0, field.get(request)) }
+        }
         attributes += conversationAttributes(request.sessionID)
         let optional: [OTLPAttribute?] = [
-            request.inputTokens.map { OTLPAttribute("gen_ai.usage.input_tokens", $0) },
-            request.outputTokens.map { OTLPAttribute("gen_ai.usage.output_tokens", $0) },
-            request.cachedInputTokens.map { OTLPAttribute("gen_ai.usage.cache_read.input_tokens", $0) },
-            request.cacheWriteTokens.map { OTLPAttribute("gen_ai.usage.cache_creation.input_tokens", $0) },
             request.inputTokens.map { OTLPAttribute("llm.token_count.prompt", $0) },
             request.outputTokens.map { OTLPAttribute("llm.token_count.completion", $0) },
             request.inputTokens.flatMap { input in
@@ -334,13 +332,6 @@ struct OTLPTraceBuilder {
             },
             request.finishReason.map { OTLPAttribute("gen_ai.response.finish_reasons", strings: [$0]) },
             request.error.map { _ in OTLPAttribute("error.type", "_OTHER") },
-            request.responseID.map { OTLPAttribute("gen_ai.response.id", $0) },
-            request.responseModel.map { OTLPAttribute("gen_ai.response.model", $0) },
-            request.serverAddress.map { OTLPAttribute("server.address", $0) },
-            request.serverPort.map { OTLPAttribute("server.port", $0) },
-            request.streamed.map { OTLPAttribute("gen_ai.request.stream", $0) },
-            request.maxTokens.map { OTLPAttribute("gen_ai.request.max_tokens", $0) },
-            request.temperature.map { OTLPAttribute("gen_ai.request.temperature", $0) },
             request.turnID.map { OTLPAttribute("session_trace.turn_id", id: $0) },
             request.instructionsFingerprint.map { OTLPAttribute("session_trace.instructions_fingerprint", $0) },
             request.toolsFingerprint.map { OTLPAttribute("session_trace.tools_fingerprint", $0) },
