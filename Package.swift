@@ -20,7 +20,7 @@ import PackageDescription
 //   trace-proxy -> RecordingProxy, SessionTrace, SessionTraceLTTng, TraceStore, Redaction
 //   RecordingProxy -> CMicroHTTPD, CCurl, ModelSession, SessionInstrumentation, SessionTrace
 //   SessionTrace -> Reproducible
-//   SessionTraceTesting (MemorySink, for tests) -> SessionTrace
+//   SessionTraceTesting (MemorySink, TestClock, for tests) -> SessionTrace
 //   Redaction, Reproducible (ordered JSON, FNV-1a, SplitMix64), ProcessSpawn -> nothing of ours
 //   WebViewer (viewer/: the web viewer's one copy, its files compiled in as bytes) -> nothing
 //   planner-demo -> SessionInstrumentation, ModelSession, SessionTrace, SessionTraceLTTng, TraceStore,
@@ -159,8 +159,8 @@ let package = Package(
         .testTarget(
             name: "LTTngTests",
             dependencies: [
-                "SessionTraceLTTng", "SessionTrace", "LTTngRecording", "TraceModel", "LTTngReader", "TraceAnalysis",
-                "TraceReportCLI", "TraceStore", "TestSupport",
+                "SessionTraceLTTng", "SessionTrace", "SessionTraceTesting", "LTTngRecording", "TraceModel", "LTTngReader",
+                "TraceAnalysis", "TraceReportCLI", "TraceStore", "TestSupport",
             ]),
         .testTarget(name: "RedactionTests", dependencies: ["Redaction", "Reproducible"]),
         // The real model server around a test suite, shared by the suites that need one; a test clock.
@@ -179,23 +179,23 @@ let package = Package(
         .target(
             name: "TraceScenarios",
             dependencies: [
-                "ModelSession", "SessionInstrumentation", "SessionTrace", "TraceStore", "TraceModel", "TraceAnalysis",
-                "Redaction",
+                "ModelSession", "SessionInstrumentation", "SessionTrace", "SessionTraceTesting", "TraceStore", "TraceModel",
+                "TraceAnalysis", "Redaction",
             ],
             path: "Tests/ScenarioSupport"),
         .executableTarget(name: "make-scenarios", dependencies: ["TraceScenarios"], path: "Tests/ScenarioGenerator"),
         .testTarget(
             name: "TraceAnalysisTests",
             dependencies: [
-                "TraceModel", "LTTngReader", "TraceAnalysis", "TraceExport", "TraceReportCLI", "TraceStore", "SessionTrace", "TraceScenarios", "TestSupport",
-                "Reproducible",
+                "TraceModel", "LTTngReader", "TraceAnalysis", "TraceExport", "TraceReportCLI", "TraceStore", "SessionTrace",
+                "SessionTraceTesting", "TraceScenarios", "TestSupport", "Reproducible",
             ]),
         // Opens trace-report's HTML exports in real headless Chromium (scripts/install-deps.sh installs it).
         .testTarget(
             name: "ViewerTests",
             dependencies: [
-                "TraceModel", "TraceAnalysis", "TraceExport", "TraceReportCLI", "TraceStore", "SessionTrace", "TraceScenarios", "TestSupport",
-                "Reproducible",
+                "TraceModel", "TraceAnalysis", "TraceExport", "TraceReportCLI", "TraceStore", "SessionTrace",
+                "SessionTraceTesting", "TraceScenarios", "TestSupport", "Reproducible",
             ]),
         .testTarget(
             name: "GateTests",

@@ -1,6 +1,7 @@
 import Foundation
 import ModelSession
 import SessionTrace
+import SessionTraceTesting
 import Synchronization
 import TestSupport
 

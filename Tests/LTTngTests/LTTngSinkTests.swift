@@ -3,6 +3,7 @@ import LTTngReader
 import LTTngRecording
 import SessionTrace
 import SessionTraceLTTng
+import SessionTraceTesting
 import Testing
 import TraceAnalysis
 import TraceModel
@@ -68,7 +69,8 @@ struct LTTngSinkTests {
             try #require(sink.isEnabled(kind), "\(kind.name) is not enabled after the session started")
         }
         var expected: [TraceEvent] = []
-        let clock = FixedClock()
+        // Stands still, so every `ts` the tracer writes is known in advance.
+        let clock = TestClock(at: 1_000_000_007, wallClock: 1_700_000_000_123_456_789)
         let tracer = Tracer(
             sink: sink, clock: clock, label: "round-trip", commandLine: "trace-test --lttng \"quoted\"",
             gitRevision: "abc123def", payloadRedaction: { $0.replacingOccurrences(of: "secret", with: "[R]") })
@@ -181,12 +183,6 @@ extension RecordedRun {
         events += payloads.map(TraceEvent.payload) + dropped.map(TraceEvent.dropped)
         return events
     }
-}
-
-/// A clock that stands still, so every `ts` the tracer writes is known in advance.
-private struct FixedClock: TraceClock {
-    func now() -> Int64 { 1_000_000_007 }
-    func wallClockNow() -> Int64 { 1_700_000_000_123_456_789 }
 }
 
 /// The host name as `Tracer` reads it.

@@ -3,13 +3,17 @@ import ModelSession
 import Redaction
 import SessionInstrumentation
 import SessionTrace
+import SessionTraceTesting
 import Synchronization
 import TraceStore
 
 /// One scenario being recorded: the real `Tracer`, `StoreSink` and `TracingMiddleware` on the
 /// scenario's clock, and the scripted servers and tools its sessions use.
 public final class ScenarioRecording: Sendable {
-    public let clock = ScenarioClock()
+    /// The scenario's time: it moves only when the scripted model or a scripted tool spends time,
+    /// so every timestamp of a scenario store is chosen, not measured, and the same on every run
+    /// (an uptime of 1000 s at the start).
+    public let clock = TestClock(at: 1_000_000_000_000, wallClock: 1_780_000_000_000_000_000)
     let sink: StoreSink
     public let tracer: Tracer
     public let middleware: TracingMiddleware

@@ -1,5 +1,6 @@
 import Foundation
 import ModelSession
+import SessionTraceTesting
 
 /// Any JSON value, so one tool type can take whatever arguments a scenario gives it.
 public enum ScenarioValue: Codable, Sendable, Hashable {
@@ -52,13 +53,13 @@ public struct ScenarioTool: Tool {
     public let name: String
     public let description: String
     public let parameters: JSONSchema
-    let clock: ScenarioClock
+    let clock: TestClock
     let duration: Int64
     let output: @Sendable (Arguments) throws -> String
 
     /// A tool whose parameters are the string properties `properties`.
     public init(
-        _ name: String, description: String, properties: [String], clock: ScenarioClock,
+        _ name: String, description: String, properties: [String], clock: TestClock,
         duration: Int64 = 40_000_000, output: @escaping @Sendable (Arguments) throws -> String
     ) {
         self.name = name

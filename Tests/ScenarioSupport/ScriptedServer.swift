@@ -1,5 +1,6 @@
 import ModelSession
 import SessionTrace
+import SessionTraceTesting
 import Synchronization
 
 /// One reply the scripted model gives, in the order the script lists them.
@@ -49,7 +50,7 @@ public final class ScriptedServer: Sendable {
         public init(queueWaits: [Int: Int64] = [:]) { self.queueWaits = queueWaits }
     }
 
-    let clock: ScenarioClock
+    let clock: TestClock
     let cacheReporting: CacheReporting
     let timings: TimingReports?
     private let state: Mutex<State>
@@ -61,7 +62,7 @@ public final class ScriptedServer: Sendable {
     }
 
     public init(
-        clock: ScenarioClock, script: [ScriptedReply], cacheReporting: CacheReporting = .cachedTokens,
+        clock: TestClock, script: [ScriptedReply], cacheReporting: CacheReporting = .cachedTokens,
         timings: TimingReports? = nil
     ) {
         self.clock = clock

@@ -1,5 +1,6 @@
 import Foundation
 import SessionTrace
+import SessionTraceTesting
 import TestSupport
 import Testing
 import TraceStore
@@ -34,7 +35,7 @@ struct KnownStore {
     init(path: String, secrets: Bool) throws {
         self.path = path
         let sink = try StoreSink(path: path)
-        let clock = ManualClock()
+        let clock = storeClock()
         clock.set(Self.runStart)
         let tracer = Tracer(
             sink: sink, clock: clock, label: secrets ? "nightly for \(Self.emails[0])" : "nightly",

@@ -1,5 +1,6 @@
 import Foundation
 import SessionTrace
+import SessionTraceTesting
 import TestSupport
 import Testing
 import TraceStore
@@ -20,7 +21,7 @@ struct ReadOnlyDirectoryTests {
         let directory = try TemporaryDirectory()
         let live = directory.path("live.sqlite")
         let sink = try StoreSink(path: live)
-        let clock = ManualClock()
+        let clock = storeClock()
         let tracer = Tracer(sink: sink, clock: clock, label: "copied", commandLine: "test")
         for index in 0..<30 { request(tracer, session: nil, at: 6_000_000_000 + Int64(index) * 1_000_000_000) }
         sink.flush()

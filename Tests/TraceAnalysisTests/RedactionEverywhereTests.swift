@@ -2,6 +2,7 @@ import Foundation
 import Redaction
 import Reproducible
 import SessionTrace
+import SessionTraceTesting
 import TestSupport
 import Testing
 import TraceStore
@@ -98,7 +99,7 @@ func makePlantedStore(
 ) throws {
     let text = planted.line
     let sink = try StoreSink(path: path)
-    let clock = ManualClock()
+    let clock = storeClock()
     let tracer = Tracer(
         sink: sink, clock: clock, label: "nightly " + text, commandLine: "planner-demo --note '\(text)'",
         gitRevision: text, payloadRedaction: redaction)

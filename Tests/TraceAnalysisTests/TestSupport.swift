@@ -1,5 +1,6 @@
 import Foundation
 import SessionTrace
+import SessionTraceTesting
 import Synchronization
 import TestSupport
 import Testing
@@ -11,14 +12,6 @@ import TraceStore
 
 func scenarioPath(_ scenario: Scenario) -> String {
     packageRoot.appendingPathComponent("tracefiles/scenarios/\(scenario.fileName)").path
-}
-
-/// A clock the test moves by hand.
-final class ManualClock: TraceClock {
-    private let time = Mutex<Int64>(5_000_000_000)
-    func now() -> Int64 { time.withLock { $0 } }
-    func wallClockNow() -> Int64 { 1_780_000_000_000_000_000 }
-    func set(_ value: Int64) { time.withLock { $0 = value } }
 }
 
 /// Runs `trace-report` in process and returns status, standard output and standard error.
@@ -38,9 +31,12 @@ func report(_ arguments: [String], environment: [String: String] = [:], terminal
 func builtBinary() throws -> String { try builtProgram("trace-report") }
 
 /// Writes a store through the real tracer and sink; `body` records with the clock set by hand.
-func makeStore(_ path: String, label: String = "test", _ body: (Tracer, ManualClock) -> Void) throws {
+/// The clock of a test store: 5 s after boot, moved by hand.
+func storeClock() -> TestClock { TestClock(at: 5_000_000_000, wallClock: 1_780_000_000_000_000_000) }
+
+func makeStore(_ path: String, label: String = "test", _ body: (Tracer, TestClock) -> Void) throws {
     let sink = try StoreSink(path: path)
-    let clock = ManualClock()
+    let clock = storeClock()
     let tracer = Tracer(sink: sink, clock: clock, label: label, commandLine: "test")
     body(tracer, clock)
     sink.close()

@@ -1,5 +1,6 @@
 import Foundation
 import SessionTrace
+import SessionTraceTesting
 import TestSupport
 import Testing
 
@@ -12,7 +13,7 @@ struct StoreReaderSafetyTests {
     /// A store of `count` requests, closed.
     private func makeStore(_ path: String, count: Int) throws {
         let sink = try StoreSink(path: path)
-        let tracer = Tracer(sink: sink, clock: SteppingClock(), label: "safety")
+        let tracer = Tracer(sink: sink, clock: steppingClock(), label: "safety")
         for _ in 0..<count {
             tracer.record(.request(fullRequest(id: tracer.makeID(), sessionID: nil, ts: tracer.now())), kind: .request)
         }
@@ -93,7 +94,7 @@ struct StoreReaderSafetyTests {
         let directory = try TemporaryDirectory()
         let live = directory.path("live.sqlite")
         let sink = try StoreSink(path: live)
-        let tracer = Tracer(sink: sink, clock: SteppingClock(), label: "copied")
+        let tracer = Tracer(sink: sink, clock: steppingClock(), label: "copied")
         for _ in 0..<120 {
             tracer.record(.request(fullRequest(id: tracer.makeID(), sessionID: nil, ts: tracer.now())), kind: .request)
         }

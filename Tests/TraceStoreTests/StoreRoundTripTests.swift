@@ -16,7 +16,7 @@ struct StoreRoundTripTests {
         let store = try StoreSink(path: path)
         let memory = MemorySink()
         let tracer = Tracer(
-            sink: MultiplexSink([memory, store]), clock: SteppingClock(), label: "round-trip",
+            sink: MultiplexSink([memory, store]), clock: steppingClock(), label: "round-trip",
             commandLine: "planner-demo --day 2025-06-01", gitRevision: "abc1234",
             payloadRedaction: { $0.replacingOccurrences(of: "secret", with: "[redacted]") })
 
@@ -124,10 +124,10 @@ struct StoreRoundTripTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("run.sqlite")
         let sink = try StoreSink(path: path)
-        let first = Tracer(sink: sink, clock: SteppingClock())
+        let first = Tracer(sink: sink, clock: steppingClock())
         first.record(.request(RequestRecord(requestID: first.makeID(), ts: 1, dur: 1)), kind: .request)
         first.record(.chunk(ChunkRecord(requestID: 1, ts: 2, tokens: 1)), kind: .chunk)
-        let second = Tracer(sink: sink, clock: SteppingClock())
+        let second = Tracer(sink: sink, clock: steppingClock())
         second.record(.request(RequestRecord(requestID: second.makeID(), ts: 3, dur: 1)), kind: .request)
         second.instant("Later")
         sink.close()
@@ -240,7 +240,7 @@ struct StoreSchemaVersionTests {
         let before = try StoreReader(path: path).requests()
 
         let sink = try StoreSink(path: path)
-        let tracer = Tracer(sink: sink, clock: SteppingClock(), label: "appended")
+        let tracer = Tracer(sink: sink, clock: steppingClock(), label: "appended")
         let added = fullRequest(id: tracer.makeID(), sessionID: nil, ts: tracer.now())
         tracer.record(.request(added), kind: .request)
         sink.close()

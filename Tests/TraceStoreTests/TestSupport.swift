@@ -1,5 +1,6 @@
 import Foundation
 import SessionTrace
+import SessionTraceTesting
 import Synchronization
 import TestSupport
 import Testing
@@ -7,11 +8,7 @@ import Testing
 @testable import TraceStore
 
 /// A clock that advances 1 µs per reading, so times in a test are distinct and predictable.
-final class SteppingClock: TraceClock {
-    private let ticks = Atomic<Int64>(1_000_000)
-    func now() -> Int64 { ticks.wrappingAdd(1_000, ordering: .relaxed).newValue }
-    func wallClockNow() -> Int64 { 1_750_000_000_000_000_000 }
-}
+func steppingClock() -> TestClock { TestClock(at: 1_000_000, wallClock: 1_750_000_000_000_000_000, step: 1_000) }
 
 /// Every file in `directory`, by name, so a test can see that nothing appeared beside a store.
 func fileNames(in directory: TemporaryDirectory) throws -> Set<String> {

@@ -1,5 +1,6 @@
 import Foundation
 import SessionTrace
+import SessionTraceTesting
 import Synchronization
 import TraceAnalysis
 import TraceReportCLI
@@ -24,19 +25,11 @@ let screenshotDirectory: String = {
     return path
 }()
 
-/// A clock the test sets by hand, so every `ts` in a store is chosen.
-final class HandClock: TraceClock {
-    private let time = Mutex<Int64>(5_000_000_000_000)
-    func now() -> Int64 { time.withLock { $0 } }
-    func wallClockNow() -> Int64 { 1_780_000_000_000_000_000 }
-    func set(_ value: Int64) { time.withLock { $0 = value } }
-}
-
 /// Writes a store through the real `Tracer` and `StoreSink`, at times given in milliseconds after
 /// the run's start.
 final class StoreScript {
     static let origin: Int64 = 5_000_000_000_000
-    let clock = HandClock()
+    let clock = TestClock(at: StoreScript.origin, wallClock: 1_780_000_000_000_000_000)
     let sink: StoreSink
     let tracer: Tracer
 
