@@ -79,15 +79,19 @@ struct ImportRecordTests {
         let output = try TemporaryDirectory()
         let importer = try startProgram(
             try builtProgram("trace-report"), ["import", "--out", store, trace], outputIn: output)
-        // Interrupt once the store is being written under its temporary name.
+        // Interrupt while the store is being written under its temporary name: once 1 MB of it
+        // is on disk, of about 30 MB.
         let deadline = ContinuousClock.now + .seconds(60)
-        while importer.isRunning, ContinuousClock.now < deadline,
-            try FileManager.default.contentsOfDirectory(atPath: out.url.path).isEmpty
-        {
+        func written() throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: out.url.path).reduce(0) { sum, name in
+                let attributes = try? FileManager.default.attributesOfItem(atPath: out.path(name))
+                return sum + ((attributes?[.size] as? Int) ?? 0)
+            }
+        }
+        while importer.isRunning, ContinuousClock.now < deadline, try written() < 1 << 20 {
             try await Task.sleep(for: .milliseconds(20))
         }
         try #require(importer.isRunning, "the import ended before it could be interrupted")
-        try await Task.sleep(for: .milliseconds(300))
         importer.interrupt()
         importer.waitUntilExit()
         #expect(importer.terminationStatus == 128 + SIGINT, "exit \(importer.terminationStatus)")
