@@ -26,10 +26,23 @@ enum Chromium {
         DOM(html: try run(url, extra: ["--virtual-time-budget=\(budget)", "--dump-dom"]))
     }
 
-    /// Saves a 1400×900 screenshot of `file` to `png`.
+    /// The browser's window, and so every screenshot's size.
+    static let window = (width: 1400, height: 900)
+
+    /// Saves a screenshot of `file`, the window's size, to `png`.
+    ///
+    /// Every screenshot is held to what a drawn page gives: a PNG of the window's size, and more
+    /// than a blank page's bytes (an empty page of this size compresses to about 6 KB; a drawn
+    /// viewer to 80 KB and more).
     static func screenshot(_ file: String, fragment: String = "", to png: String) throws {
         let url = URL(fileURLWithPath: file).absoluteString + (fragment.isEmpty ? "" : "#" + fragment)
         _ = try run(url, extra: ["--virtual-time-budget=3000", "--screenshot=\(png)"])
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: png)))
+        try #require(bytes.count > 24 && bytes.prefix(8).elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
+            "\(png) is not a PNG")
+        let size = (bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }, bytes[20..<24].reduce(0) { $0 << 8 | Int($1) })
+        #expect(size == window, "\(png) is \(size.0)x\(size.1)")
+        #expect(bytes.count > 20_000, "\(png) holds \(bytes.count) bytes: a blank page")
     }
 
     /// One browser at a time across every suite: two cores, and the scale test times a page.
@@ -46,7 +59,7 @@ enum Chromium {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = [
             "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-            "--user-data-dir=\(profile)", "--window-size=1400,900", "--hide-scrollbars",
+            "--user-data-dir=\(profile)", "--window-size=\(window.width),\(window.height)", "--hide-scrollbars",
         ] + extra + [url]
         let out = Pipe()
         process.standardOutput = out
