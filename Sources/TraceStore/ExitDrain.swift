@@ -25,7 +25,7 @@ protocol Drainable: AnyObject, Sendable {
 ///
 /// A crash signal cannot be chained at once: the process would end before the queue is written.
 /// Its handler writes the number to the same pipe, then waits (`poll`, async-signal-safe) until
-/// that thread has written the queue out, ``crashTimeout`` at most; then it puts back the action
+/// that thread has written the queue out, ``crashTimeoutMilliseconds`` at most; then it puts back the action
 /// installed before and returns. A fault (a trap, a bad address) happens again at once and takes
 /// that action (Swift's backtracer, or the default); a crash signal that was sent (`abort`,
 /// `kill`) is raised again. What cannot be written: a crash on the writer's or the draining

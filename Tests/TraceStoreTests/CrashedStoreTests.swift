@@ -178,8 +178,10 @@ struct CrashedStoreTests {
         _ = writer.wait()
         let deadline = ContinuousClock.now + .seconds(20)
         while follower.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
-        if follower.isRunning { follower.terminate() }
+        let stillFollowing = follower.isRunning
+        if stillFollowing { kill(follower.processIdentifier, SIGKILL) }
         follower.waitUntilExit()
+        #expect(!stillFollowing, "still following 20 s after the writer was killed")
         #expect(follower.terminationStatus == 0)
         let err = try String(contentsOfFile: output.path("err"), encoding: .utf8)
         #expect(err.contains("followed.sqlite: the program writing it stopped without closing it (crashed or killed)"), "\(err)")
