@@ -59,21 +59,31 @@ struct OptionSpec: Sendable, Hashable {
 
 /// A subcommand's arguments after parsing: flags seen, option values, and positionals in order.
 struct ParsedArguments: Sendable, Hashable {
-    var flags: Set<String> = []
-    var values: [String: String] = [:]
+    fileprivate(set) var flags: Set<String> = []
+    fileprivate(set) var values: [String: String] = [:]
     var positionals: [String] = []
     /// True when `--help` or `-h` was given: the command prints its help and nothing else.
     var wantsHelp = false
 
     init() {}
 
-    func flag(_ name: String) -> Bool { flags.contains(name) }
-    func value(_ name: String) -> String? { values[name] }
+    /// Whether `option`, a flag, was given. Options are read through their declarations, so a
+    /// name is spelled once, where the command declares it.
+    func flag(_ option: OptionSpec) -> Bool { flags.contains(option.name) }
+    /// The value given to `option`; nil when absent.
+    func value(_ option: OptionSpec) -> String? { values[option.name] }
 
-    /// The value of `name` as a whole number in `range`, `fallback` when absent.
-    func int(_ name: String, default fallback: Int, in range: ClosedRange<Int> = 1...Int.max)
+    /// The value of an option the command cannot run without (``OptionSpec/required(_:_:_:)``).
+    func required(_ option: OptionSpec) throws(UsageError) -> String {
+        guard let value = values[option.name] else { throw UsageError("\(option.label) is required") }
+        return value
+    }
+
+    /// The value of `option` as a whole number in `range`, `fallback` when absent.
+    func int(_ option: OptionSpec, default fallback: Int, in range: ClosedRange<Int> = 1...Int.max)
         throws(UsageError) -> Int
     {
+        let name = option.name
         guard let text = values[name] else { return fallback }
         guard let value = Int(text), range.contains(value) else {
             throw UsageError("\(name) needs a whole number from \(range.lowerBound)"
@@ -82,10 +92,11 @@ struct ParsedArguments: Sendable, Hashable {
         return value
     }
 
-    /// The value of `name` as a number in `range`, `fallback` when absent.
-    func double(_ name: String, default fallback: Double, in range: ClosedRange<Double>)
+    /// The value of `option` as a number in `range`, `fallback` when absent.
+    func double(_ option: OptionSpec, default fallback: Double, in range: ClosedRange<Double>)
         throws(UsageError) -> Double
     {
+        let name = option.name
         guard let text = values[name] else { return fallback }
         guard let value = Double(text), range.contains(value) else {
             throw UsageError("\(name) needs a number from \(range.lowerBound) to \(range.upperBound), "
@@ -94,8 +105,9 @@ struct ParsedArguments: Sendable, Hashable {
         return value
     }
 
-    /// The value of `name` as a duration (`1.5s`, `250ms`, `40us`, `1m`, plain seconds), in ns.
-    func duration(_ name: String) throws(UsageError) -> Int64? {
+    /// The value of `option` as a duration (`1.5s`, `250ms`, `40us`, `1m`, plain seconds), in ns.
+    func duration(_ option: OptionSpec) throws(UsageError) -> Int64? {
+        let name = option.name
         guard let text = values[name] else { return nil }
         guard let nanoseconds = CommandLineParser.parseDuration(text) else {
             throw UsageError("\(name) needs a duration like 1.5s, 250ms or 40us, not '\(TerminalText.sanitized(text))'")

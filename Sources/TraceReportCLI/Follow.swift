@@ -33,7 +33,7 @@ enum Follow {
     ) throws(CommandFailure) -> ReportExitStatus {
         let path: String
         do { path = try arguments.storePath() } catch { throw .usage(error) }
-        let json = arguments.flag("--json")
+        let json = arguments.flag(CommonOptions.json)
         var drawing = Drawing(context: context)
         // Redacted before it is analysed, as every subcommand's input is (see `loadTrace`).
         func draw(_ trace: RecordedTrace) throws(CommandFailure) {

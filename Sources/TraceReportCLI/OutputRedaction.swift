@@ -24,10 +24,10 @@ extension Redactor {
     /// The run's policy from the command line: the built-in rules and those of `--rules FILE`, or,
     /// with `--no-redact`, a redactor without rules, which replaces nothing.
     static func policy(_ arguments: ParsedArguments) throws(CommandFailure) -> Redactor {
-        guard arguments.flag(CommonOptions.noRedact.name) else {
-            return try withRules(from: arguments.value(CommonOptions.rules.name))
+        guard arguments.flag(CommonOptions.noRedact) else {
+            return try withRules(from: arguments.value(CommonOptions.rules))
         }
-        guard arguments.value(CommonOptions.rules.name) == nil else {
+        guard arguments.value(CommonOptions.rules) == nil else {
             throw .usage(UsageError("give --rules or --no-redact, not both"))
         }
         return Redactor(rules: [])

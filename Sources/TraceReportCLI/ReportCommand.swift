@@ -25,10 +25,14 @@ public enum ReportExitStatus: Int32, Sendable {
 ///     static let abstract = "Write a store as Chrome trace JSON."
 ///     static let operands = "STORE"
 ///     static let discussion = "..."
-///     static let options: [OptionSpec] = [.value("--out", "FILE", "where to write; standard output if absent")]
+///     enum Option {  // each option declared once, and read through its declaration
+///         static let out = OptionSpec.value("--out", "FILE", "where to write; standard output if absent")
+///     }
+///     static let options = [Option.out]
 ///     static func run(
 ///         _ arguments: ParsedArguments, context: CommandContext
 ///     ) throws(CommandFailure) -> ReportExitStatus {
+///         let out = arguments.value(Option.out)  // never arguments.value("--out")
 ///         let trace = try loadTrace(arguments, context: context)  // redacted, or a clear failure
 ///         context.writeRedacted(...)                               // as it is: redacted once, above
 ///         return .success
@@ -143,7 +147,7 @@ enum CommonOptions {
 
     /// The price table `--prices` names; nil without the option.
     static func priceTable(_ arguments: ParsedArguments) throws(CommandFailure) -> PriceTable? {
-        guard let path = arguments.value(prices.name) else { return nil }
+        guard let path = arguments.value(prices) else { return nil }
         do { return try PriceTable.load(path: path) } catch { throw .message(error.description) }
     }
 }
@@ -244,7 +248,7 @@ public enum TraceReport {
         }
         do {
             context.redactor = try Redactor.policy(parsed)
-            if parsed.flag(CommonOptions.noRedact.name) { context.writeNote(Redactor.unredactedNote) }
+            if parsed.flag(CommonOptions.noRedact) { context.writeNote(Redactor.unredactedNote) }
             return try command.run(parsed, context: context)
         } catch {
             switch error {

@@ -19,13 +19,13 @@ enum SessionOption {
         throws(CommandFailure) -> RecordedTrace
     {
         var trace = trace
-        if let wanted = arguments.value("--run") {
+        if let wanted = arguments.value(runSpec) {
             guard let selected = trace.selectingRun(wanted) else {
                 throw .message("no run '\(TerminalText.sanitized(wanted))' in \(trace.path)")
             }
             trace = selected
         }
-        guard session, let wanted = arguments.value("--session") else { return trace }
+        guard session, let wanted = arguments.value(spec) else { return trace }
         guard let selected = trace.selectingSession(wanted) else {
             throw .message("no session '\(TerminalText.sanitized(wanted))' in \(trace.path)")
         }

@@ -5,23 +5,34 @@ import Testing
 
 @Suite("Argument parsing")
 struct CommandLineParserTests {
-    let options: [OptionSpec] = [.flag("--json", ""), .value("--width", "N", ""), .value("--from", "T", "")]
+    static let json = OptionSpec.flag("--json", "")
+    static let width = OptionSpec.value("--width", "N", "")
+    static let from = OptionSpec.value("--from", "T", "")
+    static let file = OptionSpec.required("--file", "FILE", "")
+    let options = [json, width, from, file]
 
     @Test func readsFlagsValuesAndPositionalsInAnyOrder() throws {
         let parsed = try CommandLineParser.parse(
             ["--width", "80", "run.sqlite", "--json", "--from=1.5s"], options: options)
-        #expect(parsed.flag("--json"))
-        #expect(parsed.value("--width") == "80")
-        #expect(try parsed.int("--width", default: 100) == 80)
-        #expect(try parsed.duration("--from") == 1_500_000_000)
+        #expect(parsed.flag(Self.json))
+        #expect(parsed.value(Self.width) == "80")
+        #expect(try parsed.int(Self.width, default: 100) == 80)
+        #expect(try parsed.duration(Self.from) == 1_500_000_000)
         #expect(parsed.positionals == ["run.sqlite"])
         #expect(try parsed.storePath() == "run.sqlite")
     }
 
     @Test func doubleDashEndsOptions() throws {
         let parsed = try CommandLineParser.parse(["--", "--json"], options: options)
-        #expect(!parsed.flag("--json"))
+        #expect(!parsed.flag(Self.json))
         #expect(parsed.positionals == ["--json"])
+    }
+
+    @Test func aRequiredOptionIsCheckedWhereItIsRead() throws {
+        let given = try CommandLineParser.parse(["--file", "a.json"], options: options)
+        #expect(try given.required(Self.file) == "a.json")
+        let absent = try CommandLineParser.parse([], options: options)
+        #expect(throws: UsageError("--file FILE is required")) { try absent.required(Self.file) }
     }
 
     @Test func helpIsSeenAnywhere() throws {
@@ -40,8 +51,8 @@ struct CommandLineParserTests {
 
     @Test func rejectsBadValuesWithOneSentence() throws {
         let parsed = try CommandLineParser.parse(["--width", "wide", "--from", "soon"], options: options)
-        #expect(throws: UsageError.self) { try parsed.int("--width", default: 100) }
-        #expect(throws: UsageError.self) { try parsed.duration("--from") }
+        #expect(throws: UsageError.self) { try parsed.int(Self.width, default: 100) }
+        #expect(throws: UsageError.self) { try parsed.duration(Self.from) }
         #expect(throws: UsageError("no store given; name a .sqlite file")) { try ParsedArguments().storePath() }
         var two = ParsedArguments()
         two.positionals = ["a.sqlite", "b.sqlite"]

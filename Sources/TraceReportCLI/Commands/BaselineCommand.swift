@@ -16,9 +16,17 @@ struct BaselineCommand: ReportCommand {
         "version" says the format (1), so a re-recorded baseline diffs cleanly. More than 5000 requests in
         a group are thinned evenly.
         """
+    /// The options of this command alone, each declared once and read through its declaration.
+    enum Option {
+        static let out = OptionSpec.value(
+            "--out", "FILE", "where to write the JSON; standard output if absent")
+        static let groupBy = OptionSpec.value(
+            "--group-by", "label|interval", "what a scenario is (default label)")
+    }
+
     static let options: [OptionSpec] = [
-        .value("--out", "FILE", "where to write the JSON; standard output if absent"),
-        .value("--group-by", "label|interval", "what a scenario is (default label)"),
+        Option.out,
+        Option.groupBy,
     ]
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
@@ -28,7 +36,7 @@ struct BaselineCommand: ReportCommand {
         let grouping = try parseGrouping(arguments) ?? .label
         let baseline = try loadBaseline(paths: arguments.positionals, grouping: grouping, context: context)
         guard !baseline.groups.isEmpty else { throw .message("the runs hold no requests; nothing to baseline") }
-        if let out = arguments.value("--out") {
+        if let out = arguments.value(Option.out) {
             try context.writeRedactedFile(json: baseline.json, to: out)
             let requests = baseline.groups.reduce(0) { $0 + $1.requestCount }
             context.write("baseline: \(TerminalText.sanitized(out)): \(baseline.groups.count) scenarios, "
@@ -41,7 +49,7 @@ struct BaselineCommand: ReportCommand {
 
     /// `--group-by`, or nil when absent.
     static func parseGrouping(_ arguments: ParsedArguments) throws(CommandFailure) -> ScenarioGrouping? {
-        guard let text = arguments.value("--group-by") else { return nil }
+        guard let text = arguments.value(Option.groupBy) else { return nil }
         guard let grouping = ScenarioGrouping(rawValue: text) else {
             throw .usage(UsageError("--group-by takes label or interval, not '\(TerminalText.sanitized(text))'"))
         }

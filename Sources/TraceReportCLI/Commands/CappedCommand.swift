@@ -20,8 +20,8 @@ struct CappedCommand: ReportCommand {
         let trace = try SessionOption.loadTrace(arguments, for: Self.self, context: context)
         let report = CappedAnswers.analyze(trace)
         context.writeReport(
-            json: arguments.flag("--json"), anomalies: trace.anomalies, unclosed: trace.unclosedRuns, text: { report.text },
+            json: arguments.flag(CommonOptions.json), anomalies: trace.anomalies, unclosed: trace.unclosedRuns, text: { report.text },
             object: { report.json })
-        return arguments.flag("--fail-on-findings") && !report.findings.isEmpty ? .findings : .success
+        return arguments.flag(CommonOptions.failOnFindings) && !report.findings.isEmpty ? .findings : .success
     }
 }

@@ -40,8 +40,8 @@ struct CheckCommand: ReportCommand {
         }
         let diagnosis = Diagnosis.analyze(traces, prices: prices)
         context.writeReport(
-            json: arguments.flag("--json"), anomalies: traces.flatMap(\.anomalies),
+            json: arguments.flag(CommonOptions.json), anomalies: traces.flatMap(\.anomalies),
             unclosed: traces.flatMap(\.unclosedRuns), text: { diagnosis.text }, object: { diagnosis.json })
-        return arguments.flag("--fail-on-findings") && !diagnosis.findings.isEmpty ? .findings : .success
+        return arguments.flag(CommonOptions.failOnFindings) && !diagnosis.findings.isEmpty ? .findings : .success
     }
 }

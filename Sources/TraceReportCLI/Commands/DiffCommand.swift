@@ -16,10 +16,19 @@ struct DiffCommand: ReportCommand {
         'beyond noise' when the interval excludes zero. The same inputs always give the same intervals.
         --speed normalized scales every run's times to A's server speed (generation time per token).
         """
+    /// The options of this command alone, each declared once and read through its declaration.
+    enum Option {
+        static let groupBy = OptionSpec.value(
+            "--group-by", "label|interval", "what a scenario is (default label, or the baseline's)")
+        static let resamples = OptionSpec.value("--resamples", "N", "bootstrap resamples (default 2000)")
+        static let speed = OptionSpec.value(
+            "--speed", "raw|normalized", "raw times (default), or B scaled to A's server speed")
+    }
+
     static let options: [OptionSpec] = [
-        .value("--group-by", "label|interval", "what a scenario is (default label, or the baseline's)"),
-        .value("--resamples", "N", "bootstrap resamples (default 2000)"),
-        .value("--speed", "raw|normalized", "raw times (default), or B scaled to A's server speed"),
+        Option.groupBy,
+        Option.resamples,
+        Option.speed,
         CommonOptions.json,
     ]
 
@@ -31,7 +40,7 @@ struct DiffCommand: ReportCommand {
         }
         let grouping = try BaselineCommand.parseGrouping(arguments)
         let resamples: Int
-        do { resamples = try arguments.int("--resamples", default: 2000, in: 100...1_000_000) } catch {
+        do { resamples = try arguments.int(Option.resamples, default: 2000, in: 100...1_000_000) } catch {
             throw .usage(error)
         }
         let a = try loadBaseline(paths: [arguments.positionals[0]], grouping: grouping, context: context)
@@ -39,7 +48,7 @@ struct DiffCommand: ReportCommand {
             paths: [arguments.positionals[1]], grouping: grouping ?? a.grouping, context: context)
         var left = a
         var right = b
-        switch arguments.value("--speed") ?? "raw" {
+        switch arguments.value(Option.speed) ?? "raw" {
         case "raw": break
         case "normalized":
             guard let reference = a.medianServerNanosPerToken, b.medianServerNanosPerToken != nil else {
@@ -51,7 +60,7 @@ struct DiffCommand: ReportCommand {
             throw .usage(UsageError("--speed takes raw or normalized, not '\(TerminalText.sanitized(other))'"))
         }
         let comparison = RunComparison.compare(left, right, bootstrap: Bootstrap(resamples: resamples))
-        if arguments.flag("--json") {
+        if arguments.flag(CommonOptions.json) {
             context.writeRedacted(json: comparison.json)
         } else {
             context.writeRedacted(comparison.text)

@@ -36,12 +36,25 @@ struct ExportCommand: ReportCommand {
         readable by its owner only. --run and --session export part of a store; in html, a run of
         over 20,000 requests is drawn as bands, and a part of 20,000 or fewer a bar per request.
         """
+    /// The options of this command alone, each declared once and read through its declaration.
+    enum Option {
+        static let format = OptionSpec.required("--format", ExportCommand.formatList("|"), "the format to write")
+        static let out = OptionSpec.value(
+            "--out", "FILE", "where to write (mode 0600); standard output if absent, nothing with --endpoint")
+        static let endpoint = OptionSpec.value(
+            "--endpoint", "URL", "push OTLP/HTTP protobuf to this back end (--format otlp only)")
+        static let header = OptionSpec.value(
+            "--header", "K=V[,K=V]", "headers sent with --endpoint, such as authorization=Bearer%20…")
+        static let timeout = OptionSpec.value(
+            "--timeout", "DURATION", "the most the whole push may take, such as 90s or 2m (default 120s)")
+    }
+
     static let options: [OptionSpec] = [
-        .required("--format", formatList("|"), "the format to write"),
-        .value("--out", "FILE", "where to write (mode 0600); standard output if absent, nothing with --endpoint"),
-        .value("--endpoint", "URL", "push OTLP/HTTP protobuf to this back end (--format otlp only)"),
-        .value("--header", "K=V[,K=V]", "headers sent with --endpoint, such as authorization=Bearer%20…"),
-        .value("--timeout", "DURATION", "the most the whole push may take, such as 90s or 2m (default 120s)"),
+        Option.format,
+        Option.out,
+        Option.endpoint,
+        Option.header,
+        Option.timeout,
         SessionOption.runSpec,
         SessionOption.spec,
     ]
@@ -53,7 +66,7 @@ struct ExportCommand: ReportCommand {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
         -> ReportExitStatus
     {
-        guard let formatName = arguments.value("--format") else {
+        guard let formatName = arguments.value(Option.format) else {
             throw .usage(UsageError("--format is required: \(formatList(", "))"))
         }
         guard let format = ExportFormat(rawValue: formatName) else {
@@ -70,18 +83,18 @@ struct ExportCommand: ReportCommand {
                     most == 2 ? "one store, or two to compare, but \(paths.count) were given"
                         : "one store, but \(paths.count) were given; only html compares two"))
         }
-        let out = arguments.value("--out")
+        let out = arguments.value(Option.out)
         if let out, let store = paths.first(where: { ExportFile.sameFile(out, $0) }) {
             throw .message("--out \(out) is the store \(store) itself; name another file")
         }
-        if let endpoint = arguments.value("--endpoint") {
+        if let endpoint = arguments.value(Option.endpoint) {
             guard format == .otlp else { throw .usage(UsageError("--endpoint pushes OTLP only; add --format otlp")) }
             return try push(
-                paths[0], to: endpoint, headers: arguments.value("--header"), out: out, arguments: arguments,
+                paths[0], to: endpoint, headers: arguments.value(Option.header), out: out, arguments: arguments,
                 context: context)
         }
-        if arguments.value("--header") != nil { throw .usage(UsageError("--header goes with --endpoint")) }
-        if arguments.value("--timeout") != nil { throw .usage(UsageError("--timeout goes with --endpoint")) }
+        if arguments.value(Option.header) != nil { throw .usage(UsageError("--header goes with --endpoint")) }
+        if arguments.value(Option.timeout) != nil { throw .usage(UsageError("--timeout goes with --endpoint")) }
         let (text, report, anomalies) = try render(
             format, paths: paths, redactor: context.redactor, arguments: arguments,
             viewerTestDriver: context.viewerTestDriver)
@@ -101,7 +114,7 @@ struct ExportCommand: ReportCommand {
         let pairs = try headerPairs(headers)
         var push = OTLPPush(endpoint: endpoint, headers: pairs)
         do throws(UsageError) {
-            if let timeout = try arguments.duration("--timeout") {
+            if let timeout = try arguments.duration(Option.timeout) {
                 guard timeout >= 1_000_000, timeout <= 86_400_000_000_000 else {
                     throw UsageError("--timeout needs a duration from 1ms to 24h")
                 }

@@ -39,18 +39,41 @@ struct GateCommand: ReportCommand {
         requests (default \(GateConfiguration.defaultMinSamples)).
         """
     }
+    /// The options of this command alone, each declared once and read through its declaration.
+    enum Option {
+        static let baseline = OptionSpec.required(
+            "--baseline", "FILE", "the baseline JSON of 'trace-report baseline', or a store of base runs")
+        static let budget = OptionSpec.value(
+            "--budget", "LIST", "budgets over the defaults, ';'-separated: 'ttft.p95: +15% and +50ms'")
+        static let config = OptionSpec.value(
+            "--config", "FILE", "a file of budgets, one a line, and 'min-samples: N'")
+        static let minSamples = OptionSpec.value(
+            "--min-samples", "N", "least requests a scenario needs on each side (default 3)")
+        static let resamples = OptionSpec.value("--resamples", "N", "bootstrap resamples (default 2000)")
+        static let speed = OptionSpec.value(
+            "--speed", "raw|normalized", "scale timing to the baseline's server speed first (default normalized)")
+        static let sameMachine = OptionSpec.flag(
+            "--same-machine", "the baseline ran on this machine and model server (the A/B flow): judge all as it stands")
+        static let markdown = OptionSpec.flag(
+            "--markdown", "print Markdown (for a PR comment or $GITHUB_STEP_SUMMARY) instead of the table")
+        static let junit = OptionSpec.value(
+            "--junit", "FILE", "also write JUnit XML: a test case per scenario and metric")
+        static let github = OptionSpec.flag(
+            "--github", "also print GitHub Actions ::error/::warning annotations")
+    }
+
     static let options: [OptionSpec] = [
-        .required("--baseline", "FILE", "the baseline JSON of 'trace-report baseline', or a store of base runs"),
-        .value("--budget", "LIST", "budgets over the defaults, ';'-separated: 'ttft.p95: +15% and +50ms'"),
-        .value("--config", "FILE", "a file of budgets, one a line, and 'min-samples: N'"),
-        .value("--min-samples", "N", "least requests a scenario needs on each side (default 3)"),
-        .value("--resamples", "N", "bootstrap resamples (default 2000)"),
-        .value("--speed", "raw|normalized", "scale timing to the baseline's server speed first (default normalized)"),
-        .flag("--same-machine", "the baseline ran on this machine and model server (the A/B flow): judge all as it stands"),
+        Option.baseline,
+        Option.budget,
+        Option.config,
+        Option.minSamples,
+        Option.resamples,
+        Option.speed,
+        Option.sameMachine,
         CommonOptions.prices,
-        .flag("--markdown", "print Markdown (for a PR comment or $GITHUB_STEP_SUMMARY) instead of the table"),
-        .value("--junit", "FILE", "also write JUnit XML: a test case per scenario and metric"),
-        .flag("--github", "also print GitHub Actions ::error/::warning annotations"),
+        Option.markdown,
+        Option.junit,
+        Option.github,
         CommonOptions.json,
     ]
 
@@ -63,7 +86,7 @@ struct GateCommand: ReportCommand {
         do {
             return try judge(arguments, context: context)
         } catch {
-            if arguments.flag("--json") {
+            if arguments.flag(CommonOptions.json) {
                 let (kind, message): (String, String) = switch error {
                 case .usage(let usage): ("usage", usage.message)
                 case .input(let input): ("input", input.description)
@@ -83,34 +106,33 @@ struct GateCommand: ReportCommand {
     private static func judge(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
         -> ReportExitStatus
     {
-        guard let baselinePath = arguments.value("--baseline") else {
-            throw .usage(UsageError("--baseline FILE is required"))
-        }
+        let baselinePath: String
+        do { baselinePath = try arguments.required(Option.baseline) } catch { throw .usage(error) }
         guard !arguments.positionals.isEmpty else { throw .usage(UsageError("no run given; name one or more .sqlite stores")) }
-        let json = arguments.flag("--json")
-        if json, let other = ["--markdown", "--github"].first(where: arguments.flag) {
-            throw .usage(UsageError("--json writes one JSON document; give \(other) in a run of its own"))
+        let json = arguments.flag(CommonOptions.json)
+        if json, let other = [Option.markdown, Option.github].first(where: arguments.flag) {
+            throw .usage(UsageError("--json writes one JSON document; give \(other.name) in a run of its own"))
         }
         var configuration = GateConfiguration()
         let resamples: Int
         do {
-            if let path = arguments.value("--config") {
+            if let path = arguments.value(Option.config) {
                 guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
                 else {
                     throw CommandFailure.message("the config file \(path) could not be read")
                 }
                 try configuration.apply(configText: text, path: path)
             }
-            if let list = arguments.value("--budget") { try configuration.apply(budgetList: list) }
-            configuration.minSamples = try arguments.int("--min-samples", default: configuration.minSamples)
-            if let speed = arguments.value("--speed") {
+            if let list = arguments.value(Option.budget) { try configuration.apply(budgetList: list) }
+            configuration.minSamples = try arguments.int(Option.minSamples, default: configuration.minSamples)
+            if let speed = arguments.value(Option.speed) {
                 guard speed == "raw" || speed == "normalized" else {
                     throw UsageError("--speed takes raw or normalized, not '\(TerminalText.sanitized(speed))'")
                 }
                 configuration.normalizesSpeed = speed == "normalized"
             }
-            configuration.sameMachine = arguments.flag("--same-machine")
-            resamples = try arguments.int("--resamples", default: 2000, in: 100...1_000_000)
+            configuration.sameMachine = arguments.flag(Option.sameMachine)
+            resamples = try arguments.int(Option.resamples, default: 2000, in: 100...1_000_000)
         } catch let failure as CommandFailure {
             throw failure
         } catch let usage as UsageError {
@@ -137,15 +159,15 @@ struct GateCommand: ReportCommand {
         } catch {
             throw .message(error.description)
         }
-        if let path = arguments.value("--junit") {
+        if let path = arguments.value(Option.junit) {
             try context.writeRedactedFile(result.junit, to: path)
         }
         if json {
             context.writeRedacted(json: result.json)
         } else {
-            context.writeRedacted(arguments.flag("--markdown") ? result.markdown : result.text)
+            context.writeRedacted(arguments.flag(Option.markdown) ? result.markdown : result.text)
         }
-        if arguments.flag("--github") { context.writeRedacted(result.githubAnnotations) }
+        if arguments.flag(Option.github) { context.writeRedacted(result.githubAnnotations) }
         return result.passed ? .success : .findings
     }
 }

@@ -19,17 +19,21 @@ struct ImportCommand: ReportCommand {
         renamed into place when complete, so an interrupted import leaves no store behind. On a
         terminal, progress is shown on standard error. Rows are placed in runs as docs/lttng.md says.
         """
+    /// The options of this command alone, each declared once and read through its declaration.
+    enum Option {
+        static let out = OptionSpec.required("--out", "STORE", "the store to create")
+    }
+
     static let options: [OptionSpec] = [
-        .required("--out", "STORE", "the store to create"),
+        Option.out,
         CommonOptions.json,
     ]
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure)
         -> ReportExitStatus
     {
-        guard let output = arguments.value("--out") else {
-            throw .usage(UsageError("--out STORE is required: the store to create"))
-        }
+        let output: String
+        do { output = try arguments.required(Option.out) } catch { throw .usage(error) }
         let trace: String
         do { trace = try arguments.storePath() } catch { throw .usage(error) }
         guard LTTngTrace.isTraceInput(trace), !LTTngTrace.isLiveURL(trace) else {
@@ -55,7 +59,7 @@ struct ImportCommand: ReportCommand {
         }
         if showsProgress { context.writeNote("\n") }
         let nanoseconds = Int64((clock.now - start).seconds * 1e9)
-        if arguments.flag("--json") {
+        if arguments.flag(CommonOptions.json) {
             context.write(json: AnomalyNotes.adding(outcome.anomalies, to: .object([
                 ("store", .string(output)), ("trace", .string(trace)),
                 ("records", .int(Int64(outcome.records))), ("runs", .int(Int64(outcome.runs))),

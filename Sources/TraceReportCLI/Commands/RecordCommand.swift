@@ -24,9 +24,16 @@ struct RecordCommand: ReportCommand {
         (its status is printed), 2 when the recording could not be made. Needs the LTTng tools
         (lttng, lttng-sessiond) and the rights to run a session daemon.
         """
+    /// The options of this command alone, each declared once and read through its declaration.
+    enum Option {
+        static let lttng = OptionSpec.value(
+            "--lttng", "DIR", "where the trace goes (default: sessiontrace-PID in the current folder)")
+        static let store = OptionSpec.value("--store", "PATH", "also write the trace as a new store")
+    }
+
     static let options: [OptionSpec] = [
-        .value("--lttng", "DIR", "where the trace goes (default: sessiontrace-PID in the current folder)"),
-        .value("--store", "PATH", "also write the trace as a new store"),
+        Option.lttng,
+        Option.store,
         CommonOptions.json,
     ]
 
@@ -35,11 +42,11 @@ struct RecordCommand: ReportCommand {
     {
         let command = arguments.positionals
         guard !command.isEmpty else { throw .usage(UsageError("no command given; put it after --")) }
-        let directory = absolute(arguments.value("--lttng") ?? "sessiontrace-\(getpid())")
+        let directory = absolute(arguments.value(Option.lttng) ?? "sessiontrace-\(getpid())")
         guard access(directory, F_OK) != 0 else {
             throw .message("\(directory) already exists; record writes a new trace folder")
         }
-        let store = arguments.value("--store")
+        let store = arguments.value(Option.store)
         if let store, access(store, F_OK) == 0 {
             throw .message("\(store) already exists; record writes a new store")
         }
@@ -58,7 +65,7 @@ struct RecordCommand: ReportCommand {
             throw .message("the LTTng recording failed: \(error)")
         }
 
-        let json = arguments.flag("--json")
+        let json = arguments.flag(CommonOptions.json)
         if !json { context.write("trace: \(directory)\n") }
         if status != 0 { context.writeNote("trace-report record: \(command[0]) exited with status \(status)\n") }
         let summary: SummaryReport

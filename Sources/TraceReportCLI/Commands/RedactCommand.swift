@@ -22,9 +22,17 @@ struct RedactCommand: ReportCommand {
         non-empty line parses as JSON, else text. With --report, writes instead what would be
         replaced: the count of each kind and the lines it is on, never the values (--json: as JSON).
         """
+    /// The options of this command alone, each declared once and read through its declaration.
+    enum Option {
+        static let inputFormat = OptionSpec.value(
+            "--input-format", "json|jsonl|text", "how to read the input (default: detected)")
+        static let report = OptionSpec.flag(
+            "--report", "list the kinds and line numbers of what would be replaced, not the text")
+    }
+
     static let options: [OptionSpec] = [
-        .value("--input-format", "json|jsonl|text", "how to read the input (default: detected)"),
-        .flag("--report", "list the kinds and line numbers of what would be replaced, not the text"),
+        Option.inputFormat,
+        Option.report,
         CommonOptions.json,
     ]
 
@@ -37,13 +45,13 @@ struct RedactCommand: ReportCommand {
         -> ReportExitStatus
     {
         var chosen: Mode?
-        if let name = arguments.value("--input-format") {
+        if let name = arguments.value(Option.inputFormat) {
             guard let mode = Mode(rawValue: name) else {
                 throw .usage(UsageError("--input-format takes json, jsonl or text, not '\(TerminalText.sanitized(name))'"))
             }
             chosen = mode
         }
-        guard !arguments.flag("--json") || arguments.flag("--report") else {
+        guard !arguments.flag(CommonOptions.json) || arguments.flag(Option.report) else {
             throw .usage(UsageError("--json writes the --report as JSON; add --report, or name the input's "
                 + "format with --input-format json"))
         }
@@ -58,7 +66,7 @@ struct RedactCommand: ReportCommand {
         // JSON Lines larger than one chunk, as named or as the first chunk's lines say, is redacted
         // a chunk at a time, so memory stays flat; anything else is read whole.
         var pending = try input.read(atLeast: Self.chunkBytes)
-        if !input.atEnd && !arguments.flag("--report") {
+        if !input.atEnd && !arguments.flag(Option.report) {
             // The lines of the first 64 KiB (or of the first chunk, for longer lines) decide: parsing
             // more with Foundation costs more than redacting it.
             let head = pending[..<min(pending.count, Self.detectionBytes)]
@@ -92,14 +100,14 @@ struct RedactCommand: ReportCommand {
         while !input.atEnd { pending += try input.read(atLeast: Self.chunkBytes) }
         guard let text = String(validating: pending, as: UTF8.self) else { throw notUTF8 }
         let mode = chosen ?? detect(text)
-        if arguments.flag("--report") {
+        if arguments.flag(Option.report) {
             let format: Redactor.Format = switch mode {
             case .json: .json
             case .jsonl: .jsonLines
             case .text: .text
             }
             let locations = redactor.locate(text, as: format)
-            if arguments.flag("--json") { context.write(json: reportJSON(locations)) } else { context.write(report(locations)) }
+            if arguments.flag(CommonOptions.json) { context.write(json: reportJSON(locations)) } else { context.write(report(locations)) }
             return .success
         }
         let result: RedactionResult

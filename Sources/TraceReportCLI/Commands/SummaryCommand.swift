@@ -17,9 +17,15 @@ struct SummaryCommand: ReportCommand {
         Percentiles are nearest-rank: the value at rank ceil(p/100 × n) of the n sorted values.
         Rows are streamed from SQLite, so a store of a million requests needs no more than its figures.
         """
+    /// The options of this command alone, each declared once and read through its declaration.
+    enum Option {
+        static let limit = OptionSpec.value(
+            "--limit", "N", "session rows shown at most (default 20); --json lists all")
+    }
+
     static let options: [OptionSpec] = [
         CommonOptions.json,
-        .value("--limit", "N", "session rows shown at most (default 20); --json lists all"),
+        Option.limit,
         Follow.option,
         CommonOptions.prices,
     ]
@@ -28,10 +34,10 @@ struct SummaryCommand: ReportCommand {
         -> ReportExitStatus
     {
         let limit: Int
-        do { limit = try arguments.int("--limit", default: 20) } catch { throw .usage(error) }
-        let json = arguments.flag("--json")
+        do { limit = try arguments.int(Option.limit, default: 20) } catch { throw .usage(error) }
+        let json = arguments.flag(CommonOptions.json)
         let prices = try CommonOptions.priceTable(arguments)
-        if arguments.flag("--follow") {
+        if arguments.flag(Follow.option) {
             return try Follow.run(
                 arguments, context: context,
                 text: { SummaryReport.compute(trace: $0, prices: prices).text(sessionLimit: limit) },

@@ -14,15 +14,26 @@ struct TimelineCommand: ReportCommand {
         Where a column holds several requests the chart shows the phase covering most of it and says so;
         zoom in with --from/--to or --session. Colour is on for a terminal unless --no-color or NO_COLOR.
         """
+    /// The options of this command alone, each declared once and read through its declaration.
+    enum Option {
+        static let width = OptionSpec.value(
+            "--width", "N", "columns, labels included (default: $COLUMNS, else 100)")
+        static let from = OptionSpec.value("--from", "T", "start of the window, after the run's start")
+        static let to = OptionSpec.value("--to", "T", "end of the window, after the run's start")
+        static let maxLanes = OptionSpec.value(
+            "--max-lanes", "N", "lanes at most; later sessions share the last (default 24)")
+        static let color = OptionSpec.flag("--color", "ANSI colour even when the output is not a terminal")
+    }
+
     static let options: [OptionSpec] = [
-        .value("--width", "N", "columns, labels included (default: $COLUMNS, else 100)"),
+        Option.width,
         SessionOption.runSpec,
         SessionOption.spec,
-        .value("--from", "T", "start of the window, after the run's start"),
-        .value("--to", "T", "end of the window, after the run's start"),
-        .value("--max-lanes", "N", "lanes at most; later sessions share the last (default 24)"),
+        Option.from,
+        Option.to,
+        Option.maxLanes,
         CommonOptions.noColor,
-        .flag("--color", "ANSI colour even when the output is not a terminal"),
+        Option.color,
         CommonOptions.json,
         Follow.option,
     ]
@@ -33,17 +44,17 @@ struct TimelineCommand: ReportCommand {
         var options = Timeline.Options()
         do {
             let columns = context.environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 >= 40 ? $0 : nil }
-            options.width = try arguments.int("--width", default: columns ?? 100, in: 1...10_000)
-            options.maxLanes = try arguments.int("--max-lanes", default: 24, in: 2...10_000)
-            options.from = try arguments.duration("--from")
-            options.to = try arguments.duration("--to")
+            options.width = try arguments.int(Option.width, default: columns ?? 100, in: 1...10_000)
+            options.maxLanes = try arguments.int(Option.maxLanes, default: 24, in: 2...10_000)
+            options.from = try arguments.duration(Option.from)
+            options.to = try arguments.duration(Option.to)
         } catch {
             throw .usage(error)
         }
-        options.session = arguments.value("--session")
-        let noColor = arguments.flag("--no-color") || !(context.environment["NO_COLOR"] ?? "").isEmpty
-        options.color = !noColor && (arguments.flag("--color") || context.outputIsTerminal)
-        let json = arguments.flag("--json")
+        options.session = arguments.value(SessionOption.spec)
+        let noColor = arguments.flag(CommonOptions.noColor) || !(context.environment["NO_COLOR"] ?? "").isEmpty
+        options.color = !noColor && (arguments.flag(Option.color) || context.outputIsTerminal)
+        let json = arguments.flag(CommonOptions.json)
         func render(_ trace: RecordedTrace) throws(CommandFailure) -> String {
             let trace = try SessionOption.narrowed(trace, arguments, session: false)
             do {
@@ -58,7 +69,7 @@ struct TimelineCommand: ReportCommand {
         func data(_ trace: RecordedTrace) throws(CommandFailure) -> OrderedJSON {
             TimelineData.json(try SessionOption.narrowed(trace, arguments, session: false), options: options)
         }
-        if arguments.flag("--follow") {
+        if arguments.flag(Follow.option) {
             return try Follow.run(arguments, context: context, text: render, object: data)
         }
         let trace = try loadTrace(arguments, context: context)

@@ -23,10 +23,18 @@ struct ToolsCommand: ReportCommand {
         Cost: the repeats' tool time, and the extra rounds (requests that asked only for repeats), with
         their time and tokens.
         """
+    /// The options of this command alone, each declared once and read through its declaration.
+    enum Option {
+        static let loop = OptionSpec.value(
+            "--loop", "N", "asks of one kind in one turn that make a loop (default 3)")
+        static let similarity = OptionSpec.value(
+            "--similarity", "X", "near-identical threshold, 0 < X ≤ 1 (default 0.8)")
+    }
+
     static let options: [OptionSpec] = [
         SessionOption.runSpec, SessionOption.spec,
-        .value("--loop", "N", "asks of one kind in one turn that make a loop (default 3)"),
-        .value("--similarity", "X", "near-identical threshold, 0 < X ≤ 1 (default 0.8)"),
+        Option.loop,
+        Option.similarity,
         CommonOptions.failOnFindings,
         CommonOptions.json,
     ]
@@ -36,8 +44,8 @@ struct ToolsCommand: ReportCommand {
     {
         var options = ToolFindings.Options()
         do {
-            options.loopThreshold = try arguments.int("--loop", default: 3, in: 2...1_000_000)
-            options.similarityThreshold = try arguments.double("--similarity", default: 0.8, in: 0.01...1)
+            options.loopThreshold = try arguments.int(Option.loop, default: 3, in: 2...1_000_000)
+            options.similarityThreshold = try arguments.double(Option.similarity, default: 0.8, in: 0.01...1)
         } catch {
             throw .usage(error)
         }
@@ -45,9 +53,9 @@ struct ToolsCommand: ReportCommand {
         let repeats = ToolFindings.analyze(trace, options: options)
         let oversized = OversizedToolOutputs.analyze(trace)
         context.writeReport(
-            json: arguments.flag("--json"), anomalies: trace.anomalies, unclosed: trace.unclosedRuns, text: { repeats.text + oversized.text },
+            json: arguments.flag(CommonOptions.json), anomalies: trace.anomalies, unclosed: trace.unclosedRuns, text: { repeats.text + oversized.text },
             object: { .object(repeats.jsonMembers + [("oversized_outputs", oversized.json)]) })
         let found = !repeats.findings.isEmpty || !oversized.findings.isEmpty
-        return arguments.flag("--fail-on-findings") && found ? .findings : .success
+        return arguments.flag(CommonOptions.failOnFindings) && found ? .findings : .success
     }
 }
