@@ -213,7 +213,7 @@ enum EncodedSecrets {
                         e -= 1
                     }
                     if e - v >= 4, b[v..<e].allSatisfy(isBase64Byte) {
-                        found.append(Finding(start: v, end: e, kind: "kubernetes_secret"))
+                        found.append(Finding(start: v, end: e, kind: .kubernetesSecret))
                     }
                 }
             }
@@ -250,7 +250,7 @@ enum EncodedSecrets {
             guard e - k >= 6, e - k <= 256, trimmedEnd(b, e, lineEnd(b, e)) == e,
                   b[k] != UInt8(ascii: "$"), b[k] != UInt8(ascii: "#"), b[k] != UInt8(ascii: ">"),
                   !SecretFields.isPlaceholder(b, k..<e) else { continue }
-            found.append(Finding(start: k, end: e, kind: "decoded_secret"))
+            found.append(Finding(start: k, end: e, kind: .decodedSecret))
         }
         return found
     }

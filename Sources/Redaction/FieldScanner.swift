@@ -204,10 +204,10 @@ extension TextScanner {
         guard !SecretFields.isPlaceholder(b, value),
               SecretFields.looksRandom(b, value, threshold: config.entropyThreshold,
                                        minimumLength: config.entropyMinimumLength) else { return nil }
-        let kind: String
+        let kind: RedactionKind
         switch field {
         case .secret(let named): kind = named
-        default: kind = "secret"
+        default: kind = .secret
         }
         return Finding(start: v, end: e, kind: SecretFields.specificKind(b, value, config: config) ?? kind)
     }
@@ -483,6 +483,6 @@ extension TextScanner {
         var e = v
         while e < b.count && !isSpace(b[e]) { e += 1 }
         guard e > v, !SecretFields.isPlaceholder(b, v..<e) else { return nil }
-        return Finding(start: v, end: e, kind: "password")
+        return Finding(start: v, end: e, kind: .password)
     }
 }

@@ -11,9 +11,9 @@ struct JSONRedaction {
     var position = 0
     var depth = 0
     var output: [UInt8] = []
-    var counts: [String: Int] = [:]
+    var counts: [RedactionKind: Int] = [:]
     /// Each replaced value's kind and the input offset of the JSON value that held it.
-    var located: [(kind: String, offset: Int)] = []
+    var located: [(kind: RedactionKind, offset: Int)] = []
     var changed = false
 
     init(input: UnsafeBufferPointer<UInt8>, redactor: Redactor) {
@@ -161,12 +161,12 @@ struct JSONRedaction {
             while position < input.count && isDigit(input[position]) { position += 1 }
             guard position > exponent else { throw Invalid() }
         }
-        var kind: String?
+        var kind: RedactionKind?
         if case .secret(let fieldKind) = field {
             kind = fieldKind
         } else if redactor.config.creditCard, start == digitsStart, integerEnd == position,
                   position - start >= 13, RedactionChecks.isCardDigits(Array(input[start..<position])[...]) {
-            kind = "credit_card"
+            kind = .creditCard
         }
         if let kind {
             output.append(UInt8(ascii: "\""))

@@ -90,7 +90,7 @@ extension TextScanner {
         guard !open, (9...12).contains(count), separators > 0 || count <= 11, endsNumber(b, j),
             hasContext(b, before: i, PhoneContext.words) || isNationalMobileShape(b, i..<j)
         else { return nil }
-        return Finding(start: i, end: j, kind: "phone")
+        return Finding(start: i, end: j, kind: .phone)
     }
 
     /// The grouping of a country's own numbers, distinctive enough to need no word like "phone"
@@ -207,6 +207,6 @@ extension TextScanner {
             }
             guard hasContext(b, before: s, EmailContext.words) else { return nil }
         }
-        return Finding(start: s, end: tld.upperBound, kind: "email")
+        return Finding(start: s, end: tld.upperBound, kind: .email)
     }
 }

@@ -19,13 +19,13 @@ struct TokenFormat: Sendable {
     }
 
     let prefix: [UInt8]
-    let kind: String
+    let kind: RedactionKind
     let body: TokenCharacters
     let minimumBody: Int
     let maximumBody: Int
     let check: Check
 
-    init(_ prefix: String, _ kind: String, _ body: TokenCharacters, min: Int, max: Int = .max,
+    init(_ prefix: String, _ kind: RedactionKind, _ body: TokenCharacters, min: Int, max: Int = .max,
          check: Check = .digitAndLetter) {
         self.prefix = Array(prefix.utf8)
         self.kind = kind
@@ -39,106 +39,106 @@ struct TokenFormat: Sendable {
     /// prefixes, alphabets and lengths are the ones each vendor documents for its credentials.
     static let all: [TokenFormat] = {
         var formats = [
-            TokenFormat("sk-ant-", "anthropic_key", .base64url, min: 20),
+            TokenFormat("sk-ant-", .anthropicKey, .base64url, min: 20),
             // sk-, sk-proj-, sk-svcacct-, sk-admin-: the body alphabet includes the dash.
-            TokenFormat("sk-", "openai_key", .base64url, min: 20),
-            TokenFormat("whsec_", "stripe_key", .alnum, min: 24),
-            TokenFormat("AIza", "google_api_key", .base64url, min: 30),
-            TokenFormat("ya29.", "google_oauth_token", .base64url, min: 20),
-            TokenFormat("GOCSPX-", "google_oauth_secret", .base64url, min: 24),
-            TokenFormat("github_pat_", "github_token", .alnumUnderscore, min: 22),
-            TokenFormat("GR1348941", "gitlab_token", .base64url, min: 20),
-            TokenFormat("xapp-", "slack_token", .alnumDash, min: 10),
+            TokenFormat("sk-", .openaiKey, .base64url, min: 20),
+            TokenFormat("whsec_", .stripeKey, .alnum, min: 24),
+            TokenFormat("AIza", .googleApiKey, .base64url, min: 30),
+            TokenFormat("ya29.", .googleOauthToken, .base64url, min: 20),
+            TokenFormat("GOCSPX-", .googleOauthSecret, .base64url, min: 24),
+            TokenFormat("github_pat_", .githubToken, .alnumUnderscore, min: 22),
+            TokenFormat("GR1348941", .gitlabToken, .base64url, min: 20),
+            TokenFormat("xapp-", .slackToken, .alnumDash, min: 10),
             // Hugging Face user tokens are `hf_` and 34 letters; organization tokens `api_org_`.
-            TokenFormat("hf_", "huggingface_token", .alnum, min: 30, max: 40, check: .shapeOnly),
-            TokenFormat("api_org_", "huggingface_token", .alnum, min: 30, max: 40, check: .shapeOnly),
-            TokenFormat("npm_", "npm_token", .alnum, min: 30),
-            TokenFormat("SG.", "sendgrid_key", .base64urlDot, min: 40),
+            TokenFormat("hf_", .huggingfaceToken, .alnum, min: 30, max: 40, check: .shapeOnly),
+            TokenFormat("api_org_", .huggingfaceToken, .alnum, min: 30, max: 40, check: .shapeOnly),
+            TokenFormat("npm_", .npmToken, .alnum, min: 30),
+            TokenFormat("SG.", .sendgridKey, .base64urlDot, min: 40),
             // Twilio API key SIDs: SK and 32 hex digits.
-            TokenFormat("SK", "twilio_key", .alnum, min: 32, max: 32),
-            TokenFormat("dop_v1_", "digitalocean_token", .hex, min: 64, max: 64),
-            TokenFormat("doo_v1_", "digitalocean_token", .hex, min: 64, max: 64),
-            TokenFormat("dor_v1_", "digitalocean_token", .hex, min: 64, max: 64),
-            TokenFormat("pypi-AgEIcHlwaS5vcmc", "pypi_token", .base64url, min: 50),
-            TokenFormat("pypi-AgENdGVzdC5weXBpLm9yZw", "pypi_token", .base64url, min: 50),
-            TokenFormat("gsk_", "groq_key", .alnum, min: 40),
-            TokenFormat("xai-", "xai_key", .alnum, min: 40),
-            TokenFormat("r8_", "replicate_token", .alnum, min: 30),
-            TokenFormat("pplx-", "perplexity_key", .alnum, min: 40),
-            TokenFormat("nvapi-", "nvidia_key", .base64url, min: 40),
-            TokenFormat("lin_api_", "linear_key", .alnum, min: 30),
-            TokenFormat("dapi", "databricks_token", .hex, min: 32, max: 32),
-            TokenFormat("AGE-SECRET-KEY-1", "age_secret_key", .upperDigit, min: 50),
+            TokenFormat("SK", .twilioKey, .alnum, min: 32, max: 32),
+            TokenFormat("dop_v1_", .digitaloceanToken, .hex, min: 64, max: 64),
+            TokenFormat("doo_v1_", .digitaloceanToken, .hex, min: 64, max: 64),
+            TokenFormat("dor_v1_", .digitaloceanToken, .hex, min: 64, max: 64),
+            TokenFormat("pypi-AgEIcHlwaS5vcmc", .pypiToken, .base64url, min: 50),
+            TokenFormat("pypi-AgENdGVzdC5weXBpLm9yZw", .pypiToken, .base64url, min: 50),
+            TokenFormat("gsk_", .groqKey, .alnum, min: 40),
+            TokenFormat("xai-", .xaiKey, .alnum, min: 40),
+            TokenFormat("r8_", .replicateToken, .alnum, min: 30),
+            TokenFormat("pplx-", .perplexityKey, .alnum, min: 40),
+            TokenFormat("nvapi-", .nvidiaKey, .base64url, min: 40),
+            TokenFormat("lin_api_", .linearKey, .alnum, min: 30),
+            TokenFormat("dapi", .databricksToken, .hex, min: 32, max: 32),
+            TokenFormat("AGE-SECRET-KEY-1", .ageSecretKey, .upperDigit, min: 50),
             // HashiCorp Vault: service, batch and recovery tokens; before 1.10, `s.` and 24
             // characters. Terraform tokens (`….atlasv1.…`) are found at their middle.
-            TokenFormat("hvs.", "vault_token", .base64url, min: 24, check: .mixedCase),
-            TokenFormat("hvb.", "vault_token", .base64url, min: 24, check: .mixedCase),
-            TokenFormat("hvr.", "vault_token", .base64url, min: 20, check: .mixedCase),
-            TokenFormat("s.", "vault_token", .alnum, min: 24, max: 24),
+            TokenFormat("hvs.", .vaultToken, .base64url, min: 24, check: .mixedCase),
+            TokenFormat("hvb.", .vaultToken, .base64url, min: 24, check: .mixedCase),
+            TokenFormat("hvr.", .vaultToken, .base64url, min: 20, check: .mixedCase),
+            TokenFormat("s.", .vaultToken, .alnum, min: 24, max: 24),
             // Notion integration tokens: `secret_` and 43 characters, since 2024 `ntn_`.
-            TokenFormat("secret_", "notion_token", .alnum, min: 43, max: 43),
-            TokenFormat("ntn_", "notion_token", .alnum, min: 40, max: 50),
+            TokenFormat("secret_", .notionToken, .alnum, min: 43, max: 43),
+            TokenFormat("ntn_", .notionToken, .alnum, min: 40, max: 50),
             // Sentry: user tokens are 64 hex digits, organization tokens base64 JSON and a secret.
-            TokenFormat("sntryu_", "sentry_token", .hex, min: 64, max: 64),
-            TokenFormat("sntrys_", "sentry_token", .base64, min: 60, check: .mixedCase),
+            TokenFormat("sntryu_", .sentryToken, .hex, min: 64, max: 64),
+            TokenFormat("sntrys_", .sentryToken, .base64, min: 60, check: .mixedCase),
             // Sourcegraph: `sgp_`, optionally an instance id or `local_`, then 40 hex digits.
-            TokenFormat("sgp_", "sourcegraph_token", .alnumUnderscore, min: 40, max: 80),
-            TokenFormat("sgph_", "sourcegraph_token", .alnumUnderscore, min: 40, max: 80),
+            TokenFormat("sgp_", .sourcegraphToken, .alnumUnderscore, min: 40, max: 80),
+            TokenFormat("sgph_", .sourcegraphToken, .alnumUnderscore, min: 40, max: 80),
             // 1Password service accounts; Secret Keys (`A3-…`) are found by their groups.
-            TokenFormat("ops_eyJ", "onepassword_token", .base64, min: 100, check: .mixedCase),
+            TokenFormat("ops_eyJ", .onepasswordToken, .base64, min: 100, check: .mixedCase),
             // Mailgun: the private API key and the public validation key.
-            TokenFormat("key-", "mailgun_key", .lowerDigit, min: 32, max: 32),
-            TokenFormat("pubkey-", "mailgun_key", .lowerDigit, min: 32, max: 32),
+            TokenFormat("key-", .mailgunKey, .lowerDigit, min: 32, max: 32),
+            TokenFormat("pubkey-", .mailgunKey, .lowerDigit, min: 32, max: 32),
             // Square before Facebook: both start with EAA.
-            TokenFormat("EAAA", "square_token", .base64url, min: 60),
-            TokenFormat("EAA", "facebook_token", .alnum, min: 60),
-            TokenFormat("sq0atp-", "square_token", .base64url, min: 22),
-            TokenFormat("sq0csp-", "square_token", .base64url, min: 40),
-            TokenFormat("ATATT3", "atlassian_token", .base64urlEquals, min: 100),
-            TokenFormat("AKCp", "artifactory_key", .alnum, min: 60),
-            TokenFormat("PMAK-", "postman_key", .alnumDash, min: 50),
-            TokenFormat("NRAK-", "newrelic_key", .upperDigit, min: 27, max: 27),
-            TokenFormat("dp.pt.", "doppler_token", .alnum, min: 40),
-            TokenFormat("dp.st.", "doppler_token", .alnum, min: 40),
-            TokenFormat("dt0c01.", "dynatrace_token", .base64urlDot, min: 80),
-            TokenFormat("pul-", "pulumi_token", .hex, min: 40, max: 40),
-            TokenFormat("sbp_", "supabase_token", .hex, min: 40, max: 40),
-            TokenFormat("glc_", "grafana_token", .base64urlEquals, min: 32),
-            TokenFormat("glsa_", "grafana_token", .alnumUnderscore, min: 32),
-            TokenFormat("sk.eyJ", "mapbox_token", .base64urlDot, min: 60),
-            TokenFormat("CFPAT-", "contentful_token", .base64url, min: 40),
-            TokenFormat("fo1_", "flyio_token", .base64url, min: 40),
-            TokenFormat("nfp_", "netlify_token", .alnum, min: 36),
-            TokenFormat("rnd_", "render_key", .alnum, min: 30),
-            TokenFormat("shippo_live_", "shippo_token", .hex, min: 40, max: 40),
-            TokenFormat("shippo_test_", "shippo_token", .hex, min: 40, max: 40),
-            TokenFormat("IQoJb3JpZ2luX2Vj", "aws_session_token", .base64, min: 100),
-            TokenFormat("FwoGZXIvYXdzE", "aws_session_token", .base64, min: 100),
+            TokenFormat("EAAA", .squareToken, .base64url, min: 60),
+            TokenFormat("EAA", .facebookToken, .alnum, min: 60),
+            TokenFormat("sq0atp-", .squareToken, .base64url, min: 22),
+            TokenFormat("sq0csp-", .squareToken, .base64url, min: 40),
+            TokenFormat("ATATT3", .atlassianToken, .base64urlEquals, min: 100),
+            TokenFormat("AKCp", .artifactoryKey, .alnum, min: 60),
+            TokenFormat("PMAK-", .postmanKey, .alnumDash, min: 50),
+            TokenFormat("NRAK-", .newrelicKey, .upperDigit, min: 27, max: 27),
+            TokenFormat("dp.pt.", .dopplerToken, .alnum, min: 40),
+            TokenFormat("dp.st.", .dopplerToken, .alnum, min: 40),
+            TokenFormat("dt0c01.", .dynatraceToken, .base64urlDot, min: 80),
+            TokenFormat("pul-", .pulumiToken, .hex, min: 40, max: 40),
+            TokenFormat("sbp_", .supabaseToken, .hex, min: 40, max: 40),
+            TokenFormat("glc_", .grafanaToken, .base64urlEquals, min: 32),
+            TokenFormat("glsa_", .grafanaToken, .alnumUnderscore, min: 32),
+            TokenFormat("sk.eyJ", .mapboxToken, .base64urlDot, min: 60),
+            TokenFormat("CFPAT-", .contentfulToken, .base64url, min: 40),
+            TokenFormat("fo1_", .flyioToken, .base64url, min: 40),
+            TokenFormat("nfp_", .netlifyToken, .alnum, min: 36),
+            TokenFormat("rnd_", .renderKey, .alnum, min: 30),
+            TokenFormat("shippo_live_", .shippoToken, .hex, min: 40, max: 40),
+            TokenFormat("shippo_test_", .shippoToken, .hex, min: 40, max: 40),
+            TokenFormat("IQoJb3JpZ2luX2Vj", .awsSessionToken, .base64, min: 100),
+            TokenFormat("FwoGZXIvYXdzE", .awsSessionToken, .base64, min: 100),
         ]
         // Stripe: secret and restricted keys, live, test or prod.
         for kind in ["sk", "rk"] {
             for mode in ["live", "test", "prod"] {
-                formats.append(TokenFormat("\(kind)_\(mode)_", "stripe_key", .alnum, min: 10))
+                formats.append(TokenFormat("\(kind)_\(mode)_", .stripeKey, .alnum, min: 10))
             }
         }
         for prefix in ["AKIA", "ASIA", "ABIA", "ACCA"] {
             // About one id in 28 holds no digit among its 16 characters: the shape decides.
             formats.append(
-                TokenFormat(prefix, "aws_access_key", .upperDigit, min: 16, max: 16, check: .shapeOnly))
+                TokenFormat(prefix, .awsAccessKey, .upperDigit, min: 16, max: 16, check: .shapeOnly))
         }
         // GitHub's tokens end in a CRC-32 of their body.
         for prefix in ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"] {
-            formats.append(TokenFormat(prefix, "github_token", .alnum, min: 36, max: 36, check: .crc32Suffix))
+            formats.append(TokenFormat(prefix, .githubToken, .alnum, min: 36, max: 36, check: .crc32Suffix))
         }
         for prefix in ["glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "glft-", "glimt-", "glagent-",
                        "gloas-", "glsoat-", "glffct-"] {
-            formats.append(TokenFormat(prefix, "gitlab_token", .base64url, min: 20))
+            formats.append(TokenFormat(prefix, .gitlabToken, .base64url, min: 20))
         }
         for prefix in ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxc-"] {
-            formats.append(TokenFormat(prefix, "slack_token", .alnumDash, min: 10))
+            formats.append(TokenFormat(prefix, .slackToken, .alnumDash, min: 10))
         }
         for prefix in ["shpat_", "shpss_", "shpca_", "shppa_"] {
-            formats.append(TokenFormat(prefix, "shopify_token", .hex, min: 32, max: 32))
+            formats.append(TokenFormat(prefix, .shopifyToken, .hex, min: 32, max: 32))
         }
         // Longest prefix first, so that `sk-ant-` is tried before `sk-` and `EAAA` before `EAA`.
         return formats.enumerated().sorted {
@@ -148,14 +148,14 @@ struct TokenFormat: Sendable {
     }()
 
     /// The kinds of the formats found by their shape (``TextScanner``'s structured scanners).
-    static let structuredKinds = [
-        "discord_bot_token", "telegram_bot_token", "terraform_token", "onepassword_secret_key",
-        "azure_client_secret", "mailgun_key", "mailchimp_key", "aws_secret_key", "aws_session_token",
+    static let structuredKinds: [RedactionKind] = [
+        .discordBotToken, .telegramBotToken, .terraformToken, .onepasswordSecretKey,
+        .azureClientSecret, .mailgunKey, .mailchimpKey, .awsSecretKey, .awsSessionToken,
     ]
 
     /// The kinds the token formats report, for the built-in rule list.
-    static let kinds: [String] = {
-        var seen = Set<String>()
+    static let kinds: [RedactionKind] = {
+        var seen = Set<RedactionKind>()
         return (all.map(\.kind) + structuredKinds).filter { seen.insert($0).inserted }
     }()
 
@@ -172,7 +172,7 @@ struct TokenFormat: Sendable {
     }
 
     /// Formats indexed by their first byte, restricted to `kinds`.
-    static func table(for kinds: Set<String>) -> [[TokenFormat]] {
+    static func table(for kinds: Set<RedactionKind>) -> [[TokenFormat]] {
         var table = [[TokenFormat]](repeating: [], count: 256)
         for format in all where kinds.contains(format.kind) {
             table[Int(format.prefix[0])].append(format)

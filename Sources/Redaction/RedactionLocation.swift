@@ -2,11 +2,11 @@
 /// user can check what a redaction removed without seeing it again.
 public struct RedactionLocation: Sendable, Hashable, CustomStringConvertible {
     /// The kind in `[REDACTED:<kind>]`.
-    public var kind: String
+    public var kind: RedactionKind
     /// The line of the input, counting from 1, where the value started.
     public var line: Int
 
-    public init(kind: String, line: Int) {
+    public init(kind: RedactionKind, line: Int) {
         self.kind = kind
         self.line = line
     }
@@ -25,12 +25,12 @@ extension Redactor {
     ///
     /// ```swift
     /// Redactor.standard.locate("ok\nmail ana@example.org\n", as: .text)
-    /// // [RedactionLocation(kind: "email", line: 2)]
+    /// // [RedactionLocation(kind: .email, line: 2)]
     /// ```
     public func locate(_ text: String, as format: Format) -> [RedactionLocation] {
         var input = text
         return input.withUTF8 { b in
-            var located: [(kind: String, offset: Int)] = []
+            var located: [(kind: RedactionKind, offset: Int)] = []
             switch format {
             case .text:
                 located = offsets(in: b, from: 0)
@@ -51,13 +51,13 @@ extension Redactor {
     }
 
     /// Findings of free text, as offsets into the whole input.
-    private func offsets(in b: UnsafeBufferPointer<UInt8>, from base: Int) -> [(kind: String, offset: Int)] {
+    private func offsets(in b: UnsafeBufferPointer<UInt8>, from base: Int) -> [(kind: RedactionKind, offset: Int)] {
         findings(in: b, text: String(decoding: b, as: UTF8.self)).map { ($0.kind, base + $0.start) }
     }
 
     /// One JSON document's replaced values, or its text findings when it is not JSON.
     private func documentOffsets(_ b: UnsafeBufferPointer<UInt8>, from base: Int) -> [(
-        kind: String, offset: Int
+        kind: RedactionKind, offset: Int
     )] {
         var parser = JSONRedaction(input: b, redactor: self)
         guard (try? parser.document()) != nil else { return offsets(in: b, from: base) }
@@ -66,7 +66,7 @@ extension Redactor {
 
     /// Offsets turned into 1-based line numbers in one pass over the input.
     private static func lines(
-        of located: [(kind: String, offset: Int)], in b: UnsafeBufferPointer<UInt8>
+        of located: [(kind: RedactionKind, offset: Int)], in b: UnsafeBufferPointer<UInt8>
     ) -> [RedactionLocation] {
         var result: [RedactionLocation] = []
         result.reserveCapacity(located.count)

@@ -3,9 +3,9 @@ public struct RedactionResult: Sendable, Equatable {
     /// The text with each finding replaced by `[REDACTED:<kind>]`.
     public var text: String
     /// Replacements by kind (`email`, `openai_key`...). Never holds the values themselves.
-    public var counts: [String: Int]
+    public var counts: [RedactionKind: Int]
 
-    public init(text: String, counts: [String: Int] = [:]) {
+    public init(text: String, counts: [RedactionKind: Int] = [:]) {
         self.text = text
         self.counts = counts
     }
@@ -27,9 +27,9 @@ public struct RedactionResult: Sendable, Equatable {
 /// ```
 public struct RedactionReport: Sendable, Equatable, CustomStringConvertible {
     /// Replacements by kind.
-    public private(set) var counts: [String: Int]
+    public private(set) var counts: [RedactionKind: Int]
 
-    public init(counts: [String: Int] = [:]) {
+    public init(counts: [RedactionKind: Int] = [:]) {
         self.counts = counts.filter { $0.value > 0 }
     }
 
@@ -39,7 +39,7 @@ public struct RedactionReport: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Adds counts by kind.
-    public mutating func merge(_ other: [String: Int]) {
+    public mutating func merge(_ other: [RedactionKind: Int]) {
         for (kind, count) in other where count > 0 { counts[kind, default: 0] += count }
     }
 
@@ -52,7 +52,7 @@ public struct RedactionReport: Sendable, Equatable, CustomStringConvertible {
     public var total: Int { counts.values.reduce(0, +) }
 
     /// Kinds by descending count, then by name, so the summary reads the same every time.
-    public var sortedCounts: [(kind: String, count: Int)] {
+    public var sortedCounts: [(kind: RedactionKind, count: Int)] {
         counts.map { (kind: $0.key, count: $0.value) }
             .sorted { $0.count != $1.count ? $0.count > $1.count : $0.kind < $1.kind }
     }

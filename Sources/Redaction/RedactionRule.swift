@@ -7,14 +7,14 @@ import Foundation
 /// trigger substrings (the expression runs only on text that contains one) and a validator.
 ///
 /// ```swift
-/// let rules = RedactionRule.builtIn.filter { $0.kind != "phone" }
+/// let rules = RedactionRule.builtIn.filter { $0.kind != .phone }
 ///     + [try RedactionRule(kind: "ticket", pattern: #"TCK-[0-9]{6}"#, triggers: ["TCK-"])]
 /// let redactor = Redactor(rules: rules)
 /// ```
 public struct RedactionRule: Sendable, CustomStringConvertible {
     /// The kind in `[REDACTED:<kind>]` and in counts. Rules that find secret-named fields report
     /// a kind per field (`password`, `token`, `cookie`, `signature`...); their `kind` is `secret`.
-    public let kind: String
+    public let kind: RedactionKind
     /// Where the rule comes from: `builtin` or `<file>:<line>` or `custom`.
     public let name: String
     /// The validator a pattern match must pass, if any.
@@ -42,7 +42,7 @@ public struct RedactionRule: Sendable, CustomStringConvertible {
         return "\(kind) (\(name))"
     }
 
-    init(kind: String, detector: BuiltInDetector) {
+    init(kind: RedactionKind, detector: BuiltInDetector) {
         self.kind = kind
         self.name = "builtin"
         self.validator = nil
@@ -72,7 +72,7 @@ public struct RedactionRule: Sendable, CustomStringConvertible {
         if let refusal = PatternSafety.refusal(of: pattern) {
             throw RuleError.invalidPattern(pattern, reason: refusal)
         }
-        self.kind = kind
+        self.kind = RedactionKind(rawValue: kind)
         self.name = name
         self.validator = validator
         let triggerBytes = triggers.filter { !$0.isEmpty }.map { Array($0.utf8) }
@@ -113,22 +113,22 @@ public struct RedactionRule: Sendable, CustomStringConvertible {
     /// at the same place.
     public static let builtIn: [RedactionRule] = {
         var rules: [RedactionRule] = [
-            RedactionRule(kind: "private_key", detector: .privateKey),
-            RedactionRule(kind: "secret", detector: .secretFields),
-            RedactionRule(kind: "url_credential", detector: .urlCredential),
+            RedactionRule(kind: .privateKey, detector: .privateKey),
+            RedactionRule(kind: .secret, detector: .secretFields),
+            RedactionRule(kind: .urlCredential, detector: .urlCredential),
         ]
         rules += TokenFormat.kinds.map { RedactionRule(kind: $0, detector: .token) }
         rules += [
-            RedactionRule(kind: "jwt", detector: .jwt),
-            RedactionRule(kind: "bearer_token", detector: .bearer),
-            RedactionRule(kind: "basic_auth", detector: .basicAuth),
-            RedactionRule(kind: "slack_webhook", detector: .slackWebhook),
-            RedactionRule(kind: "discord_webhook", detector: .discordWebhook),
-            RedactionRule(kind: "email", detector: .email),
-            RedactionRule(kind: "ssn", detector: .ssn),
-            RedactionRule(kind: "phone", detector: .phone),
-            RedactionRule(kind: "credit_card", detector: .creditCard),
-            RedactionRule(kind: "iban", detector: .iban),
+            RedactionRule(kind: .jwt, detector: .jwt),
+            RedactionRule(kind: .bearerToken, detector: .bearer),
+            RedactionRule(kind: .basicAuth, detector: .basicAuth),
+            RedactionRule(kind: .slackWebhook, detector: .slackWebhook),
+            RedactionRule(kind: .discordWebhook, detector: .discordWebhook),
+            RedactionRule(kind: .email, detector: .email),
+            RedactionRule(kind: .ssn, detector: .ssn),
+            RedactionRule(kind: .phone, detector: .phone),
+            RedactionRule(kind: .creditCard, detector: .creditCard),
+            RedactionRule(kind: .iban, detector: .iban),
         ]
         return rules
     }()
@@ -172,7 +172,7 @@ final class PatternMatcher: @unchecked Sendable {
     }
 
     /// UTF-8 offset ranges of the matches (group 1 when the pattern has one) in `text`.
-    func findings(in text: String, kind: String, validator: RedactionValidator?) -> [Finding] {
+    func findings(in text: String, kind: RedactionKind, validator: RedactionValidator?) -> [Finding] {
         let whole = NSRange(text.startIndex..<text.endIndex, in: text)
         var found: [Finding] = []
         let useGroup = regex.numberOfCaptureGroups >= 1

@@ -36,14 +36,14 @@ public struct Redactor: Sendable {
     public let rules: [RedactionRule]
     public let options: Options
     let config: BuiltInConfig
-    let custom: [(matcher: PatternMatcher, kind: String, validator: RedactionValidator?)]
+    let custom: [(matcher: PatternMatcher, kind: RedactionKind, validator: RedactionValidator?)]
 
     public init(rules: [RedactionRule] = RedactionRule.builtIn, options: Options = Options()) {
         self.rules = rules
         self.options = options
         var config = BuiltInConfig()
-        var tokenKinds = Set<String>()
-        var custom: [(PatternMatcher, String, RedactionValidator?)] = []
+        var tokenKinds = Set<RedactionKind>()
+        var custom: [(PatternMatcher, RedactionKind, RedactionValidator?)] = []
         for rule in rules {
             switch rule.matcher {
             case .pattern(let matcher):
@@ -83,7 +83,7 @@ public struct Redactor: Sendable {
 
     /// Redacts free text: prose, logs, headers, URLs, `key=value` and JSON-looking text alike.
     public func redact(_ text: String) -> RedactionResult {
-        var counts: [String: Int] = [:]
+        var counts: [RedactionKind: Int] = [:]
         let redacted = redact(text, counts: &counts)
         return RedactionResult(text: redacted, counts: counts)
     }
@@ -96,7 +96,7 @@ public struct Redactor: Sendable {
     /// and no secret survives for being typed as a number. Text that is not JSON is redacted as
     /// text.
     public func redactJSON(_ json: String) -> RedactionResult {
-        var counts: [String: Int] = [:]
+        var counts: [RedactionKind: Int] = [:]
         var input = json
         let output: [UInt8]? = input.withUTF8 { redactDocument($0, counts: &counts) }
         guard let output else { return RedactionResult(text: json) }
@@ -106,7 +106,7 @@ public struct Redactor: Sendable {
     /// Redacts JSON Lines: each line as a JSON document (a line that is not JSON is redacted as
     /// text). Line breaks, including `\r\n`, are kept.
     public func redactJSONLines(_ text: String) -> RedactionResult {
-        var counts: [String: Int] = [:]
+        var counts: [RedactionKind: Int] = [:]
         var input = text
         let output: [UInt8]? = input.withUTF8 { b in
             var out: [UInt8] = []
@@ -137,11 +137,11 @@ public struct Redactor: Sendable {
     /// long the input. A chunk must end at a line break (or at the input's end).
     ///
     /// ```swift
-    /// var out: [UInt8] = [], counts: [String: Int] = [:]
+    /// var out: [UInt8] = [], counts: [RedactionKind: Int] = [:]
     /// chunk.withUnsafeBufferPointer { redactor.redactJSONLines($0, appendingTo: &out, counts: &counts) }
     /// ```
     public func redactJSONLines(
-        _ chunk: UnsafeBufferPointer<UInt8>, appendingTo out: inout [UInt8], counts: inout [String: Int]
+        _ chunk: UnsafeBufferPointer<UInt8>, appendingTo out: inout [UInt8], counts: inout [RedactionKind: Int]
     ) {
         var lineStart = 0
         while lineStart < chunk.count {
@@ -160,7 +160,7 @@ public struct Redactor: Sendable {
 
     /// One JSON document redacted structurally, or as text when it is not JSON; nil when nothing
     /// changed.
-    func redactDocument(_ b: UnsafeBufferPointer<UInt8>, counts: inout [String: Int]) -> [UInt8]? {
+    func redactDocument(_ b: UnsafeBufferPointer<UInt8>, counts: inout [RedactionKind: Int]) -> [UInt8]? {
         var parser = JSONRedaction(input: b, redactor: self)
         if (try? parser.document()) != nil {
             guard parser.changed else { return nil }
@@ -177,7 +177,7 @@ public struct Redactor: Sendable {
     /// decides as a JSON key would (`password` redacts the whole value), then the value is
     /// scanned as text.
     public func redact(_ value: String, field name: String) -> RedactionResult {
-        var counts: [String: Int] = [:]
+        var counts: [RedactionKind: Int] = [:]
         if config.fields {
             let field = SecretFields.classify(name, extraNames: config.extraSecretNames)
             if field != .ordinary {
@@ -196,7 +196,7 @@ public struct Redactor: Sendable {
 
     // MARK: Engine
 
-    func redact(_ text: String, counts: inout [String: Int]) -> String {
+    func redact(_ text: String, counts: inout [RedactionKind: Int]) -> String {
         var copy = text
         let output: String? = copy.withUTF8 { b in
             let found = findings(in: b, text: text)
@@ -262,9 +262,9 @@ public struct Redactor: Sendable {
         return out
     }
 
-    static func appendMarker(_ kind: String, to out: inout [UInt8]) {
+    static func appendMarker(_ kind: RedactionKind, to out: inout [UInt8]) {
         out.append(contentsOf: "[REDACTED:".utf8)
-        out.append(contentsOf: kind.utf8)
+        out.append(contentsOf: kind.rawValue.utf8)
         out.append(UInt8(ascii: "]"))
     }
 }

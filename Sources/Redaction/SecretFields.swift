@@ -4,7 +4,7 @@ enum FieldClass: Equatable, Sendable {
     case ordinary
     /// The name says secret (`password`, `api_key`, `client_secret`...): the whole value is
     /// redacted with `kind`, unless it is a placeholder.
-    case secret(kind: String)
+    case secret(kind: RedactionKind)
     /// The name hints at a secret (`key`, `auth`, `hmac`, `salt`, `nonce`): the value is redacted
     /// only when it looks random (see ``Redactor/Options/entropyThreshold``).
     case entropyGated
@@ -18,7 +18,7 @@ enum FieldClass: Equatable, Sendable {
 struct Finding: Sendable {
     var start: Int
     var end: Int
-    var kind: String
+    var kind: RedactionKind
 }
 
 /// Names of fields that hold secrets, placeholders that are not secrets, and randomness.
@@ -59,7 +59,7 @@ enum SecretFields {
     /// `api_key`, `apiKey` and `API.KEY` are all `apikey`.
     static func classify(_ name: UnsafeBufferPointer<UInt8>, extraNames: Set<String>) -> FieldClass {
         guard name.count <= 64 else { return .ordinary }
-        if name.contains(where: { $0 >= 0x80 }) && namesPasswordInScript(name) { return .secret(kind: "password") }
+        if name.contains(where: { $0 >= 0x80 }) && namesPasswordInScript(name) { return .secret(kind: .password) }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
             var m = 0
             var hasLetter = false
@@ -174,7 +174,7 @@ enum SecretFields {
         }
         // A service account's `private_key_id` names the key it signs with: as sensitive as the
         // key's own fingerprint, and kept with it in the same file.
-        if equals("privatekeyid") { return .secret(kind: "private_key") }
+        if equals("privatekeyid") { return .secret(kind: .privateKey) }
         for suffix in metadataSuffixes where ends(suffix) && !equals("secretid") {
             return .ordinary
         }
@@ -185,16 +185,16 @@ enum SecretFields {
         if ends("authorization") { return .authorization }
         if parts.contains(.password) || equals("pw") || ends("pwd")
             || (ends("pass") && !ends("bypass") && !ends("compass")) {
-            return .secret(kind: "password")
+            return .secret(kind: .password)
         }
         if parts.contains(.secretAccessKey) || parts.isSuperset(of: [.aws, .secret]) {
-            return .secret(kind: "aws_secret_key")
+            return .secret(kind: .awsSecretKey)
         }
-        if parts.contains(.privateKey) { return .secret(kind: "private_key") }
-        if parts.contains(.signature) || ends("sig") { return .secret(kind: "signature") }
-        if parts.contains(.apiKey) { return .secret(kind: "api_key") }
+        if parts.contains(.privateKey) { return .secret(kind: .privateKey) }
+        if parts.contains(.signature) || ends("sig") { return .secret(kind: .signature) }
+        if parts.contains(.apiKey) { return .secret(kind: .apiKey) }
         if parts.contains(.secret) || parts.contains(.strongKey) || equals("auth") {
-            return .secret(kind: "secret")
+            return .secret(kind: .secret)
         }
         if ends("token") {
             // `max_tokens`-like counters and `time_to_first_token`-like measures: the word
@@ -204,10 +204,10 @@ enum SecretFields {
             where key.has(prefix, at: stem - prefix.utf8CodeUnitCount) {
                 return .ordinary
             }
-            return .secret(kind: "token")
+            return .secret(kind: .token)
         }
         if !extraNames.isEmpty, extraNames.contains(String(decoding: key, as: UTF8.self)) {
-            return .secret(kind: "secret")
+            return .secret(kind: .secret)
         }
         if !parts.isDisjoint(with: [.key, .auth, .weak]) { return .entropyGated }
         return .ordinary
@@ -357,25 +357,25 @@ enum SecretFields {
         case .ordinary:
             return nil
         case .cookie:
-            return Finding(start: r.lowerBound, end: r.upperBound, kind: "cookie")
+            return Finding(start: r.lowerBound, end: r.upperBound, kind: .cookie)
         case .authorization:
             var s = r.lowerBound
             while s < r.upperBound, isAlnum(b[s]) || b[s] == UInt8(ascii: "-") { s += 1 }
             guard s < r.upperBound, isBlank(b[s]) else {
                 return Finding(start: r.lowerBound, end: r.upperBound,
-                               kind: specificKind(b, r, config: config) ?? "secret")
+                               kind: specificKind(b, r, config: config) ?? .secret)
             }
             let scheme = r.lowerBound..<s
             while s < r.upperBound, isBlank(b[s]) { s += 1 }
             let credentials = s..<r.upperBound
             guard !isPlaceholder(b, credentials) else { return nil }
-            let kind: String
+            let kind: RedactionKind
             if scheme.count == 6, b.hasIgnoringCase("bearer", at: scheme.lowerBound) {
-                kind = "bearer_token"
+                kind = .bearerToken
             } else if scheme.count == 5, b.hasIgnoringCase("basic", at: scheme.lowerBound) {
-                kind = "basic_auth"
+                kind = .basicAuth
             } else {
-                kind = specificKind(b, credentials, config: config) ?? "secret"
+                kind = specificKind(b, credentials, config: config) ?? .secret
             }
             return Finding(start: credentials.lowerBound, end: credentials.upperBound, kind: kind)
         case .secret(let kind):
@@ -388,7 +388,7 @@ enum SecretFields {
                   looksRandom(b, r, threshold: config.entropyThreshold,
                               minimumLength: config.entropyMinimumLength) else { return nil }
             return Finding(start: r.lowerBound, end: r.upperBound,
-                           kind: specificKind(b, r, config: config) ?? "secret")
+                           kind: specificKind(b, r, config: config) ?? .secret)
         }
     }
 
@@ -423,10 +423,10 @@ enum SecretFields {
     /// with one; a field named `api_key` holding `sk-...` reports `openai_key`.
     static func specificKind(
         _ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, config: BuiltInConfig
-    ) -> String? {
+    ) -> RedactionKind? {
         guard !r.isEmpty else { return nil }
         let view = UnsafeBufferPointer(rebasing: b[r])
-        if config.privateKey, view.has("-----BEGIN ", at: 0) { return "private_key" }
+        if config.privateKey, view.has("-----BEGIN ", at: 0) { return .privateKey }
         // The value's own credential format, found as in free text (but not as a field again).
         var inner = config
         inner.fields = false

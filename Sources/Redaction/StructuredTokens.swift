@@ -22,12 +22,12 @@ extension TextScanner {
         let end = segment(timeEnd + 1)
         guard (27...40).contains(end - timeEnd - 1), endsWord(b, end) else { return nil }
         if let id = Base64.decode(b[i..<idEnd]), (17...20).contains(id.count), id.allSatisfy(isDigit) {
-            return Finding(start: i, end: end, kind: "discord_bot_token")
+            return Finding(start: i, end: end, kind: .discordBotToken)
         }
         guard b[i..<end].contains(where: isDigit), b[i..<end].contains(where: isLower),
             b[(i + 1)..<end].contains(where: isUpper)
         else { return nil }
-        return Finding(start: i, end: end, kind: "discord_bot_token")
+        return Finding(start: i, end: end, kind: .discordBotToken)
     }
 
     /// A Telegram bot token: the bot's numeric id, a colon and 34–35 base64url characters (the
@@ -42,7 +42,7 @@ extension TextScanner {
         guard (34...35).contains(k - bodyStart), endsWord(b, k), b[bodyStart..<k].contains(where: isAlpha),
             b[bodyStart..<k].contains(where: isDigit)
         else { return nil }
-        return Finding(start: i, end: k, kind: "telegram_bot_token")
+        return Finding(start: i, end: k, kind: .telegramBotToken)
     }
 
     /// A Terraform Cloud or Enterprise API token, `<14 characters>.atlasv1.<60–70 characters>`,
@@ -57,7 +57,7 @@ extension TextScanner {
         var j = bodyStart
         while j < b.count && j - bodyStart <= 70 && TokenCharacters.base64urlEquals.contains(b[j]) { j += 1 }
         guard (60...70).contains(j - bodyStart), endsWord(b, j) else { return nil }
-        return Finding(start: start, end: j, kind: "terraform_token")
+        return Finding(start: start, end: j, kind: .terraformToken)
     }
 
     /// A 1Password Secret Key: `A3-`, then 32 uppercase letters and digits in five to seven groups
@@ -79,7 +79,7 @@ extension TextScanner {
         }
         guard total == 32, (5...7).contains(groups) else { return nil }
         guard endsWord(b, j), b[i + 3..<j].contains(where: isDigit) else { return nil }
-        return Finding(start: i, end: j, kind: "onepassword_secret_key")
+        return Finding(start: i, end: j, kind: .onepasswordSecretKey)
     }
 
     /// A Microsoft Entra ID (Azure AD) client secret: three characters, a digit, `Q~`, then 31–34
@@ -98,7 +98,7 @@ extension TextScanner {
         while j < b.count && j - tilde <= 35 && allowed(b[j]) { j += 1 }
         while j > tilde + 1 && b[j - 1] == UInt8(ascii: ".") { j -= 1 }
         guard (31...34).contains(j - tilde - 1), j == b.count || !allowed(b[j]) else { return nil }
-        return Finding(start: start, end: j, kind: "azure_client_secret")
+        return Finding(start: start, end: j, kind: .azureClientSecret)
     }
 
     /// A 32-hex-digit word that the same line says is a vendor's: `Twilio auth for prod: '<hex>'`,
@@ -110,13 +110,13 @@ extension TextScanner {
         var lineStart = start
         while lineStart > 0 && start - lineStart < 64 && b[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
         let before = lineStart..<start
-        if b.containsIgnoringCase("twilio", in: before) { return Finding(start: start, end: end, kind: "twilio_key") }
+        if b.containsIgnoringCase("twilio", in: before) { return Finding(start: start, end: end, kind: .twilioKey) }
         // An account SID: `AC` and 32 hex digits, one word, earlier on the line.
         var k = lineStart
         while k + 34 <= start {
             if b.has("AC", at: k), k == 0 || !isAlnum(b[k - 1]), b[(k + 2)..<(k + 34)].allSatisfy(isHex),
                k + 34 == b.count || !isAlnum(b[k + 34]) {
-                return Finding(start: start, end: end, kind: "twilio_key")
+                return Finding(start: start, end: end, kind: .twilioKey)
             }
             k += 1
         }
@@ -133,7 +133,7 @@ extension TextScanner {
             var j = end + 3
             while j < b.count && isDigit(b[j]) && j - end <= 5 { j += 1 }
             guard j > end + 3, endsWord(b, j) else { return nil }
-            return Finding(start: start, end: j, kind: "mailchimp_key")
+            return Finding(start: start, end: j, kind: .mailchimpKey)
         }
         func hexGroup(_ from: Int) -> Bool {
             from + 8 <= b.count && b[from..<(from + 8)].allSatisfy(isHex)
@@ -141,7 +141,7 @@ extension TextScanner {
         guard hexGroup(end + 1), end + 9 < b.count, b[end + 9] == UInt8(ascii: "-"), hexGroup(end + 10),
             endsWord(b, end + 18)
         else { return nil }
-        return Finding(start: start, end: end + 18, kind: "mailgun_key")
+        return Finding(start: start, end: end + 18, kind: .mailgunKey)
     }
 
     /// The secret access key, and session token, written after an AWS access key id on the same
@@ -168,10 +168,10 @@ extension TextScanner {
             }
             guard base64 else { continue }
             if word.count == 40, SecretFields.looksRandom(b, word, threshold: 4.0, minimumLength: 40) {
-                found.append(Finding(start: start, end: j, kind: "aws_secret_key"))
+                found.append(Finding(start: start, end: j, kind: .awsSecretKey))
             } else if word.count >= 100, SecretFields.looksRandom(b, word, threshold: 4.5, minimumLength: 100)
             {
-                found.append(Finding(start: start, end: j, kind: "aws_session_token"))
+                found.append(Finding(start: start, end: j, kind: .awsSessionToken))
             }
             if j < b.count && (b[j] == 0x0A || b[j] == 0x0D) { break }
         }

@@ -11,7 +11,7 @@ struct BuiltInConfig: Sendable {
     var slackWebhook = false, discordWebhook = false
     /// The kinds of the token rules that are on, for the formats found by their shape rather
     /// than their prefix (Discord, Telegram, Terraform, 1Password, Azure, Mailgun, AWS pairs).
-    var tokenKinds: Set<String> = []
+    var tokenKinds: Set<RedactionKind> = []
     var entropyThreshold = 3.5
     var entropyMinimumLength = 16
     var extraSecretNames: Set<String> = []
@@ -47,7 +47,7 @@ enum TextScanner {
                 if isBoundary(b, i) {
                     if let f = scanWord(b, at: i, config: config) {
                         add(f)
-                        if f.kind == "aws_access_key" {
+                        if f.kind == .awsAccessKey {
                             for paired in scanPairedAWSSecrets(b, after: f.end)
                             where config.allows(paired) != nil {
                                 add(paired)
@@ -251,10 +251,10 @@ enum TextScanner {
         case UInt8(ascii: "d"):
             if config.discordWebhook {
                 if b.has("discord.com/api/webhooks/", at: i) {
-                    return scanPath(b, from: i + 25, minimum: 20, kind: "discord_webhook")
+                    return scanPath(b, from: i + 25, minimum: 20, kind: .discordWebhook)
                 }
                 if b.has("discordapp.com/api/webhooks/", at: i) {
-                    return scanPath(b, from: i + 28, minimum: 20, kind: "discord_webhook")
+                    return scanPath(b, from: i + 28, minimum: 20, kind: .discordWebhook)
                 }
             }
         default:
@@ -316,7 +316,7 @@ enum TextScanner {
         guard length >= 8, digit || length >= 20, !SecretFields.isPlaceholder(b, start..<j) else {
             return nil
         }
-        return Finding(start: start, end: j, kind: "bearer_token")
+        return Finding(start: start, end: j, kind: .bearerToken)
     }
 
     /// `curl -u user:password`, `-su user:password`, `-uuser:password` and `--user user:password`:
@@ -366,7 +366,7 @@ enum TextScanner {
             }
             guard e > v, e - v <= 256, b[v] != UInt8(ascii: "$"), b[v] != UInt8(ascii: "<"),
                   b[v] != UInt8(ascii: "{"), !SecretFields.isPlaceholder(b, v..<e) else { return nil }
-            return Finding(start: v, end: e, kind: "basic_auth")
+            return Finding(start: v, end: e, kind: .basicAuth)
         }
         guard let colon, j - start <= 256 else { return nil }
         // `<user:password>`, `{user}:{password}`, `$USER:$PASS`: placeholders.
@@ -379,10 +379,10 @@ enum TextScanner {
             guard user.count >= 16, !SecretFields.isPlaceholder(b, user), b[user].allSatisfy({
                 isWordByte($0) || $0 == UInt8(ascii: "-")
             }), b[user].contains(where: isDigit) else { return nil }
-            return Finding(start: start, end: colon, kind: "basic_auth")
+            return Finding(start: start, end: colon, kind: .basicAuth)
         }
         guard !SecretFields.isPlaceholder(b, (colon + 1)..<j) else { return nil }
-        return Finding(start: colon + 1, end: j, kind: "basic_auth")
+        return Finding(start: colon + 1, end: j, kind: .basicAuth)
     }
 
     /// `-p PASSWORD` or `-pPASSWORD` on a command line that names a user or logs in
@@ -410,7 +410,7 @@ enum TextScanner {
         guard e > v, b[v] != UInt8(ascii: "-"), !SecretFields.isPlaceholder(b, v..<e),
               !SecretFields.isNotASecret(b, v..<e, context: quote == 0 ? .unquoted : .quoted)
         else { return nil }
-        return Finding(start: v, end: e, kind: "password")
+        return Finding(start: v, end: e, kind: .password)
     }
 
     /// `Basic <base64>` whose decoding is `user:password`.
@@ -427,7 +427,7 @@ enum TextScanner {
               decoded.contains(UInt8(ascii: ":")),
               decoded.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 >= 0x80 })
         else { return nil }
-        return Finding(start: start, end: j, kind: "basic_auth")
+        return Finding(start: start, end: j, kind: .basicAuth)
     }
 
     /// Three (or five, for JWE) base64url segments, the first starting `eyJ` (`{"`).
@@ -449,20 +449,20 @@ enum TextScanner {
             end = segment(end + 1)
             segments += 1
         }
-        return Finding(start: i, end: end, kind: "jwt")
+        return Finding(start: i, end: end, kind: .jwt)
     }
 
     /// `hooks.slack.com/services/T.../B.../...`: the path after the service name is the secret.
     static func scanSlackWebhook(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Finding? {
         let base = i + 16
         for service: StaticString in ["services/", "workflows/", "triggers/"] where b.has(service, at: base) {
-            return scanPath(b, from: base + service.utf8CodeUnitCount, minimum: 10, kind: "slack_webhook")
+            return scanPath(b, from: base + service.utf8CodeUnitCount, minimum: 10, kind: .slackWebhook)
         }
         return nil
     }
 
     static func scanPath(
-        _ b: UnsafeBufferPointer<UInt8>, from start: Int, minimum: Int, kind: String
+        _ b: UnsafeBufferPointer<UInt8>, from start: Int, minimum: Int, kind: RedactionKind
     ) -> Finding? {
         var j = start
         while j < b.count && (isWordByte(b[j]) || b[j] == UInt8(ascii: "/") || b[j] == UInt8(ascii: "-")) {
@@ -494,7 +494,7 @@ enum TextScanner {
         guard chars.count == length, endsWord(b, j), RedactionChecks.ibanChecksumValid(chars[...]) else {
             return nil
         }
-        return Finding(start: i, end: j, kind: "iban")
+        return Finding(start: i, end: j, kind: .iban)
     }
 
     // MARK: Numbers
@@ -544,7 +544,7 @@ enum TextScanner {
         }
         let d = b[i..<end].filter(isDigit)
         guard RedactionChecks.ssnParts(d) else { return nil }
-        return Finding(start: i, end: end, kind: "ssn")
+        return Finding(start: i, end: end, kind: .ssn)
     }
 
     /// `ddd-ddd-dddd` or `ddd.ddd.dddd` (one separator throughout), optionally after `1-`, with
@@ -561,7 +561,7 @@ enum TextScanner {
         guard sep == UInt8(ascii: "-") || sep == UInt8(ascii: "."), digits(b, j + 4, 3), b[j + 7] == sep,
               digits(b, j + 8, 4), b[j] >= UInt8(ascii: "2"), b[j + 4] >= UInt8(ascii: "2"),
               endsNumber(b, j + 12) else { return nil }
-        return Finding(start: i, end: j + 12, kind: "phone")
+        return Finding(start: i, end: j + 12, kind: .phone)
     }
 
     /// `(ddd) ddd-dddd`, `(ddd)ddd-dddd`, `(ddd) ddd.dddd`.
@@ -575,7 +575,7 @@ enum TextScanner {
         let sep = b[j + 3]
         guard sep == UInt8(ascii: "-") || sep == UInt8(ascii: ".") || sep == UInt8(ascii: " "),
               digits(b, j + 4, 4), endsNumber(b, j + 8) else { return nil }
-        return Finding(start: i, end: j + 8, kind: "phone")
+        return Finding(start: i, end: j + 8, kind: .phone)
     }
 
     /// `+` and 8–15 digits (E.164) in groups separated by single spaces, dashes, dots or
@@ -629,7 +629,7 @@ enum TextScanner {
         guard !open, (8...15).contains(count), separators == 0 || firstGroup <= 4, endsNumber(b, j) else {
             return nil
         }
-        return Finding(start: i, end: j, kind: "phone")
+        return Finding(start: i, end: j, kind: .phone)
     }
 
     /// `+` and the phone number after it, for `00`-prefixed international numbers.
@@ -708,7 +708,7 @@ enum TextScanner {
         let issuer = RedactionChecks.isCardDigits(digitsOnly[...])
             || (grouped && count == 15 && digitsOnly[0] == UInt8(ascii: "1"))
         guard issuer || hasContext(b, before: i, CardContext.words) else { return nil }
-        return Finding(start: i, end: end, kind: "credit_card")
+        return Finding(start: i, end: end, kind: .creditCard)
     }
 
     /// Whether the digits at `i` continue a word shaped like an IBAN's start (country code and two
@@ -775,7 +775,7 @@ enum TextScanner {
         }
         guard labels >= 2, lastLabel.count >= 2, lastLabel.count <= 24, b[lastLabel].allSatisfy(isAlpha),
               !isFileExtension(b, lastLabel) else { return nil }
-        return Finding(start: s, end: lastLabel.upperBound, kind: "email")
+        return Finding(start: s, end: lastLabel.upperBound, kind: .email)
     }
 
     static func isFileExtension(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
@@ -796,7 +796,7 @@ enum TextScanner {
             let c = b[j]
             if c == UInt8(ascii: "@") {
                 guard let p = passwordStart, j > p, !SecretFields.isPlaceholder(b, p..<j) else { return nil }
-                return Finding(start: p, end: j, kind: "url_credential")
+                return Finding(start: p, end: j, kind: .urlCredential)
             }
             if isSpace(c) || c == UInt8(ascii: "/") || c == UInt8(ascii: "?") || c == UInt8(ascii: "#")
                 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") || c == UInt8(ascii: "<")
@@ -824,7 +824,7 @@ enum TextScanner {
            let close = b.firstIndex(of: "-----", from: end + 9) {
             // A header and a footer with nothing between them is documentation, not a key.
             guard hasKeyMaterial(b, bodyStart..<end) else { return nil }
-            return Finding(start: i, end: close + 5, kind: "private_key")
+            return Finding(start: i, end: close + 5, kind: .privateKey)
         }
         // Cut off before its END line: keep taking lines that look like the body (base64, or
         // `Proc-Type: 4,ENCRYPTED` headers, or one blank line), so prose after it stays. A quote
@@ -857,7 +857,7 @@ enum TextScanner {
             if b.has("\\n", at: lineStart) && b.has("\\r", at: e) { lineStart += 2 }
         }
         guard hasKeyMaterial(b, bodyStart..<k) else { return nil }
-        return Finding(start: i, end: k, kind: "private_key")
+        return Finding(start: i, end: k, kind: .privateKey)
     }
 
     /// Whether a PEM body holds at least 16 base64 characters outside its `Name: value` headers,

@@ -39,7 +39,7 @@ public enum JSONLinesExport {
         OrderedJSON.object([
             ("type", .string("redaction_report")), ("summary", .string(report.summary)),
             ("total", .int(Int64(report.total))),
-            ("counts", .object(report.sortedCounts.map { ($0.kind, .int(Int64($0.count))) })),
+            ("counts", .object(report.sortedCounts.map { ($0.kind.rawValue, .int(Int64($0.count))) })),
         ]).writeCompact(to: &out)
         return out + "\n"
     }

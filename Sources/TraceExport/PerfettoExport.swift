@@ -65,7 +65,7 @@ public enum PerfettoExport {
         .object([
             ("summary", .string(report.summary)),
             ("total", .int(Int64(report.total))),
-            ("counts", .object(report.sortedCounts.map { ($0.kind, .int(Int64($0.count))) })),
+            ("counts", .object(report.sortedCounts.map { ($0.kind.rawValue, .int(Int64($0.count))) })),
         ])
     }
 }

@@ -24,7 +24,7 @@ struct EscapedTextTests {
         let (slash, at) = Self.escapes[index]
         let text = "db " + Self.url(password: password, slash: slash, at: at) + " ok"
         let result = Redactor.standard.redact(text)
-        #expect(result.counts == ["url_credential": 1], "\(result.text)")
+        #expect(result.counts == [.urlCredential: 1], "\(result.text)")
         #expect(!result.text.contains(password), "\(result.text)")
         // Only the password goes: the escapes around it stay as they were written.
         let marker = "[REDACTED:url_credential]"
@@ -48,7 +48,7 @@ struct EscapedTextTests {
             let cut = String(decoding: bytes[0..<length], as: UTF8.self)
             let result = Redactor.standard.redactJSON(cut)
             #expect(!result.text.contains(password), "\(result.text)")
-            #expect(result.counts == ["url_credential": 1], "\(result.text)")
+            #expect(result.counts == [.urlCredential: 1], "\(result.text)")
         }
     }
 
@@ -56,7 +56,7 @@ struct EscapedTextTests {
         var fake = Fake(seed: 3)
         let path = "T\(fake.upperDigits(8))\\/B\(fake.upperDigits(10))\\/\(fake.alnum(24))"
         let result = Redactor.standard.redact(#"{"hook":"https:\/\/hooks.slack.com\/services\/"# + path)
-        #expect(result.counts == ["slack_webhook": 1], "\(result.text)")
+        #expect(result.counts == [.slackWebhook: 1], "\(result.text)")
         #expect(!result.text.contains(path), "\(result.text)")
     }
 

@@ -19,7 +19,7 @@ struct JSONRedactionTests {
             }
             """
         let result = Redactor.standard.redactJSON(json)
-        #expect(result.counts == ["email": 1, "password": 1, "openai_key": 1, "credit_card": 1, "phone": 1])
+        #expect(result.counts == [.email: 1, .password: 1, .openaiKey: 1, .creditCard: 1, .phone: 1])
         let object = try #require(try Self.parse(result.text) as? [String: Any])
         let user = try #require(object["user"] as? [String: Any])
         #expect(user["email"] as? String == "[REDACTED:email]")
@@ -39,8 +39,8 @@ struct JSONRedactionTests {
             """#
         let result = Redactor.standard.redactJSON(json)
         #expect(result.counts == [
-            "secret": 1, "bearer_token": 1, "api_key": 2, "password": 1, "cookie": 1, "signature": 1,
-            "private_key": 1,
+            .secret: 1, .bearerToken: 1, .apiKey: 2, .password: 1, .cookie: 1, .signature: 1,
+            .privateKey: 1,
         ])
         let object = try #require(try Self.parse(result.text) as? [String: Any])
         #expect(object["Authorization"] as? String == "Bearer [REDACTED:bearer_token]")
@@ -64,7 +64,7 @@ struct JSONRedactionTests {
     @Test func jsonNestedInAStringIsRedactedAndStaysValid() throws {
         let json = #"{"tool":"login","arguments":"{\"user\":\"ana\",\"password\":\"hunter2\"}"}"#
         let result = Redactor.standard.redactJSON(json)
-        #expect(result.counts == ["password": 1])
+        #expect(result.counts == [.password: 1])
         let object = try #require(try Self.parse(result.text) as? [String: String])
         let arguments = try #require(object["arguments"])
         let inner = try #require(try Self.parse(arguments) as? [String: String])
@@ -74,7 +74,7 @@ struct JSONRedactionTests {
     @Test func escapedTextInStringsIsDecodedBeforeScanning() throws {
         let json = #"{"log":"key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\nmail \"ana@example.org\" caf\u00e9"}"#
         let result = Redactor.standard.redactJSON(json)
-        #expect(result.counts == ["private_key": 1, "email": 1])
+        #expect(result.counts == [.privateKey: 1, .email: 1])
         let object = try #require(try Self.parse(result.text) as? [String: String])
         #expect(object["log"] == "key:\n[REDACTED:private_key]\nmail \"[REDACTED:email]\" café")
     }
@@ -105,7 +105,7 @@ struct JSONRedactionTests {
     ])
     func fallsBackToText(_ input: String) {
         let result = Redactor.standard.redactJSON(input)
-        #expect(result.counts == ["password": 1])
+        #expect(result.counts == [.password: 1])
         #expect(!result.text.contains("hunter2"))
     }
 
@@ -118,7 +118,7 @@ struct JSONRedactionTests {
             #"{"event":"end","tokens":42}"#,
         ].joined(separator: "\n") + "\n"
         let result = Redactor.standard.redactJSONLines(lines)
-        #expect(result.counts == ["email": 1, "api_key": 1, "password": 1])
+        #expect(result.counts == [.email: 1, .apiKey: 1, .password: 1])
         let out = result.text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(out.count == 6)
         _ = try Self.parse(String(out[0]))
@@ -134,7 +134,7 @@ struct JSONRedactionTests {
 
     @Test func namedFieldValue() {
         #expect(Redactor.standard.redact("hunter2", field: "db.password").text == "[REDACTED:password]")
-        #expect(Redactor.standard.redact("ana@example.org", field: "note").counts == ["email": 1])
+        #expect(Redactor.standard.redact("ana@example.org", field: "note").counts == [.email: 1])
         #expect(Redactor.standard.redact("Paris", field: "city").text == "Paris")
     }
 }

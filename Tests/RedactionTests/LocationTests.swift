@@ -12,23 +12,23 @@ struct LocationTests {
     @Test func textLines() {
         let text = "ok\nmail ana@example.org\n\nkey \(Self.key) and bob@example.org\n"
         #expect(Redactor.standard.locate(text, as: .text) == [
-            RedactionLocation(kind: "email", line: 2), RedactionLocation(kind: "openai_key", line: 4),
-            RedactionLocation(kind: "email", line: 4),
+            RedactionLocation(kind: .email, line: 2), RedactionLocation(kind: .openaiKey, line: 4),
+            RedactionLocation(kind: .email, line: 4),
         ])
     }
 
     @Test func aPrettyJSONDocument() {
         let json = "{\n  \"user\": \"ana\",\n  \"password\": \"hunter2x\",\n  \"n\": 4111111111111111\n}"
         #expect(Redactor.standard.locate(json, as: .json) == [
-            RedactionLocation(kind: "password", line: 3), RedactionLocation(kind: "credit_card", line: 4),
+            RedactionLocation(kind: .password, line: 3), RedactionLocation(kind: .creditCard, line: 4),
         ])
     }
 
     @Test func jsonLinesAndALineThatIsNotJSON() {
         let lines = "{\"a\":\"ana@example.org\"}\nplain \(Self.key)\n\n{\"token\":\"\(Self.key)\"}\n"
         #expect(Redactor.standard.locate(lines, as: .jsonLines) == [
-            RedactionLocation(kind: "email", line: 1), RedactionLocation(kind: "openai_key", line: 2),
-            RedactionLocation(kind: "openai_key", line: 4),
+            RedactionLocation(kind: .email, line: 1), RedactionLocation(kind: .openaiKey, line: 2),
+            RedactionLocation(kind: .openaiKey, line: 4),
         ])
     }
 

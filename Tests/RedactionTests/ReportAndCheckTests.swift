@@ -8,7 +8,7 @@ struct ReportAndCheckTests {
         report.add(Redactor.standard.redact("mail ana@example.org and bob@example.org"))
         report.add(Redactor.standard.redact("key \(Samples.openAI)"))
         report.add(Redactor.standard.redact("nothing here"))
-        #expect(report.counts == ["email": 2, "openai_key": 1])
+        #expect(report.counts == [.email: 2, .openaiKey: 1])
         #expect(report.total == 3)
         #expect(report.summary == "redacted 3 values: 2 email, 1 openai_key")
         #expect(!report.summary.contains("ana"))
@@ -16,9 +16,9 @@ struct ReportAndCheckTests {
 
     @Test func summaryOrderAndSingular() {
         #expect(RedactionReport().summary == "redacted 0 values")
-        #expect(RedactionReport(counts: ["jwt": 1]).summary == "redacted 1 value: 1 jwt")
-        var report = RedactionReport(counts: ["phone": 2, "email": 2, "iban": 5, "ssn": 0])
-        report.merge(RedactionReport(counts: ["jwt": 1]))
+        #expect(RedactionReport(counts: [.jwt: 1]).summary == "redacted 1 value: 1 jwt")
+        var report = RedactionReport(counts: [.phone: 2, .email: 2, .iban: 5, .ssn: 0])
+        report.merge(RedactionReport(counts: [.jwt: 1]))
         #expect(report.summary == "redacted 10 values: 5 iban, 2 email, 2 phone, 1 jwt")
         #expect("\(report)" == report.summary)
     }
@@ -65,7 +65,7 @@ struct ReportAndCheckTests {
     @Test func entropyThresholdIsAnOption() {
         let strict = Redactor(options: .init(entropyThreshold: 6))
         #expect(strict.redact("session_key=Zx8Kq2Lm9Np4Rt7Vw1Yb3Cd6Fg").counts.isEmpty)
-        #expect(Redactor.standard.redact("session_key=Zx8Kq2Lm9Np4Rt7Vw1Yb3Cd6Fg").counts == ["secret": 1])
+        #expect(Redactor.standard.redact("session_key=Zx8Kq2Lm9Np4Rt7Vw1Yb3Cd6Fg").counts == [.secret: 1])
     }
 
     @Test func redactorIsSharedAcrossTasks() async {

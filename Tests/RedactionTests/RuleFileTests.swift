@@ -15,7 +15,7 @@ struct RuleFileTests {
 
     @Test func parsesBothLineFormats() throws {
         let rules = try RedactionRule.parse(Self.rulesText, source: "rules.tsv")
-        #expect(rules.map(\.kind) == ["employee_id", "card_ref", "ticket", "internal_host"])
+        #expect(rules.map(\.kind.rawValue) == ["employee_id", "card_ref", "ticket", "internal_host"])
         #expect(rules.map(\.name) == ["rules.tsv:2", "rules.tsv:4", "rules.tsv:5", "rules.tsv:6"])
         #expect(rules[1].validator?.name == "luhn")
         #expect(rules[3].pattern == #"[a-z0-9-]+\.corp\.internal"#)
@@ -30,7 +30,8 @@ struct RuleFileTests {
         #expect(result.text == "[REDACTED:employee_id] opened [REDACTED:ticket] on [REDACTED:internal_host], "
                 + "card=[REDACTED:credit_card], card=4111 1111 1111 1112, mail [REDACTED:email]")
         #expect(result.counts == [
-            "employee_id": 1, "ticket": 1, "internal_host": 1, "credit_card": 1, "email": 1,
+            RedactionKind(rawValue: "employee_id"): 1, RedactionKind(rawValue: "ticket"): 1,
+            RedactionKind(rawValue: "internal_host"): 1, .creditCard: 1, .email: 1,
         ])
     }
 
@@ -47,9 +48,9 @@ struct RuleFileTests {
     }
 
     @Test func builtInRulesCanBeSwitchedOff() {
-        let redactor = Redactor(rules: RedactionRule.builtIn.filter { $0.kind != "email" && $0.kind != "phone" })
+        let redactor = Redactor(rules: RedactionRule.builtIn.filter { $0.kind != .email && $0.kind != .phone })
         let result = redactor.redact("ana@example.org +44 20 7946 0958 \(Samples.openAI)")
-        #expect(result.counts == ["openai_key": 1])
+        #expect(result.counts == [.openaiKey: 1])
         #expect(result.text.hasPrefix("ana@example.org +44 20 7946 0958 "))
         #expect(Redactor(rules: []).redact("password=hunter2").counts.isEmpty)
     }

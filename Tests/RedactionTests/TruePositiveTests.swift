@@ -176,7 +176,7 @@ struct TruePositiveTests {
         let result = Redactor.standard.redact(sample.text)
         #expect(!result.text.contains(sample.secret), "\(result.text)")
         #expect(result.text.contains("[REDACTED:\(sample.kind)]"), "\(result.text)")
-        #expect(result.counts == [sample.kind: 1], "\(result.text)")
+        #expect(result.counts == [RedactionKind(rawValue: sample.kind): 1], "\(result.text)")
     }
 
     @Test func keepsTheFieldNameAndTheRestOfTheLine() {
@@ -198,8 +198,8 @@ struct TruePositiveTests {
             """
         let result = Redactor.standard.redact(log)
         #expect(result.counts == [
-            "email": 2, "openai_key": 1, "bearer_token": 1, "credit_card": 1, "phone": 1,
-            "url_credential": 1, "token": 1,
+            .email: 2, .openaiKey: 1, .bearerToken: 1, .creditCard: 1, .phone: 1,
+            .urlCredential: 1, .token: 1,
         ], "\(result.text)")
         #expect(result.text.contains("id=550e8400-e29b-41d4-a716-446655440000"))
         #expect(result.text.contains("2024-05-01T10:00:03.000Z DEBUG"))
@@ -214,12 +214,12 @@ struct TruePositiveTests {
             .joined(separator: newline)
         let result = Redactor.standard.redact(text)
         #expect(result.text == "key:" + newline + "[REDACTED:private_key]" + newline + "next log line here")
-        #expect(result.counts == ["private_key": 1])
+        #expect(result.counts == [.privateKey: 1])
     }
 
     @Test func findsKeysAfterEscapesInEscapedText() {
         let result = Redactor.standard.redact(#"{"log":"line one\nsk-9fKq2LmN3pQr4StU5vWx6YzA7bCd8EfG1hIj\tok"}"#)
-        #expect(result.counts == ["openai_key": 1])
+        #expect(result.counts == [.openaiKey: 1])
         #expect(result.text == #"{"log":"line one\n[REDACTED:openai_key]\tok"}"#)
     }
 }
@@ -235,7 +235,7 @@ struct EmbeddedInJSONTests {
         let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
         let json = String(decoding: data, as: UTF8.self)
         let result = Redactor.standard.redactJSON(json)
-        #expect(result.counts == [sample.kind: 1], "\(result.text)")
+        #expect(result.counts == [RedactionKind(rawValue: sample.kind): 1], "\(result.text)")
         let parsed = try #require(
             try JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [String: Any])
         let text = try #require(parsed["text"] as? String)
@@ -249,7 +249,7 @@ struct EmbeddedInJSONTests {
     func inJSONLines(_ sample: Sensitive) throws {
         let line = String(decoding: try JSONSerialization.data(withJSONObject: ["m": sample.text]), as: UTF8.self)
         let result = Redactor.standard.redactJSONLines(#"{"start":1}"# + "\n" + line + "\n")
-        #expect(result.counts == [sample.kind: 1])
+        #expect(result.counts == [RedactionKind(rawValue: sample.kind): 1])
         let lines = result.text.split(separator: "\n")
         #expect(lines.count == 2)
         for line in lines { _ = try JSONSerialization.jsonObject(with: Data(line.utf8)) }
@@ -272,7 +272,7 @@ struct CaptureTests {
             """
         let result = Redactor.standard.redact(request)
         #expect(result.counts == [
-            "signature": 1, "bearer_token": 1, "cookie": 1, "api_key": 1, "email": 1, "iban": 1,
+            .signature: 1, .bearerToken: 1, .cookie: 1, .apiKey: 1, .email: 1, .iban: 1,
         ], "\(result.text)")
         #expect(result.text.contains("Host: api.internal:8443"))
         #expect(result.text.contains("User-Agent: SessionTrace/0.1 (Linux; Swift 6.3.1)"))
@@ -293,7 +293,7 @@ struct CaptureTests {
             """
         let result = Redactor.standard.redact(env)
         #expect(result.counts == [
-            "openai_key": 1, "url_credential": 1, "secret": 1, "stripe_key": 1,
+            .openaiKey: 1, .urlCredential: 1, .secret: 1, .stripeKey: 1,
         ], "\(result.text)")
         #expect(result.text.contains("PORT=8080"))
         #expect(result.text.contains("FEATURE_FLAGS=a,b,c"))

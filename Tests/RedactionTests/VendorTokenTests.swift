@@ -99,7 +99,7 @@ struct VendorTokenTests {
         let session = "IQoJb3JpZ2luX2VjE" + f.base64(200)
         let result = Redactor.standard.redact("\(id) \(secret)\nnext,\(id),\(secret),\(session)")
         #expect(!result.text.contains(secret) && !result.text.contains(session) && !result.text.contains(id))
-        #expect(result.counts == ["aws_access_key": 2, "aws_secret_key": 2, "aws_session_token": 1])
+        #expect(result.counts == [.awsAccessKey: 2, .awsSecretKey: 2, .awsSessionToken: 1])
         #expect(
             result.text.hasSuffix(
                 "next,[REDACTED:aws_access_key],[REDACTED:aws_secret_key],"
@@ -109,8 +109,8 @@ struct VendorTokenTests {
     @Test func turningAKindOffTurnsOffItsShapeScanner() {
         var f = Fake(seed: 10)
         let token = f.discordBotToken()
-        let redactor = Redactor(rules: RedactionRule.builtIn.filter { $0.kind != "discord_bot_token" })
+        let redactor = Redactor(rules: RedactionRule.builtIn.filter { $0.kind != .discordBotToken })
         #expect(redactor.redact("bot \(token)").text == "bot \(token)")
-        #expect(RedactionRule.builtIn.contains { $0.kind == "telegram_bot_token" })
+        #expect(RedactionRule.builtIn.contains { $0.kind == .telegramBotToken })
     }
 }

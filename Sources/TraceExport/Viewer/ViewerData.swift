@@ -79,7 +79,7 @@ public struct ViewerData: Sendable {
             ("findings", .array(findings)),
             ("summary", .object([("runs", .array(summaries))])),
             ("redaction", .object([
-                ("counts", .object(report.sortedCounts.map { ($0.kind, .int(Int64($0.count))) })),
+                ("counts", .object(report.sortedCounts.map { ($0.kind.rawValue, .int(Int64($0.count))) })),
             ])),
         ])
         return ViewerData(

@@ -75,7 +75,7 @@ struct RedactCommand: ReportCommand {
             let streams = chosen.map { $0 == .jsonl }
                 ?? (String(validating: firstLines, as: UTF8.self).map { detect($0) == .jsonl } ?? false)
             if streams {
-                var counts: [String: Int] = [:]
+                var counts: [RedactionKind: Int] = [:]
                 var out: [UInt8] = []
                 while true {
                     let end = input.atEnd ? pending.count : (pending.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)
@@ -187,10 +187,10 @@ struct RedactCommand: ReportCommand {
     /// `email  2  lines 3, 17`.
     static func report(_ locations: [RedactionLocation]) -> String {
         let (summary, kinds) = tally(locations)
-        let width = kinds.map(\.kind.count).max() ?? 0
+        let width = kinds.map(\.kind.rawValue.count).max() ?? 0
         var out = summary.summary + "\n"
         for (kind, count, lines) in kinds {
-            let padded = kind.padding(toLength: width, withPad: " ", startingAt: 0)
+            let padded = kind.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
             let noun = lines.count == 1 ? "line" : "lines"
             out += "\(padded)  \(count)  \(noun) \(lines.map(String.init).joined(separator: ", "))\n"
         }
@@ -203,7 +203,7 @@ struct RedactCommand: ReportCommand {
             ("redacted", .int(Int64(locations.count))),
             ("kinds", .array(tally(locations).kinds.map { kind, count, lines in
                 .object([
-                    ("kind", .string(kind)), ("count", .int(Int64(count))),
+                    ("kind", .string(kind.rawValue)), ("count", .int(Int64(count))),
                     ("lines", .array(lines.map { .int(Int64($0)) })),
                 ])
             })),
@@ -212,9 +212,9 @@ struct RedactCommand: ReportCommand {
 
     /// The counts by kind, and per kind, most frequent first, its count and the lines it is on.
     private static func tally(_ locations: [RedactionLocation])
-        -> (summary: RedactionReport, kinds: [(kind: String, count: Int, lines: [Int])])
+        -> (summary: RedactionReport, kinds: [(kind: RedactionKind, count: Int, lines: [Int])])
     {
-        var lines: [String: [Int]] = [:]
+        var lines: [RedactionKind: [Int]] = [:]
         for location in locations where lines[location.kind]?.last != location.line {
             lines[location.kind, default: []].append(location.line)
         }
