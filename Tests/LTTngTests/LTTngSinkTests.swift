@@ -1,9 +1,10 @@
 import Foundation
 import LTTngReader
-import LTTngRecording
+@testable import LTTngRecording
 import SessionTrace
 import SessionTraceLTTng
 import SessionTraceTesting
+import TestSupport
 import Testing
 import TraceAnalysis
 import TraceModel
@@ -13,11 +14,49 @@ import TraceModel
 /// Serialized: the tests share this process's tracepoints, and one enables them.
 @Suite("LTTng sink", .serialized)
 struct LTTngSinkTests {
-    @Test("with no session enabled, every kind is disabled")
-    func disabledWithoutSession() {
+    /// Other sessions on the machine (another user's, another test run's) may record this
+    /// process too, so what is enabled is compared with what `lttng list` says those sessions ask.
+    @Test("a kind is enabled exactly while some session records this process's session_trace events")
+    func enabledExactlyWhileASessionRecords() throws {
+        let daemon = try LTTngControl.ensureSessionDaemon()
+        defer { daemon.stop() }
         let sink = LTTngSink()
+        let others = try Self.otherSessionsRecordingThisProcess()
         for kind in TraceEventKind.allCases {
-            #expect(!sink.isEnabled(kind), "\(kind.name) is enabled with no session of ours running")
+            #expect(sink.isEnabled(kind) == !others.isEmpty, "\(kind.name); other sessions: \(others)")
+        }
+        let session = try LTTngControl.Session.create(outputDirectory: try TemporaryDirectory().path("trace"))
+        do {
+            try session.start(until: { sink.isEnabled(.request) })
+            for kind in TraceEventKind.allCases { #expect(sink.isEnabled(kind), "\(kind.name) in our session") }
+            try session.stop()
+        } catch {
+            try? session.destroy()
+            throw error
+        }
+        try session.destroy()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while sink.isEnabled(.request) != !others.isEmpty, ContinuousClock.now < deadline { usleep(10_000) }
+        for kind in TraceEventKind.allCases {
+            #expect(sink.isEnabled(kind) == !others.isEmpty, "\(kind.name) after ours; other sessions: \(others)")
+        }
+    }
+
+    /// The active sessions other than ours with a `session_trace` rule that track this process.
+    private static func otherSessionsRecordingThisProcess() throws -> [String] {
+        let list = try LTTngControl.run("lttng", ["list"], check: false)
+        let names = list.stdout.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            guard words.count >= 3, words[0].hasSuffix(")"), line.contains("[active]") else { return nil }
+            return String(words[1])
+        }
+        return try names.filter { name in
+            let detail = try LTTngControl.run("lttng", ["list", name, "--userspace"], check: false).stdout
+            let tracked = detail.split(separator: "\n").first { $0.contains("Virtual process IDs:") }?
+                .split(separator: ":").last?.split(separator: ",")
+                .map { $0.trimmingCharacters(in: .whitespaces) } ?? ["all"]
+            let tracksUs = tracked.contains("all") || tracked.contains("\(getpid())")
+            return tracksUs && detail.contains("session_trace") && detail.contains("[enabled]")
         }
     }
 
