@@ -71,7 +71,7 @@ public enum GateMetric: String, Sendable, CaseIterable, Hashable {
     }
 
     /// A value of this metric for people: durations in ms/s, rates, counts, percentages.
-    func format(_ value: Double?) -> String {
+    package func format(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "-" }
         switch self {
         case .ttft, .latency: return Format.duration(Int64(value.rounded()))
@@ -85,7 +85,7 @@ public enum GateMetric: String, Sendable, CaseIterable, Hashable {
     }
 
     /// A change of this metric, with its sign: `+310 ms`, `-4.0 pt`.
-    func formatDelta(_ value: Double?) -> String {
+    package func formatDelta(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "-" }
         let sign = value >= 0 ? "+" : "-"
         switch self {

@@ -334,7 +334,7 @@ private struct PrefixTexts {
 }
 
 extension CacheFindings.Cause {
-    var phrase: String {
+    package var phrase: String {
         switch self {
         case .historyTransform: "history transform"
         case .instructionsChanged: "instructions changed"

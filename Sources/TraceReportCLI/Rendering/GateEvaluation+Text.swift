@@ -1,3 +1,4 @@
+import LatencyGate
 import Reproducible
 import TraceModel
 
@@ -23,7 +24,7 @@ extension GateEvaluation {
     private static let headers = ["scenario", "metric", "baseline", "current", "change", "95% CI", "budget", "verdict"]
 
     /// A plain table, one row per scenario and metric, then the notes and the verdict.
-    public var text: String {
+    package var text: String {
         let table = [Self.headers] + rows.map(cells)
         var widths = Array(repeating: 0, count: Self.headers.count)
         for line in table { for (index, cell) in line.enumerated() { widths[index] = max(widths[index], cell.count) } }
@@ -42,7 +43,7 @@ extension GateEvaluation {
     }
 
     /// `gate: PASS (...)` or `gate: FAIL, 2 regressions (...)`.
-    public var summaryLine: String {
+    package var summaryLine: String {
         let groups = Set(rows.map(\.group)).count
         let noise = rows.filter { $0.verdict == .noise }.count
         let incomparable = rows.filter { $0.verdict == .notComparable }.count
@@ -53,7 +54,7 @@ extension GateEvaluation {
     }
 
     /// GitHub-flavoured Markdown: a heading with the verdict, the regressions, then every check.
-    public var markdown: String {
+    package var markdown: String {
         var out = passed ? "### ✅ Latency gate passed\n\n" : "### ❌ Latency gate failed\n\n"
         out += summaryLine.replacingOccurrencesOfGate + "\n\n"
         if !regressions.isEmpty {
@@ -76,51 +77,11 @@ extension GateEvaluation {
         return out
     }
 
-    /// The verdict and every check as JSON, keys as `diff --json` names them; durations in ns.
-    public var json: OrderedJSON {
-        .object([
-            ("passed", .bool(passed)),
-            ("regressions", .int(Int64(regressions.count))),
-            ("min_samples", .int(Int64(minSamples))),
-            ("confidence", .double(confidence)),
-            ("checks", .array(rows.map { row in
-                let metric = row.key.metric
-                return .object([
-                    ("scenario", .string(row.group.scenario)), ("profile", .string(row.group.profile)),
-                    ("model", .string(row.group.model)), ("metric", .string(row.key.description)),
-                    ("baseline", metric.json(row.baselineValue)), ("current", metric.json(row.currentValue)),
-                    ("delta", metric.json(row.delta)),
-                    ("ci_lower", metric.json(row.interval?.lower)), ("ci_upper", metric.json(row.interval?.upper)),
-                    ("budget", .string(row.budget.limitText)), ("verdict", .string(row.verdict.rawValue)),
-                    ("baseline_samples", .int(Int64(row.baselineSamples))),
-                    ("current_samples", .int(Int64(row.currentSamples))),
-                    ("new_findings", .array(row.newFindings.map { .string($0.description) })),
-                    ("restated", .bool(row.restated)),
-                ])
-            })),
-            ("workloads", .array(workloads.map { workload in
-                .object([
-                    ("scenario", .string(workload.key.scenario)), ("profile", .string(workload.key.profile)),
-                    ("model", .string(workload.key.model)), ("kind", .string(workload.kind.rawValue)),
-                    ("baseline_output_tokens", workload.baselineOutputTokens.map(OrderedJSON.double) ?? .null),
-                    ("current_output_tokens", workload.currentOutputTokens.map(OrderedJSON.double) ?? .null),
-                    ("baseline_earlier_output_tokens", workload.baselineEarlierText.map(OrderedJSON.double) ?? .null),
-                    ("current_earlier_output_tokens", workload.currentEarlierText.map(OrderedJSON.double) ?? .null),
-                    ("baseline_prompt_tokens", workload.baselinePromptTokens.map(OrderedJSON.double) ?? .null),
-                    ("current_prompt_tokens", workload.currentPromptTokens.map(OrderedJSON.double) ?? .null),
-                    ("baseline_settings", .string(workload.baselineSettings)),
-                    ("current_settings", .string(workload.currentSettings)),
-                ])
-            })),
-            ("notes", .array(notes.map(OrderedJSON.string))),
-        ])
-    }
-
     /// JUnit XML: one test suite per scenario, one test case per metric, a failure per regression.
     /// Valid against the common JUnit schema (Jenkins' junit-4.xsd), with the `errors` count that
     /// Ant's schema requires on every suite: always 0, as the gate reports no test that could
     /// not run (bad input stops it before any output).
-    public var junit: String {
+    package var junit: String {
         let groups = Dictionary(grouping: rows, by: \.group)
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<testsuites name=\"trace-report gate\" tests=\"\(rows.count)\" failures=\"\(regressions.count)\" "
@@ -155,7 +116,7 @@ extension GateEvaluation {
     /// GitHub Actions workflow commands: `::error` per regression, `::warning` per check beyond
     /// its budget but within noise or not comparable, and per scenario whose workload differs,
     /// and a `::notice` with the verdict.
-    public var githubAnnotations: String {
+    package var githubAnnotations: String {
         var out = ""
         for row in rows where [.regression, .noise, .notComparable].contains(row.verdict) {
             let level = row.verdict == .regression ? "error" : "warning"
@@ -174,7 +135,7 @@ extension GateEvaluation {
         return out
     }
 
-    static func xmlEscaped(_ text: String) -> String {
+    package static func xmlEscaped(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -191,7 +152,7 @@ extension GateEvaluation {
         return out
     }
 
-    static func markdownEscaped(_ text: String) -> String {
+    package static func markdownEscaped(_ text: String) -> String {
         var out = ""
         for character in TerminalText.sanitized(text) {
             if "|\\`*_[]<>".contains(character) { out.append("\\") }
@@ -201,7 +162,7 @@ extension GateEvaluation {
     }
 
     /// Workflow-command data: `%`, CR and LF escaped, so a label cannot end the command early.
-    static func githubData(_ text: String) -> String {
+    package static func githubData(_ text: String) -> String {
         var out = ""
         for character in TerminalText.sanitized(text) {
             switch character {
@@ -215,7 +176,7 @@ extension GateEvaluation {
     }
 
     /// Workflow-command property values also escape `:` and `,`.
-    static func githubProperty(_ text: String) -> String {
+    package static func githubProperty(_ text: String) -> String {
         githubData(text).replacingColonsAndCommas
     }
 }
