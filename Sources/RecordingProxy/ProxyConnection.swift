@@ -86,6 +86,7 @@ final class ProxyConnection: @unchecked Sendable {
         // A filtered piece may come out empty: wait for the next one.
         while leftoverStart == leftover.count {
             if upstreamEnded {
+                transfer?.flushBody()
                 exchange?.end(.completed)
                 return Int(CMHD_BODY_END)
             }
@@ -119,6 +120,7 @@ final class ProxyConnection: @unchecked Sendable {
 
     /// The request ended, as libmicrohttpd tells: the recording ends too if it had not.
     func completed(how: Int32) {
+        transfer?.flushBody()
         switch how {
         case Int32(CMHD_ENDED_OK): exchange?.end(.completed)
         case Int32(CMHD_ENDED_CLIENT_GONE): exchange?.end(.failed(clientGone))

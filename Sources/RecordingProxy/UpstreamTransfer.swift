@@ -36,8 +36,9 @@ final class UpstreamTransfer: @unchecked Sendable {
     static let maximumPending = 1 << 20
 
     let url: String
-    private let easy: UnsafeMutableRawPointer
-    private let multi: UnsafeMutableRawPointer
+    private let handles: UpstreamHandlePool.Handles
+    private var easy: UnsafeMutableRawPointer { handles.easy }
+    private var multi: UnsafeMutableRawPointer { handles.multi }
     private let headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var status = 0
@@ -50,22 +51,21 @@ final class UpstreamTransfer: @unchecked Sendable {
     private var clientSocketBusy = false
     /// Sees the head as soon as it is complete, before any byte of the body.
     var onHead: ((Head) -> Void)?
-    /// Sees every body byte as it arrives, before the client does.
+    /// Sees every body byte, in order: each piece just after the client was handed it (at the
+    /// next ``nextBytes(clientSocket:stopping:)``), so that reading it adds nothing to the
+    /// client's wait; the rest at ``flushBody()``.
     var onBody: ((UnsafeRawBufferPointer) -> Void)?
+    /// The piece last handed to the client, not yet shown to ``onBody``.
+    private var untapped: [UInt8] = []
 
     /// Prepares the request; nil when libcurl cannot make a handle or take an option.
     init?(
         url: String, method: String, headers requestHeaders: [String], body: UnsafeRawBufferPointer,
         caFile: String?
     ) {
-        guard let easy = curl_easy_init() else { return nil }
-        guard let multi = curl_multi_init() else {
-            curl_easy_cleanup(easy)
-            return nil
-        }
+        guard let handles = UpstreamHandlePool.shared.take() else { return nil }
         self.url = url
-        self.easy = easy
-        self.multi = multi
+        self.handles = handles
         // "Expect:" stops libcurl waiting for 100-continue on a large body.
         headerList = (requestHeaders + ["Expect:"]).reduce(nil) { list, field in curl_slist_append(list, field) }
         errorBuffer = .allocate(capacity: ccurl_error_buffer_size())
@@ -92,9 +92,7 @@ final class UpstreamTransfer: @unchecked Sendable {
     }
 
     deinit {
-        curl_multi_remove_handle(multi, easy)
-        curl_easy_cleanup(easy)
-        curl_multi_cleanup(multi)
+        UpstreamHandlePool.shared.giveBack(handles)
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
@@ -132,9 +130,11 @@ final class UpstreamTransfer: @unchecked Sendable {
 
     /// Waits for the next bytes of the body, its end, or a failure.
     func nextBytes(clientSocket: Int32, stopping: () -> Bool) -> Progress {
+        flushBody()
         while true {
             if !pending.isEmpty {
                 defer {
+                    swap(&pending, &untapped)
                     pending.removeAll(keepingCapacity: true)
                     if paused {
                         paused = false
@@ -147,6 +147,13 @@ final class UpstreamTransfer: @unchecked Sendable {
             if stopping() { return .failed("the proxy is stopping") }
             if step(clientSocket: clientSocket) { return .clientGone }
         }
+    }
+
+    /// Shows ``onBody`` what the client was handed and it has not seen yet.
+    func flushBody() {
+        guard !untapped.isEmpty else { return }
+        untapped.withUnsafeBytes { onBody?($0) }
+        untapped.removeAll(keepingCapacity: true)
     }
 
     /// One round of libcurl's work, then a wait when it produced nothing: true when the client
@@ -192,7 +199,6 @@ final class UpstreamTransfer: @unchecked Sendable {
             return false
         }
         completeHead()
-        onBody?(bytes)
         pending.append(contentsOf: bytes)
         return true
     }

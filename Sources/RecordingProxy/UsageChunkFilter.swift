@@ -12,6 +12,7 @@ struct UsageChunkFilter {
     /// The member `include_usage` adds to each chunk, as OpenAI's API writes it. It cannot occur
     /// inside a JSON string, where its quotes would be escaped.
     private static let nullUsage = Array(#","usage":null"#.utf8)
+    private static let usageKey = Array(#""usage""#.utf8)
 
     /// Bytes of events not yet complete.
     private var pending: [UInt8] = []
@@ -53,7 +54,7 @@ struct UsageChunkFilter {
                 // A blank line ends the event.
                 if isUsageOnly() {
                     removedChunks += 1
-                } else if data.firstRange(of: Self.nullUsage) != nil {
+                } else if data.offset(of: Self.nullUsage) != nil {
                     output += Self.removingNullUsage(from: pending[eventStart..<next])
                 } else {
                     output.append(contentsOf: pending[eventStart..<next])
@@ -86,9 +87,9 @@ struct UsageChunkFilter {
     private static func removingNullUsage(from event: ArraySlice<UInt8>) -> [UInt8] {
         var kept: [UInt8] = []
         var rest = event
-        while let found = rest.firstRange(of: nullUsage) {
-            kept += rest[..<found.lowerBound]
-            rest = rest[found.upperBound...]
+        while let found = rest.offset(of: nullUsage) {
+            kept += rest[rest.startIndex..<found]
+            rest = rest[(found + nullUsage.count)...]
         }
         return kept + rest
     }
@@ -103,11 +104,33 @@ struct UsageChunkFilter {
     }
 
     private func isUsageOnly() -> Bool {
-        // Most chunks carry no usage at all: look for the word before parsing.
-        guard data.count > 2, data.firstRange(of: Array("usage".utf8)) != nil,
+        // Most chunks carry no usage, or `"usage":null`: look at the bytes before parsing.
+        guard data.count > 2, data.offset(of: Self.usageKey) != nil, data.offset(of: Self.nullUsage) == nil,
               let object = try? JSONSerialization.jsonObject(with: Data(data)) as? [String: Any],
               let choices = object["choices"] as? [Any], choices.isEmpty
         else { return false }
         return object["usage"] is [String: Any]
+    }
+}
+
+extension Collection<UInt8> where Self: ContiguousBytes {
+    /// The index where `needle` (not empty) first starts, or nil: `memchr` to each candidate
+    /// first byte, then `memcmp`.
+    fileprivate func offset(of needle: [UInt8]) -> Index? {
+        let found: Int? = withUnsafeBytes { haystack in
+            needle.withUnsafeBytes { needle in
+                guard let base = haystack.baseAddress, needle.count <= haystack.count else { return nil }
+                var start = 0
+                let last = haystack.count - needle.count
+                while start <= last,
+                      let hit = memchr(base + start, Int32(needle[0]), last - start + 1) {
+                    let at = base.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return at }
+                    start = at + 1
+                }
+                return nil
+            }
+        }
+        return found.map { index(startIndex, offsetBy: $0) }
     }
 }

@@ -73,6 +73,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
+        # The client's port: two answers with the same one came over one connection.
+        self.send_header("x-upstream-connection", str(self.client_address[1]))
         self.end_headers()
         self.wfile.write(body)
 

@@ -21,6 +21,22 @@ struct ProxyScriptedUpstreamTests {
         #expect(row["response_id"] as? String == "chatcmpl-fixed")
     }
 
+    /// Two clients, one after the other, each on a connection of its own: the second request
+    /// goes over the upstream connection the first opened, which the proxy kept.
+    @Test func anUpstreamConnectionKeptAliveIsReused() throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url)
+        func connection() throws -> String? {
+            let head = try curl(["-D", "-", "-o", "/dev/null", proxy.openAIBaseURL + "/models"])
+            return head.out.split(separator: "\r\n").first { $0.lowercased().hasPrefix("x-upstream-connection:") }
+                .map { String($0.split(separator: ":")[1]).trimmingCharacters(in: .whitespaces) }
+        }
+        let first = try #require(try connection())
+        let second = try #require(try connection())
+        #expect(proxy.stop() == 0)
+        #expect(first == second, "a new upstream connection for the second request")
+    }
+
     /// The proxy asks for usage the client did not ask for, records it, and takes the usage-only
     /// chunk out again: the client's bytes are those it gets from the upstream without the proxy.
     @Test func usageTheClientDidNotAskForIsRecordedAndStrippedByteForByte() throws {
