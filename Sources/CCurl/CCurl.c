@@ -106,13 +106,8 @@ CURLcode ccurl_easy_set_request(CURL *easy, const char *url, const char *method,
     if ((code = curl_easy_setopt(easy, CURLOPT_HTTP_TRANSFER_DECODING, 1L))) return code;
     if (strcmp(method, "GET") == 0 && body_length == 0) return curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
     if (strcmp(method, "HEAD") == 0) return curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
-    if (strcmp(method, "POST") != 0 || body_length > 0) {
-        if ((code = curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_length))) return code;
-        if ((code = curl_easy_setopt(easy, CURLOPT_COPYPOSTFIELDS, body ? body : ""))) return code;
-    } else {
-        if ((code = curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)0))) return code;
-        if ((code = curl_easy_setopt(easy, CURLOPT_COPYPOSTFIELDS, ""))) return code;
-    }
+    if ((code = curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_length))) return code;
+    if ((code = curl_easy_setopt(easy, CURLOPT_POSTFIELDS, body && body_length > 0 ? body : ""))) return code;
     return strcmp(method, "POST") == 0 ? CURLE_OK : curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, method);
 }
 

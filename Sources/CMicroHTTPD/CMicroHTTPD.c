@@ -7,6 +7,7 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -16,6 +17,9 @@ struct server {
     cmhd_completion_handler on_completed;
     void *context;
     size_t maximum_body;
+    /* Bytes of request bodies held by all connections at once, at most maximum_held. */
+    size_t maximum_held;
+    atomic_size_t held;
     struct sockaddr_in address;
 };
 
@@ -27,11 +31,24 @@ struct request {
     size_t length;
     size_t capacity;
     int too_large;
+    /* The server held too many bodies to take this one. */
+    int too_busy;
     void *state;
 };
 
 static const char too_large_body[] =
     "{\"error\":{\"message\":\"request body too large for the recording proxy\",\"type\":\"proxy_error\"}}";
+static const char too_busy_body[] =
+    "{\"error\":{\"message\":\"the recording proxy holds too many request bodies at once; retry\","
+    "\"type\":\"proxy_error\"}}";
+
+/* Takes `size` bytes from the server's budget for request bodies: 0 when that would pass it. */
+static int reserve(struct server *server, size_t size) {
+    size_t held = atomic_fetch_add(&server->held, size);
+    if (held + size <= server->maximum_held) return 1;
+    atomic_fetch_sub(&server->held, size);
+    return 0;
+}
 
 static enum MHD_Result on_access(void *cls, struct MHD_Connection *connection, const char *url,
                                  const char *method, const char *version, const char *upload_data,
@@ -42,20 +59,44 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *connection, c
     if (request == NULL) return MHD_NO;
     if (!request->head_seen) {
         request->head_seen = 1;
+        /* A body of announced length is reserved whole, at once: bodies that arrive together
+           cannot each hold part of the budget and all be refused. */
+        const char *length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
+        char *end = NULL;
+        unsigned long long announced = length ? strtoull(length, &end, 10) : 0;
+        if (announced == 0 || end == NULL || *end != 0) return MHD_YES;
+        if (announced > server->maximum_body) {
+            request->too_large = 1;
+        } else if (!reserve(server, announced + 1)) {
+            request->too_busy = 1;
+        } else if ((request->body = malloc(announced + 1)) != NULL) {
+            request->capacity = announced + 1;
+        } else {
+            atomic_fetch_sub(&server->held, announced + 1);
+            return MHD_NO;
+        }
         return MHD_YES;
     }
     if (*upload_data_size > 0) {
         size_t size = *upload_data_size;
         *upload_data_size = 0;
-        if (request->too_large || request->length + size > server->maximum_body) {
+        if (request->too_large || request->too_busy) return MHD_YES;
+        if (request->length + size > server->maximum_body) {
             request->too_large = 1;
             return MHD_YES;
         }
         if (request->length + size + 1 > request->capacity) {
             size_t capacity = request->capacity ? request->capacity : 4096;
             while (capacity < request->length + size + 1) capacity *= 2;
+            if (!reserve(server, capacity - request->capacity)) {
+                request->too_busy = 1;
+                return MHD_YES;
+            }
             char *grown = realloc(request->body, capacity);
-            if (grown == NULL) return MHD_NO;
+            if (grown == NULL) {
+                atomic_fetch_sub(&server->held, capacity - request->capacity);
+                return MHD_NO;
+            }
             request->body = grown;
             request->capacity = capacity;
         }
@@ -68,6 +109,12 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *connection, c
         struct MHD_Response *response = cmhd_response_from_copy(too_large_body, sizeof too_large_body - 1);
         cmhd_add_header(response, "Content-Type", "application/json");
         return cmhd_queue(connection, 413, response) ? MHD_YES : MHD_NO;
+    }
+    if (request->too_busy) {
+        struct MHD_Response *response = cmhd_response_from_copy(too_busy_body, sizeof too_busy_body - 1);
+        cmhd_add_header(response, "Content-Type", "application/json");
+        cmhd_add_header(response, "Retry-After", "1");
+        return cmhd_queue(connection, 503, response) ? MHD_YES : MHD_NO;
     }
     return server->on_request(server->context, connection, method, request->uri ? request->uri : url,
                               request->body ? request->body : "",
@@ -97,6 +144,7 @@ static void on_completed(void *cls, struct MHD_Connection *connection, void **co
              || code == MHD_REQUEST_TERMINATED_READ_ERROR)
         how = CMHD_ENDED_CLIENT_GONE;
     if (request->state) server->on_completed(server->context, request->state, how);
+    atomic_fetch_sub(&server->held, request->capacity);
     free(request->uri);
     free(request->body);
     free(request);
@@ -104,7 +152,7 @@ static void on_completed(void *cls, struct MHD_Connection *connection, void **co
 }
 
 struct MHD_Daemon *cmhd_start(const char *address, uint16_t port, unsigned connection_limit, size_t maximum_body,
-                              cmhd_request_handler on_request, cmhd_completion_handler on_completed_handler,
+                              size_t maximum_held, cmhd_request_handler on_request, cmhd_completion_handler on_completed_handler,
                               void *context) {
     struct server *server = calloc(1, sizeof *server);
     if (server == NULL) return NULL;
@@ -112,6 +160,8 @@ struct MHD_Daemon *cmhd_start(const char *address, uint16_t port, unsigned conne
     server->on_completed = on_completed_handler;
     server->context = context;
     server->maximum_body = maximum_body;
+    server->maximum_held = maximum_held;
+    atomic_init(&server->held, 0);
     server->address.sin_family = AF_INET;
     server->address.sin_port = htons(port);
     if (inet_pton(AF_INET, address, &server->address.sin_addr) != 1) {

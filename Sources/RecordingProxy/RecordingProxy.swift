@@ -32,11 +32,14 @@ public final class RecordingProxy: Sendable {
         public var connectionLimit: Int
         /// The largest request body forwarded; a larger one is answered 413.
         public var maximumRequestBody: Int
+        /// The most bytes of request bodies held by all connections at once; a body that would
+        /// pass it is answered 503 with `Retry-After`, so memory stays bounded in total.
+        public var maximumRequestBodies: Int
 
         public init(
             upstream: URL, listenAddress: String = "127.0.0.1", listenPort: UInt16 = 0,
             capturePayloads: Bool = false, caFile: String? = nil, connectionLimit: Int = 256,
-            maximumRequestBody: Int = 32 << 20
+            maximumRequestBody: Int = 32 << 20, maximumRequestBodies: Int = 256 << 20
         ) {
             self.upstream = upstream
             self.listenAddress = listenAddress
@@ -45,6 +48,7 @@ public final class RecordingProxy: Sendable {
             self.caFile = caFile
             self.connectionLimit = connectionLimit
             self.maximumRequestBody = maximumRequestBody
+            self.maximumRequestBodies = maximumRequestBodies
         }
     }
 
@@ -92,7 +96,7 @@ public final class RecordingProxy: Sendable {
         let context = Unmanaged.passRetained(self).toOpaque()
         guard let started = cmhd_start(
             configuration.listenAddress, configuration.listenPort, UInt32(configuration.connectionLimit),
-            configuration.maximumRequestBody, onRequest, onCompleted, context)
+            configuration.maximumRequestBody, configuration.maximumRequestBodies, onRequest, onCompleted, context)
         else {
             Unmanaged<RecordingProxy>.fromOpaque(context).release()
             throw .cannotListen(address: configuration.listenAddress, port: configuration.listenPort)
@@ -161,12 +165,10 @@ public final class RecordingProxy: Sendable {
             proxy: self, route: route, exchange: exchange, clientSocket: cmhd_client_socket(connection),
             stripsUsageChunk: withUsage != nil)
         state.pointee = Unmanaged.passRetained(proxyConnection).toOpaque()
-        // libcurl copies the body (CURLOPT_COPYPOSTFIELDS): the rewritten one need not outlive this call.
-        let prepared = withUsage.map { rewritten in
-            rewritten.withUnsafeBytes { body in
-                UpstreamTransfer(url: url, method: method, headers: forwarded, body: body, caFile: configuration.caFile)
-            }
-        } ?? UpstreamTransfer(url: url, method: method, headers: forwarded, body: body, caFile: configuration.caFile)
+        // libcurl reads the client's body in libmicrohttpd's buffer, which outlives the transfer.
+        let prepared = UpstreamTransfer(
+            url: url, method: method, headers: forwarded, body: withUsage.map { .owned($0) } ?? .borrowed(body),
+            caFile: configuration.caFile)
         guard let transfer = prepared else {
             exchange?.end(.failed(.upstreamUnreachable("libcurl could not prepare the request")))
             return respondBadGateway(connection, route: route, reason: "libcurl could not prepare the request")

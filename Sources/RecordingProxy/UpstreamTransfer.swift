@@ -37,6 +37,8 @@ final class UpstreamTransfer: @unchecked Sendable {
 
     let url: String
     private let handles: UpstreamHandlePool.Handles
+    /// The body of ``Body/owned``, where libcurl reads it until the transfer ends.
+    private let ownedBody: UnsafeMutableRawBufferPointer?
     private var easy: UnsafeMutableRawPointer { handles.easy }
     private var multi: UnsafeMutableRawPointer { handles.multi }
     private let headerList: UnsafeMutablePointer<curl_slist>?
@@ -58,14 +60,31 @@ final class UpstreamTransfer: @unchecked Sendable {
     /// The piece last handed to the client, not yet shown to ``onBody``.
     private var untapped: [UInt8] = []
 
+    /// A request body, which libcurl reads where it lies, without a copy.
+    enum Body {
+        /// Memory that outlives the transfer: libmicrohttpd's buffer of the client's body, freed
+        /// when the request ends, after its transfer.
+        case borrowed(UnsafeRawBufferPointer)
+        /// Bytes the transfer keeps until it ends: a body the proxy rewrote.
+        case owned([UInt8])
+    }
+
     /// Prepares the request; nil when libcurl cannot make a handle or take an option.
-    init?(
-        url: String, method: String, headers requestHeaders: [String], body: UnsafeRawBufferPointer,
-        caFile: String?
-    ) {
+    init?(url: String, method: String, headers requestHeaders: [String], body: Body, caFile: String?) {
         guard let handles = UpstreamHandlePool.shared.take() else { return nil }
         self.url = url
         self.handles = handles
+        let sent: UnsafeRawBufferPointer
+        switch body {
+        case .borrowed(let bytes):
+            ownedBody = nil
+            sent = bytes
+        case .owned(let bytes):
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+            bytes.withUnsafeBytes { copy.copyMemory(from: $0) }
+            ownedBody = copy
+            sent = UnsafeRawBufferPointer(copy)
+        }
         // "Expect:" stops libcurl waiting for 100-continue on a large body.
         headerList = (requestHeaders + ["Expect:"]).reduce(nil) { list, field in curl_slist_append(list, field) }
         errorBuffer = .allocate(capacity: ccurl_error_buffer_size())
@@ -83,7 +102,7 @@ final class UpstreamTransfer: @unchecked Sendable {
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
         var code = ccurl_easy_set_request(
-            easy, url, method, body.baseAddress?.assumingMemoryBound(to: CChar.self), body.count, headerList,
+            easy, url, method, sent.baseAddress?.assumingMemoryBound(to: CChar.self), sent.count, headerList,
             errorBuffer)
         if code == CURLE_OK { code = ccurl_easy_set_receivers(easy, onHeader, onBody, context) }
         if code == CURLE_OK { code = ccurl_easy_set_connect_timeout(easy, 10_000) }
@@ -93,6 +112,7 @@ final class UpstreamTransfer: @unchecked Sendable {
 
     deinit {
         UpstreamHandlePool.shared.giveBack(handles)
+        ownedBody?.deallocate()
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }

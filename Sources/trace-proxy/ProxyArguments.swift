@@ -1,7 +1,7 @@
 import Foundation
 
 /// trace-proxy's command line: `--upstream URL --store FILE [--listen HOST:PORT] [--lttng]
-/// [--capture-payloads] [--ca-file PEM] [--label TEXT] [--drain-timeout SECONDS]`.
+/// [--capture-payloads] [--ca-file PEM] [--label TEXT] [--drain-timeout SECONDS] [--request-memory MIB]`.
 struct ProxyArguments {
     var upstream: URL
     var storePath: String
@@ -13,10 +13,12 @@ struct ProxyArguments {
     var label: String?
     /// How long SIGTERM or Ctrl-C lets requests in flight finish before they are cut.
     var drainTimeout: Double = 10
+    /// MiB of request bodies held at once, by all connections; past it a request is answered 503.
+    var requestMemory = 256
 
     static let usage = """
         usage: trace-proxy --upstream URL --store FILE [--listen 127.0.0.1:PORT] [--lttng] [--capture-payloads]
-                           [--ca-file PEM] [--label TEXT] [--drain-timeout SECONDS]
+                           [--ca-file PEM] [--label TEXT] [--drain-timeout SECONDS] [--request-memory MIB]
 
         Forwards every request to URL and records each chat completion and Messages request to FILE.
         Point a client at it: OPENAI_BASE_URL=http://127.0.0.1:PORT/v1 or ANTHROPIC_BASE_URL=http://127.0.0.1:PORT.
@@ -63,6 +65,12 @@ struct ProxyArguments {
                     throw UsageError(message: "--drain-timeout takes seconds, such as 10, not '\(text)'")
                 }
                 drainTimeout = seconds
+            case "--request-memory":
+                let text = try value(flag)
+                guard let mebibytes = Int(text), (1...1_048_576).contains(mebibytes) else {
+                    throw UsageError(message: "--request-memory takes MiB from 1 to 1048576, such as 256, not '\(text)'")
+                }
+                requestMemory = mebibytes
             default: throw UsageError(message: "unknown argument '\(flag)'")
             }
             index += 1

@@ -45,7 +45,8 @@ pthread_sigmask(SIG_BLOCK, &signals, nil)
 let proxy = RecordingProxy(
     configuration: .init(
         upstream: arguments.upstream, listenAddress: arguments.listenAddress, listenPort: arguments.listenPort,
-        capturePayloads: arguments.capturePayloads, caFile: arguments.caFile),
+        capturePayloads: arguments.capturePayloads, caFile: arguments.caFile,
+        maximumRequestBodies: arguments.requestMemory << 20),
     tracer: tracer)
 let port: UInt16
 do {

@@ -52,6 +52,44 @@ struct ProxyMemoryTests {
         #expect(row["error"] as? String == "malformed upstream stream: the body is not a JSON response")
     }
 
+    /// In total: four clients at once each send a 20 MiB body to a slow stream, which holds its
+    /// body while it lasts. With `--request-memory 64` three bodies fit and the fourth is answered
+    /// 503 with Retry-After; the proxy's peak grows by the three bodies, not by four or by copies
+    /// of them, and once the clients are gone it takes a body again. The route (`/v1/embeddings`)
+    /// is passed through unrecorded, so only bodies held for forwarding count.
+    @Test func bodiesHeldAtOnceStayWithinTheTotalBudget() throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url, arguments: ["--request-memory", "64"])
+        let file = proxy.directory.path("slow-body.json")
+        let padding = String(repeating: "x", count: 20 << 20)
+        try Data(#"{"model":"scripted-slow","stream":true,"padding":"\#(padding)"}"#.utf8)
+            .write(to: URL(fileURLWithPath: file))
+        let before = try peakResidentBytes(of: proxy.process)
+        var clients: [(Process, TemporaryDirectory)] = []
+        for _ in 0..<4 {
+            let output = try TemporaryDirectory()
+            let client = try startProgram(
+                "/usr/bin/curl",
+                ["-sS", "--max-time", "4", "-o", "/dev/null", "-w", "%{http_code}", "--data-binary", "@" + file,
+                 proxy.openAIBaseURL + "/embeddings"],
+                outputIn: output)
+            clients.append((client, output))
+        }
+        for (client, _) in clients { client.waitUntilExit() }
+        let codes = try clients.map { try String(contentsOfFile: $0.1.path("out"), encoding: .utf8) }.sorted()
+        let growth = try peakResidentBytes(of: proxy.process) - before
+        let after = try curl(["-o", "/dev/null", "-w", "%{http_code}", "--data-binary", "@" + file,
+                              "--max-time", "2", proxy.openAIBaseURL + "/embeddings"])
+        #expect(proxy.stop() == 0)
+        print("proxy peak growth for three 20 MiB bodies held at once: \(growth >> 10) KiB; codes \(codes)")
+        // Three held until curl gave up on the slow stream (its head came: 200), one refused.
+        #expect(codes == ["200", "200", "200", "503"])
+        // The budget, and 16 MiB for the threads' stacks and libcurl's and libmicrohttpd's buffers:
+        // a fourth body, or a copy of each, would pass it.
+        #expect(growth < 80 << 20, "the proxy's peak grew \(growth >> 20) MiB for bodies within a 64 MiB budget")
+        #expect(after.out == "200", "a body once the others were released")
+    }
+
     /// `VmHWM` of a running process, in bytes.
     private func peakResidentBytes(of process: Process) throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)

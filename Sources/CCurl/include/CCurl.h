@@ -59,8 +59,9 @@ const char *ccurl_easy_primary_ip(CURL *easy);
 long ccurl_easy_primary_port(CURL *easy);
 
 /*
- * A request of `method` (GET, POST, DELETE, ...) to `url` with `headers` (kept, not copied), `body`
- * (copied; sent when `body_length` is not 0 or the method is POST), no signals, redirects not
+ * A request of `method` (GET, POST, DELETE, ...) to `url` with `headers` and `body` (both kept, not
+ * copied: they must outlive the transfer; the body is sent when `body_length` is not 0 or the
+ * method is POST), no signals, redirects not
  * followed, the body handed over as it arrives (no decoding), and curl's error text written to
  * `error_buffer`. For the recording proxy, which forwards requests as they came.
  */
