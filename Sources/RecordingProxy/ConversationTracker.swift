@@ -7,9 +7,11 @@ import Synchronization
 /// Tells which conversation each request belongs to, from the traffic alone, and records the
 /// tool calls that one response asked for when a later request brings their results.
 ///
-/// A request belongs to the conversation whose latest request's entries are a strict prefix of
-/// its own (the client sent the history again, plus the answer and what came next), or to the
-/// conversation the client named. Each conversation has one ``SessionRecorder``, the middleware's,
+/// A request belongs to the conversation the client named; else to the one that ended the stored
+/// response it continues (`previous_response_id`: the request sends only what is new, and is read
+/// as that conversation's history followed by it); else to the conversation whose latest
+/// request's entries are a strict prefix of its own (the client sent the history again, plus the
+/// answer and what came next). Each conversation has one ``SessionRecorder``, the middleware's,
 /// so prefix reuse, turns and handoffs are judged the same way for proxy and middleware stores.
 /// At most ``maximumConversations`` are remembered; the least recently used goes first.
 final class ConversationTracker: Sendable {
@@ -30,7 +32,13 @@ final class ConversationTracker: Sendable {
         var lastUsed: Int64
         /// Calls the latest response asked for, by call id, until a request brings their results.
         var pendingCalls: [String: PendingCall] = [:]
+        /// The ids of its latest responses (at most ``maximumResponseIDs``), which a request
+        /// continuing a stored response names.
+        var responseIDs: [String] = []
     }
+
+    /// Response ids remembered for each conversation.
+    static let maximumResponseIDs = 32
 
     /// A tool call a response asked for: what it was, and when its response ended.
     struct PendingCall {
@@ -46,15 +54,20 @@ final class ConversationTracker: Sendable {
 
     /// Finds or starts the conversation of `observed` and records each tool call whose result
     /// the request carries (its duration ends now); the request is then placed with the
-    /// recorder's ``SessionRecorder/beginRequest(_:model:requestID:at:)``.
-    func conversation(for observed: ObservedRequest) -> SessionRecorder {
-        let entries = observed.request.entries
+    /// recorder's ``SessionRecorder/beginRequest(_:model:requestID:at:)``. A request that
+    /// continues a stored response gets that conversation's history before its own entries.
+    func conversation(for observed: inout ObservedRequest) -> SessionRecorder {
         let now = tracer.now()
-        let (recorder, answered) = state.withLock { state -> (SessionRecorder, [(PendingCall, ToolOutput)]) in
+        let (recorder, answered, entries) = state.withLock {
+            state -> (SessionRecorder, [(PendingCall, ToolOutput)], [Transcript.Entry]) in
             state.useCounter += 1
+            var entries = observed.request.entries
             let chosen: Int
             if let index = Self.match(observed, in: state.conversations) {
                 chosen = index
+                if let id = observed.continuedResponseID, state.conversations[index].responseIDs.contains(id) {
+                    entries = state.conversations[index].entries + entries
+                }
             } else {
                 if state.conversations.count >= Self.maximumConversations,
                    let oldest = state.conversations.indices.min(by: {
@@ -77,8 +90,9 @@ final class ConversationTracker: Sendable {
             }
             state.conversations[chosen].entries = entries
             state.conversations[chosen].lastUsed = state.useCounter
-            return (state.conversations[chosen].recorder, answered)
+            return (state.conversations[chosen].recorder, answered, entries)
         }
+        observed.request.entries = entries
         for (pending, output) in answered {
             recordToolCall(
                 pending, output: output, failed: observed.failedToolCallIDs.contains(output.callID),
@@ -87,11 +101,19 @@ final class ConversationTracker: Sendable {
         return recorder
     }
 
-    /// Remembers the calls a response asked for, to record when their results come.
-    func responseEnded(recorder: SessionRecorder, calls: [ToolCallRequest], requestID: Int64, at end: Int64) {
-        guard !calls.isEmpty else { return }
+    /// Remembers the calls a response asked for, to record when their results come, and its id,
+    /// which a request continuing it names.
+    func responseEnded(
+        recorder: SessionRecorder, responseID: String?, calls: [ToolCallRequest], requestID: Int64, at end: Int64
+    ) {
+        guard !calls.isEmpty || responseID != nil else { return }
         state.withLock { state in
             guard let index = state.conversations.firstIndex(where: { $0.recorder === recorder }) else { return }
+            if let responseID {
+                state.conversations[index].responseIDs.append(responseID)
+                state.conversations[index].responseIDs.removeFirst(
+                    max(0, state.conversations[index].responseIDs.count - Self.maximumResponseIDs))
+            }
             for call in calls {
                 state.conversations[index].pendingCalls[call.id] =
                     PendingCall(call: call, requestID: requestID, responseEnd: end)
@@ -104,6 +126,11 @@ final class ConversationTracker: Sendable {
     private static func match(_ observed: ObservedRequest, in conversations: [Conversation]) -> Int? {
         if let name = observed.sessionName {
             return conversations.firstIndex { $0.name == name }
+        }
+        if let id = observed.continuedResponseID,
+           let index = conversations.firstIndex(where: { $0.responseIDs.contains(id) })
+        {
+            return index
         }
         let entries = observed.request.entries
         var best: (index: Int, length: Int, lastUsed: Int64)?

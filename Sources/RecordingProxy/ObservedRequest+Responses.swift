@@ -6,8 +6,8 @@ extension ObservedRequest {
     ///
     /// `input` is a string (one prompt) or a list of items: messages, `function_call` and
     /// `function_call_output`. A request that continues a stored response (`previous_response_id`)
-    /// sends only what is new: its history is on the server, so the proxy sees no prefix to
-    /// reuse, and such a request joins its conversation only by a session name.
+    /// sends only what is new, its history being on the server: ``ConversationTracker`` puts it in
+    /// the conversation that response ended, after that conversation's history.
     static func openAIResponses(_ body: Data, sessionHeader: String?) -> ObservedRequest? {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
               let input = object["input"]
@@ -46,8 +46,10 @@ extension ObservedRequest {
                 name: tool["name"] as? String ?? tool["type"] as? String ?? "",
                 description: tool["description"] as? String ?? "", parameters: JSONValue.text(tool["parameters"]))
         }
-        return openAI(
+        var observed = openAI(
             object, sessionHeader: sessionHeader, instructions: instructions, entries: entries, tools: tools,
             maximumResponseTokens: object["max_output_tokens"])
+        observed.continuedResponseID = object["previous_response_id"] as? String
+        return observed
     }
 }

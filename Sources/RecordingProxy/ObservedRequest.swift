@@ -13,6 +13,9 @@ struct ObservedRequest {
     var request: ModelRequest
     /// Calls whose result the client marked as a failure (Anthropic's `tool_result` `is_error`).
     var failedToolCallIDs: Set<String> = []
+    /// The stored response this request continues (the Responses API's `previous_response_id`):
+    /// its entries are only what is new, the rest of its history being on the server.
+    var continuedResponseID: String?
 
     /// Reads an OpenAI chat completions body; nil when it is not a JSON object with messages.
     static func openAIChat(_ body: Data, sessionHeader: String?) -> ObservedRequest? {

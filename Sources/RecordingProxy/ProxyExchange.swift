@@ -41,7 +41,8 @@ final class ProxyExchange: Sendable {
         self.tracer = tracer
         self.tracker = tracker
         self.capturePayloads = capturePayloads
-        let recorder = tracker.conversation(for: observed)
+        var observed = observed
+        let recorder = tracker.conversation(for: &observed)
         self.recorder = recorder
         let context = tracer.currentContext.inSession(recorder.sessionID)
         let handle = TraceContext.$current.withValue(context) {
@@ -87,18 +88,19 @@ final class ProxyExchange: Sendable {
     /// Ends the recording; only the first call records.
     func end(_ ending: Ending) {
         let now = tracer.now()
-        let outcome = state.withLock { state -> (calls: [ToolCallRequest], response: String, failure: ProxyFailure?)? in
+        typealias Outcome = (calls: [ToolCallRequest], response: String, id: String?, failure: ProxyFailure?)
+        let outcome = state.withLock { state -> Outcome? in
             guard !state.ended else { return nil }
             state.ended = true
             if case .failed(let failure) = ending {
                 // Clients close the connection once the stream's last event came (the openai SDK
                 // at [DONE]), before the upstream ends it: such a stream is complete, not cancelled.
                 guard case .clientDisconnected = failure, state.tap.readsEvents, state.tap.hasCompleteStream else {
-                    return (state.toolCalls, state.observation.response, failure)
+                    return (state.toolCalls, state.observation.response, nil, failure)
                 }
             }
             guard (200..<300).contains(state.status) else {
-                return ([], "", .upstreamStatus(state.status, message: state.tap.errorMessage()))
+                return ([], "", nil, .upstreamStatus(state.status, message: state.tap.errorMessage()))
             }
             if state.tap.readsEvents {
                 for event in state.tap.finishEvents() {
@@ -108,24 +110,25 @@ final class ProxyExchange: Sendable {
                 let (id, model) = (state.tap.responseID, state.tap.responseModel)
                 handle.setResponse(id: id, model: model)
                 if let malformation = state.tap.malformation {
-                    return (state.toolCalls, state.observation.response, .malformedStream(malformation))
+                    return (state.toolCalls, state.observation.response, id, .malformedStream(malformation))
                 }
-                return (state.toolCalls, state.observation.response, nil)
+                return (state.toolCalls, state.observation.response, id, nil)
             }
             guard let whole = state.tap.wholeResponse() else {
-                return ([], "", .malformedStream("the body is not a JSON response"))
+                return ([], "", nil, .malformedStream("the body is not a JSON response"))
             }
             // Not as content deltas: a whole response has no first token to time.
             for event in whole.events { state.observation.observe(event) }
             handle.setResponse(id: whole.id, model: whole.model)
-            return (whole.toolCalls, whole.text, nil)
+            return (whole.toolCalls, whole.text, whole.id, nil)
         }
         guard let outcome else { return }
         if let failure = outcome.failure {
             handle.finish(throwing: failure)
         } else {
             handle.finish()
-            tracker.responseEnded(recorder: recorder, calls: outcome.calls, requestID: handle.id, at: now)
+            tracker.responseEnded(
+                recorder: recorder, responseID: outcome.id, calls: outcome.calls, requestID: handle.id, at: now)
         }
         if capturePayloads, !outcome.response.isEmpty {
             tracer.capturePayload(.response, outcome.response, parentID: handle.id)

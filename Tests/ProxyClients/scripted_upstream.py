@@ -64,6 +64,7 @@ def chunk(model, delta, finish=None, usage=None):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    chained = 0
 
     def log_message(self, *args):
         pass
@@ -172,7 +173,11 @@ class Handler(BaseHTTPRequestHandler):
         else:
             item = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
                     "content": [{"type": "output_text", "text": "It is sunny in Paris.", "annotations": []}]}
-        response = {"id": "resp_scripted_%d" % results, "object": "response", "model": model, "status": "completed",
+        response_id = "resp_scripted_%d" % results
+        if model == "scripted-chain":  # ids of its own for each response, as a server that stores them gives
+            Handler.chained += 1
+            response_id = "resp_chain_%d" % Handler.chained
+        response = {"id": response_id, "object": "response", "model": model, "status": "completed",
                     "output": [item], "usage": usage}
         if not request.get("stream"):
             body = json.dumps(response).encode()

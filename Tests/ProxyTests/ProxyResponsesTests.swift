@@ -40,6 +40,37 @@ struct ProxyResponsesScriptedTests {
         #expect(call["output_bytes"] as? Int == "Sunny.".utf8.count)
         #expect(call["request_id"] as? Int == rows[0]["request_id"] as? Int)
     }
+
+    /// A request that continues a stored response sends only what is new: it joins the
+    /// conversation that ended that response, after its history, and its tool result completes
+    /// the call that response asked for; a conversation in between is not confused with it.
+    @Test func aRequestContinuingAStoredResponseJoinsItsConversation() throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url)
+        let url = proxy.openAIBaseURL + "/responses"
+        let first = try curl(["-d", #"{"model":"scripted-chain","input":"Weather in Paris?"}"#, url])
+        let other = try curl(["-d", #"{"model":"scripted-chain","input":"Weather in Oslo?"}"#, url])
+        let firstID = try #require(
+            (try JSONSerialization.jsonObject(with: Data(first.out.utf8)) as? [String: Any])?["id"] as? String)
+        let continued = #"{"model":"scripted-chain","previous_response_id":"\#(firstID)","input":["#
+            + #"{"type":"function_call_output","call_id":"call_r0","output":"Sunny."}]}"#
+        let third = try curl(["-d", continued, url])
+        #expect(proxy.stop() == 0)
+        #expect([first, other, third].allSatisfy { $0.status == 0 })
+
+        let rows = try storeRows(proxy.storePath, "select * from request order by ts")
+        try #require(rows.count == 3)
+        let sessions = rows.map { $0["session_id"] as? Int }
+        #expect(sessions[2] == sessions[0], "the continuation is in the conversation of \(firstID)")
+        #expect(sessions[1] != sessions[0], "the other conversation is its own")
+        // The history it continues (the first request's one entry) is reused whole.
+        #expect(rows[2]["reused_prefix_entries"] as? Int == 1)
+        #expect(rows[2]["turn_id"] as? Int == rows[0]["turn_id"] as? Int, "a tool round of the same turn")
+        let call = try #require(try storeRows(proxy.storePath, "select * from tool_call").first)
+        #expect(call["call_id"] as? String == "call_r0")
+        #expect(call["output_bytes"] as? Int == "Sunny.".utf8.count)
+        #expect(call["request_id"] as? Int == rows[0]["request_id"] as? Int)
+    }
 }
 
 @Suite(.serialized, .llamaServer)
