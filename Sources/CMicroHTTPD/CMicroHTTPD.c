@@ -20,7 +20,7 @@ struct server {
     /* Bytes of request bodies held by all connections at once, at most maximum_held. */
     size_t maximum_held;
     atomic_size_t held;
-    struct sockaddr_in address;
+    struct sockaddr_storage address;
 };
 
 /* One request's body as it arrives, and what the Swift side keeps for it. */
@@ -162,15 +162,23 @@ struct MHD_Daemon *cmhd_start(const char *address, uint16_t port, unsigned conne
     server->maximum_body = maximum_body;
     server->maximum_held = maximum_held;
     atomic_init(&server->held, 0);
-    server->address.sin_family = AF_INET;
-    server->address.sin_port = htons(port);
-    if (inet_pton(AF_INET, address, &server->address.sin_addr) != 1) {
+    unsigned family_flag = 0;
+    struct sockaddr_in *ipv4 = (struct sockaddr_in *)&server->address;
+    struct sockaddr_in6 *ipv6 = (struct sockaddr_in6 *)&server->address;
+    if (inet_pton(AF_INET, address, &ipv4->sin_addr) == 1) {
+        ipv4->sin_family = AF_INET;
+        ipv4->sin_port = htons(port);
+    } else if (inet_pton(AF_INET6, address, &ipv6->sin6_addr) == 1) {
+        ipv6->sin6_family = AF_INET6;
+        ipv6->sin6_port = htons(port);
+        family_flag = MHD_USE_IPv6;
+    } else {
         free(server);
         return NULL;
     }
     /* The server struct lives as long as the process: a daemon is started once. */
     return MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL
-                                | MHD_USE_ERROR_LOG,
+                                | MHD_USE_ERROR_LOG | family_flag,
                             port, NULL, NULL, on_access, server, MHD_OPTION_SOCK_ADDR, &server->address,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit, MHD_OPTION_NOTIFY_COMPLETED,
                             on_completed, server, MHD_OPTION_URI_LOG_CALLBACK, on_uri, server, MHD_OPTION_END);

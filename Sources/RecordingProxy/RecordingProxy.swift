@@ -20,7 +20,7 @@ public final class RecordingProxy: Sendable {
     public struct Configuration: Sendable {
         /// The model server; a client's path is appended to it (`/v1` is not doubled).
         public var upstream: URL
-        /// A dotted IPv4 address; loopback by default.
+        /// An IPv4 or IPv6 address literal (`127.0.0.1`, `::1`); IPv4 loopback by default.
         public var listenAddress: String
         /// 0 for a free port.
         public var listenPort: UInt16
@@ -59,7 +59,7 @@ public final class RecordingProxy: Sendable {
         public var description: String {
             switch self {
             case .cannotListen(let address, let port):
-                "cannot listen on \(address):\(port) (not a free IPv4 address and port?)"
+                "cannot listen on \(address.contains(":") ? "[\(address)]" : address):\(port) (not a free IP address and port?)"
             }
         }
     }

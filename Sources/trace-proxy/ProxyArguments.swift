@@ -17,7 +17,7 @@ struct ProxyArguments {
     var requestMemory = 256
 
     static let usage = """
-        usage: trace-proxy --upstream URL --store FILE [--listen 127.0.0.1:PORT] [--lttng] [--capture-payloads]
+        usage: trace-proxy --upstream URL --store FILE [--listen HOST:PORT] [--lttng] [--capture-payloads]
                            [--ca-file PEM] [--label TEXT] [--drain-timeout SECONDS] [--request-memory MIB]
 
         Forwards every request to URL and records each chat completion and Messages request to FILE.
@@ -49,11 +49,16 @@ struct ProxyArguments {
             case "--store": store = try value(flag)
             case "--listen":
                 let text = try value(flag)
-                let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-                guard parts.count == 2, let port = UInt16(parts[1]) else {
-                    throw UsageError(message: "--listen takes HOST:PORT, such as 127.0.0.1:8089, not '\(text)'")
+                // HOST:PORT, with an IPv6 HOST in brackets: [::1]:8089.
+                guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
+                    throw UsageError(message: "--listen takes HOST:PORT, such as 127.0.0.1:8089 or [::1]:8089, not '\(text)'")
                 }
-                listenAddress = String(parts[0])
+                var host = text[..<colon]
+                if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
+                guard !host.isEmpty, !host.contains("[") else {
+                    throw UsageError(message: "--listen takes HOST:PORT, such as 127.0.0.1:8089 or [::1]:8089, not '\(text)'")
+                }
+                listenAddress = String(host)
                 listenPort = port
             case "--lttng": lttng = true
             case "--capture-payloads": capturePayloads = true

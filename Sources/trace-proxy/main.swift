@@ -56,7 +56,8 @@ do {
 }
 // Written unbuffered, so a script or test that started the proxy reads the port at once.
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
-say("trace-proxy: listening on http://\(arguments.listenAddress):\(port), forwarding to "
+let host = arguments.listenAddress.contains(":") ? "[\(arguments.listenAddress)]" : arguments.listenAddress
+say("trace-proxy: listening on http://\(host):\(port), forwarding to "
     + "\(arguments.upstream.absoluteString), recording to \(arguments.storePath)")
 
 var received: Int32 = 0

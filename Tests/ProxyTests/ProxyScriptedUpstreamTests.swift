@@ -37,6 +37,17 @@ struct ProxyScriptedUpstreamTests {
         #expect(first == second, "a new upstream connection for the second request")
     }
 
+    /// An IPv6 listen address: clients of `[::1]` get the upstream's answer; IPv4 is not served.
+    @Test func listensOnAnIPv6Address() throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url, arguments: ["--listen", "[::1]:0"])
+        let models = try curl(["-g", "-o", "/dev/null", "-w", "%{http_code}", "http://[::1]:\(proxy.port)/v1/models"])
+        let overIPv4 = try curl(["-o", "/dev/null", "http://127.0.0.1:\(proxy.port)/v1/models"])
+        #expect(proxy.stop() == 0)
+        #expect(models.out == "200")
+        #expect(overIPv4.status == 7, "curl could not connect over IPv4")
+    }
+
     /// The proxy asks for usage the client did not ask for, records it, and takes the usage-only
     /// chunk out again: the client's bytes are those it gets from the upstream without the proxy.
     @Test func usageTheClientDidNotAskForIsRecordedAndStrippedByteForByte() throws {

@@ -47,10 +47,10 @@ typedef int (*cmhd_request_handler)(void *context, struct MHD_Connection *connec
 typedef void (*cmhd_completion_handler)(void *context, void *request_state, int how);
 
 /*
- * Listens on `address` (dotted IPv4) and `port` (0 for any free one): at most `connection_limit`
+ * Listens on `address` (an IPv4 or IPv6 literal: 127.0.0.1, ::1) and `port` (0 for any free one): at most `connection_limit`
  * connections, request bodies of at most `maximum_body` bytes (a longer one is answered 413), and
  * at most `maximum_held` bytes of bodies held by all connections at once (a body that would pass
- * it is answered 503 with Retry-After). NULL when the address is not IPv4 or the port cannot be bound.
+ * it is answered 503 with Retry-After). NULL when the address is not an IP literal or the port cannot be bound.
  */
 struct MHD_Daemon *cmhd_start(const char *address, uint16_t port, unsigned connection_limit, size_t maximum_body,
                               size_t maximum_held, cmhd_request_handler on_request, cmhd_completion_handler on_completed,
