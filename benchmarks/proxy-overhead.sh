@@ -7,7 +7,7 @@
 # peak memory. Clients are httpx2, the openai SDK's HTTP client, from scripts/proxy-clients.sh.
 #
 # Usage: benchmarks/proxy-overhead.sh [PAIRS]        # 40 pairs against llama.cpp, 5× as many scripted
-#        TRACE_PROXY=/path/to/trace-proxy benchmarks/proxy-overhead.sh
+#        TRACE_PROXY=/path/to/trace-proxy LLAMA_THREADS=2 benchmarks/proxy-overhead.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pairs=${1:-40}
@@ -24,7 +24,9 @@ pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
 
 server_port=$(free_port)
-"$SERVER" -m "$MODEL" --host 127.0.0.1 --port "$server_port" -c 4096 -np 1 -t 2 --cache-prompt \
+# llama.cpp on one thread by default, so that a core is left for the client and the proxy: on a
+# 2-core machine a server on both cores makes every relayed chunk wait for one (LLAMA_THREADS=2 to see it).
+"$SERVER" -m "$MODEL" --host 127.0.0.1 --port "$server_port" -c 4096 -np 1 -t "${LLAMA_THREADS:-1}" --cache-prompt \
     --jinja --no-webui >"$work/server.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 120); do curl -sf "http://127.0.0.1:$server_port/health" >/dev/null && break; sleep 0.5; done

@@ -85,11 +85,9 @@ final class ProxyConnection: @unchecked Sendable {
     private func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
         // A filtered piece may come out empty: wait for the next one.
         while leftoverStart == leftover.count {
-            if upstreamEnded {
-                transfer?.flushBody()
-                exchange?.end(.completed)
-                return Int(CMHD_BODY_END)
-            }
+            // The recording ends in `completed(how:)`, once the client has the whole body: reading
+            // the last events and finishing the record add nothing to the client's wait.
+            if upstreamEnded { return Int(CMHD_BODY_END) }
             guard let transfer else { return Int(CMHD_BODY_ABORT) }
             switch transfer.nextBytes(clientSocket: clientSocket, stopping: { proxy.isStopping }) {
             case .bytes(let bytes):
