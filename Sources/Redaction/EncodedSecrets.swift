@@ -26,6 +26,7 @@ enum EncodedSecrets {
         }
         if config.fields {
             if contains(b, "kind: Secret") { extra += kubernetesSecretValues(b) }
+            if namesKindSecret(b) { extra += kubernetesJSONSecretValues(b) }
             if contains(b, "base64 -") { extra += linesAfterBase64Decode(b) }
         }
         var i = 0
@@ -220,6 +221,66 @@ enum EncodedSecrets {
             lineStart = lineEnd + 1
         }
         return found
+    }
+
+    /// Whether the text names a Kubernetes Secret in JSON: `"kind"`, a colon and `"Secret"`,
+    /// blanks between, each quote maybe escaped (`\"kind\": \"Secret\"` in a log line).
+    static func namesKindSecret(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var from = 0
+        while let at = b.firstIndex(of: "kind", from: from) {
+            from = at + 4
+            var k = skipQuote(b, at + 4)
+            guard k > at + 4 else { continue }
+            while k < b.count && isSpace(b[k]) { k += 1 }
+            guard k < b.count, b[k] == UInt8(ascii: ":") else { continue }
+            k += 1
+            while k < b.count && isSpace(b[k]) { k += 1 }
+            let value = skipQuote(b, k)
+            if value > k, b.has("Secret", at: value), skipQuote(b, value + 6) > value + 6 { return true }
+        }
+        return false
+    }
+
+    /// The index after a quote at `k`, escaped or not; `k` when there is none.
+    @inline(__always) static func skipQuote(_ b: UnsafeBufferPointer<UInt8>, _ k: Int) -> Int {
+        if k < b.count && b[k] == UInt8(ascii: "\"") { return k + 1 }
+        if k + 1 < b.count && b[k] == UInt8(ascii: "\\") && b[k + 1] == UInt8(ascii: "\"") { return k + 2 }
+        return k
+    }
+
+    /// Every string value in the `"data"` and `"stringData"` objects of a Secret written as JSON
+    /// in text (a `kubectl get secret -o json` pasted into a prompt or a tool's output), quotes
+    /// escaped or not. A value holds no quote (base64, or a `stringData` value without one).
+    static func kubernetesJSONSecretValues(_ b: UnsafeBufferPointer<UInt8>) -> [Finding] {
+        var found: [Finding] = []
+        for key: StaticString in ["data", "stringData"] {
+            var from = 0
+            while let at = b.firstIndex(of: key, from: from) {
+                from = at + key.utf8CodeUnitCount
+                var k = skipQuote(b, from)
+                guard k > from, at > 0, b[at - 1] == UInt8(ascii: "\"") else { continue }
+                while k < b.count && isSpace(b[k]) { k += 1 }
+                guard k < b.count, b[k] == UInt8(ascii: ":") else { continue }
+                k += 1
+                while k < b.count && isSpace(b[k]) { k += 1 }
+                guard k < b.count, b[k] == UInt8(ascii: "{") else { continue }
+                // Members up to the closing brace: "KEY": "VALUE", each value's quotes found.
+                while k < b.count && b[k] != UInt8(ascii: "}") {
+                    guard b[k] == UInt8(ascii: ":") else { k += 1; continue }
+                    k += 1
+                    while k < b.count && isSpace(b[k]) { k += 1 }
+                    let v = skipQuote(b, k)
+                    guard v > k else { continue }
+                    var e = v
+                    while e < b.count && b[e] != UInt8(ascii: "\"") && b[e] != UInt8(ascii: "\\")
+                        && b[e] != UInt8(ascii: "}") && b[e] != UInt8(ascii: "\n") { e += 1 }
+                    if e > v, skipQuote(b, e) > e { found.append(Finding(start: v, end: e, kind: .kubernetesSecret)) }
+                    k = e
+                }
+                from = k
+            }
+        }
+        return found.sorted { $0.start < $1.start }
     }
 
     @inline(__always) static func trimmedEnd(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {

@@ -15,12 +15,17 @@ struct JSONRedaction {
     /// Each replaced value's kind and the input offset of the JSON value that held it.
     var located: [(kind: RedactionKind, offset: Int)] = []
     var changed = false
+    /// The document holds a Kubernetes Secret (`"kind": "Secret"`): every string under a `data`
+    /// or `stringData` object is a secret, whatever its key (`GITHUB_PAT`, `.dockerconfigjson`).
+    let holdsKubernetesSecret: Bool
 
     init(input: UnsafeBufferPointer<UInt8>, redactor: Redactor) {
         self.input = input
         self.redactor = redactor
+        holdsKubernetesSecret = redactor.config.fields && EncodedSecrets.namesKindSecret(input)
         output.reserveCapacity(input.count + 64)
     }
+
 
     mutating func document() throws {
         copyWhitespace()
@@ -45,10 +50,11 @@ struct JSONRedaction {
         position += 1
     }
 
-    private mutating func value(field: FieldClass) throws {
+    /// A value; an object in it gives each member `members` instead of its name's class.
+    private mutating func value(field: FieldClass, members: FieldClass? = nil) throws {
         guard position < input.count else { throw Invalid() }
         switch input[position] {
-        case UInt8(ascii: "{"): try object()
+        case UInt8(ascii: "{"): try object(members: members)
         case UInt8(ascii: "["): try array(field: field)
         case UInt8(ascii: "\""): try stringValue(field: field)
         case UInt8(ascii: "t"): try literal("true")
@@ -58,7 +64,7 @@ struct JSONRedaction {
         }
     }
 
-    private mutating func object() throws {
+    private mutating func object(members: FieldClass? = nil) throws {
         depth += 1
         guard depth <= 512 else { throw Invalid() }
         try expect(UInt8(ascii: "{"))
@@ -71,8 +77,14 @@ struct JSONRedaction {
         while true {
             let raw = try stringToken()
             copy(raw)
+            let key = UnsafeBufferPointer(rebasing: input[(raw.lowerBound + 1)..<(raw.upperBound - 1)])
+            let nested: FieldClass? =
+                holdsKubernetesSecret && (key.elementsEqual("data".utf8) || key.elementsEqual("stringData".utf8))
+                ? .secret(kind: .kubernetesSecret) : nil
             let field: FieldClass
-            if redactor.config.fields {
+            if let members {
+                field = members
+            } else if redactor.config.fields {
                 let name = UnsafeBufferPointer(rebasing: input[(raw.lowerBound + 1)..<(raw.upperBound - 1)])
                 if name.contains(UInt8(ascii: "\\")) {
                     let decoded = try Self.unescape(name)
@@ -88,7 +100,7 @@ struct JSONRedaction {
             copyWhitespace()
             try expect(UInt8(ascii: ":"))
             copyWhitespace()
-            try value(field: field)
+            try value(field: field, members: nested)
             copyWhitespace()
             guard position < input.count else { throw Invalid() }
             if input[position] == UInt8(ascii: ",") {

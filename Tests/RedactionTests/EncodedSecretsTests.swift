@@ -44,6 +44,37 @@ struct EncodedSecretsTests {
         FalsePositiveTests.unchanged("kind: ConfigMap\ndata:\n  mode: ZGVidWc=\n")
     }
 
+    /// `kubectl get secret -o json`: keys in alphabetical order (`data` before `kind`), as a
+    /// document, as text, and escaped inside another JSON string; `stringData` holds plain values.
+    @Test func aKubernetesSecretWrittenAsJSONGoesToo() {
+        let token = Data("ghp_made_up_for_a_test".utf8).base64EncodedString()
+        let document = """
+            {
+                "apiVersion": "v1",
+                "data": {"GITHUB_PAT": "\(token)", "region": "ZXUtd2VzdC0x"},
+                "kind": "Secret",
+                "metadata": {"name": "ci"},
+                "stringData": {"note": "Plum-Harbor-4417x"}
+            }
+            """
+        let redacted = """
+            {
+                "apiVersion": "v1",
+                "data": {"GITHUB_PAT": "[REDACTED:kubernetes_secret]", "region": "[REDACTED:kubernetes_secret]"},
+                "kind": "Secret",
+                "metadata": {"name": "ci"},
+                "stringData": {"note": "[REDACTED:kubernetes_secret]"}
+            }
+            """
+        #expect(Redactor.standard.redactJSON(document).text == redacted)
+        #expect(Redactor.standard.redact(document).text == redacted)
+        let wrapped = #"{"output": "{\"kind\":\"Secret\",\"data\":{\"A\":\"UGx1bS1IYXJib3ItNDQxN3g=\"}}"}"#
+        #expect(Redactor.standard.redactJSON(wrapped).text
+            == #"{"output": "{\"kind\":\"Secret\",\"data\":{\"A\":\"[REDACTED:kubernetes_secret]\"}}"}"#)
+        FalsePositiveTests.unchanged(#"{"kind": "ConfigMap", "data": {"mode": "ZGVidWc="}}"#)
+        FalsePositiveTests.unchanged(#"{"kind": "Secretary", "data": {"mode": "ZGVidWc="}}"#)
+    }
+
     @Test func theLineAfterBase64DecodeGoes() {
         let session = "$ kubectl get secret db -o jsonpath='{.data.password}' | base64 -d\nPlum-Harbor-4417x\n$ ls\n"
         #expect(Redactor.standard.redact(session).text
@@ -59,10 +90,11 @@ struct EncodedSecretsTests {
 
     /// Four times the input takes about four times as long, not sixteen, on input that is all
     /// base64, all percent-escapes, all `base64 -d`, or one Secret's `data:` of many lines.
-    @Test(arguments: ["A", "%41", "base64 -d ", "  k: QUFBQQ==\n", "x is ", "s(\"", "P=\""])
+    @Test(arguments: ["A", "%41", "base64 -d ", "  k: QUFBQQ==\n", "x is ", "s(\"", "P=\"", #""data":{"k":"QQ"#])
     func costStaysLinear(unit: String) {
         func seconds(_ count: Int) -> Double {
-            let text = (unit.hasPrefix("  k:") ? "kind: Secret\ndata:\n" : "") + String(repeating: unit, count: count)
+            let prefix = unit.hasPrefix("  k:") ? "kind: Secret\ndata:\n" : unit.hasPrefix("\"data\"") ? #"{"kind":"Secret","# : ""
+            let text = prefix + String(repeating: unit, count: count)
             // The thread's CPU time, best of five: other jobs on the machine do not count.
             func cpu() -> Double {
                 var spec = timespec()
