@@ -16,6 +16,9 @@ enum PhoneContext {
         "móvil",
         "movil", "handy", "portable", "celular", "ph:", "ph.", "dial", "ring me", "text me", "reach me",
         "sms",
+        // The same words in the largest other locales, as UTF-8 (case folding is ASCII only).
+        "tél", "numéro", "rufnummer", "teléfono", "telefone", "телефон", "電話", "电话", "携帯", "手机", "전화",
+        "휴대폰",
     ]
 }
 

@@ -90,7 +90,7 @@ struct EncodedSecretsTests {
 
     /// Four times the input takes about four times as long, not sixteen, on input that is all
     /// base64, all percent-escapes, all `base64 -d`, or one Secret's `data:` of many lines.
-    @Test(arguments: ["A", "%41", "base64 -d ", "  k: QUFBQQ==\n", "x is ", "s(\"", "P=\"", #""data":{"k":"QQ"#])
+    @Test(arguments: ["A", "%41", "base64 -d ", "  k: QUFBQQ==\n", "x is ", "s(\"", "P=\"", #""data":{"k":"QQ"#, "あ", "１"])
     func costStaysLinear(unit: String) {
         func seconds(_ count: Int) -> Double {
             let prefix = unit.hasPrefix("  k:") ? "kind: Secret\ndata:\n" : unit.hasPrefix("\"data\"") ? #"{"kind":"Secret","# : ""

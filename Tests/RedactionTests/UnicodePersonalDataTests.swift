@@ -15,7 +15,22 @@ struct UnicodePersonalDataTests {
         ("06.12.34.56.78", "[REDACTED:phone]"),
         ("携帯 090-1234-5678", "携帯 [REDACTED:phone]"),
         ("ring 07700 900123", "ring [REDACTED:phone]"),
+        // Full-width digits and signs, as a Japanese, Chinese or Korean keyboard types them.
+        ("call me at ０１５１ ２３４５６７８９ today", "call me at [REDACTED:phone] today"),
+        ("電話：０３－１２３４－５６７８", "電話：[REDACTED:phone]"),
+        ("カード ４１１１ １１１１ １１１１ １１１１", "カード [REDACTED:credit_card]"),
+        ("电话 010-1234-5678", "电话 [REDACTED:phone]"),
+        ("Mon numéro: 01 23 45 67 89", "Mon numéro: [REDACTED:phone]"),
     ]
+
+    /// A key typed in full-width forms is the key: its ASCII form is what the server would take.
+    @Test func aFullWidthKeyIsFoundAsItsASCIIForm() {
+        let key = "sk-proj-abcdefGHIJK1234567890abcdefghij"
+        let wide = String(String.UnicodeScalarView(key.unicodeScalars.map {
+            $0 == "-" ? "－" : Unicode.Scalar($0.value + 0xFEE0)!
+        }))
+        #expect(Redactor.standard.redact("APIキー：\(wide) です").text == "APIキー：[REDACTED:openai_key] です")
+    }
 
     @Test(arguments: redacted)
     func replaced(_ pair: (String, String)) {
@@ -29,6 +44,8 @@ struct UnicodePersonalDataTests {
         "06 12 34 56",
         "version 0151.2345",
         "icon@2x.png and café@home",
+        "ＦＵＬＬ ｗｉｄｔｈ words and ２０２４年１２月３日",
+        "電話番号は後で",
     ]
 
     @Test("left alone", arguments: harmless)
