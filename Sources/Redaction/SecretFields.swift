@@ -5,7 +5,7 @@ enum FieldClass: Equatable, Sendable {
     /// The name says secret (`password`, `api_key`, `client_secret`...): the whole value is
     /// redacted with `kind`, unless it is a placeholder.
     case secret(kind: RedactionKind)
-    /// The name hints at a secret (`key`, `auth`, `hmac`, `salt`, `nonce`): the value is redacted
+    /// The name hints at a secret (`key`, `auth`, `hmac`, `salt`, `nonce`, `session`, `csrf`): the value is redacted
     /// only when it looks random (see ``Redactor/Options/entropyThreshold``).
     case entropyGated
     /// `Cookie` or `Set-Cookie`: the whole header value.
@@ -92,7 +92,7 @@ enum SecretFields {
         static let strongKey = NameParts(rawValue: 1 << 7)  // credential, accesskey, authkey...
         static let key = NameParts(rawValue: 1 << 8)
         static let auth = NameParts(rawValue: 1 << 9)
-        static let weak = NameParts(rawValue: 1 << 10)  // hmac, salt, nonce
+        static let weak = NameParts(rawValue: 1 << 10)  // hmac, salt, nonce, session, csrf, xsrf
         static let publicKey = NameParts(rawValue: 1 << 11)  // public, publishable
 
         init(rawValue: UInt32) { self.rawValue = rawValue }
@@ -114,7 +114,7 @@ enum SecretFields {
                     }
                     if key.has("signature", at: i) { parts.insert(.signature) }
                     if key.has("signingkey", at: i) { parts.insert(.strongKey) }
-                    if key.has("salt", at: i) { parts.insert(.weak) }
+                    if key.has("salt", at: i) || key.has("session", at: i) { parts.insert(.weak) }
                 case UInt8(ascii: "a"):
                     if key.has("api", at: i) && (key.has("key", at: i + 3) || key.has("token", at: i + 3)) {
                         parts.insert(.apiKey)
@@ -127,6 +127,7 @@ enum SecretFields {
                     if key.has("accesskey", at: i) { parts.insert(.strongKey) }
                 case UInt8(ascii: "c"):
                     if key.has("credential", at: i) { parts.insert(.strongKey) }
+                    if key.has("csrf", at: i) { parts.insert(.weak) }
                     // `contraseña` without its `ñ`.
                     if key.has("contrase", at: i) { parts.insert(.password) }
                 case UInt8(ascii: "m"):
@@ -141,6 +142,8 @@ enum SecretFields {
                     if key.has("haso", at: i) || key.has("haslo", at: i) { parts.insert(.password) }
                 case UInt8(ascii: "w"):
                     if key.has("wachtwoord", at: i) { parts.insert(.password) }
+                case UInt8(ascii: "x"):
+                    if key.has("xsrf", at: i) { parts.insert(.weak) }
                 case UInt8(ascii: "n"):
                     if key.has("nonce", at: i) { parts.insert(.weak) }
                 default:

@@ -10,6 +10,8 @@ struct FalsePositiveTests {
         "request_id=550e8400-e29b-41d4-a716-446655440000",
         "trace 7F3C9E2A-1B4D-4E8F-9A6C-2D5B8E1F4A7C",
         "session_id: 7f3c9e2a-1b4d-4e8f-9a6c-2d5b8e1f4a7c",
+        "session: morning standup notes for the whole team",
+        #"{"session": "planner", "session_count": 42}"#,
         "cache_key=3f2a9c1d7e8b4a6f0c5d2e9b1a7f3c8d",
         "id chatcmpl-9x8y7zAbCdEfGhIjKlMn created",
         "model SmolLM2-135M-Instruct.Q4_1.gguf loaded",

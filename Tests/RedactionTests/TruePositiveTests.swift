@@ -129,6 +129,10 @@ struct TruePositiveTests {
                   "secret", "Credential=x/20240101"),
         Sensitive("session_key=Zx8Kq2Lm9Np4Rt7Vw1Yb3Cd6Fg", "secret", "Zx8Kq2Lm9Np4Rt7Vw1Yb3Cd6Fg"),
         Sensitive("hmac: Q2x5bXpQa1J0Vm5ZdDhXcQ", "secret", "Q2x5bXpQa1J0Vm5ZdDhXcQ"),
+        // A name that only hints (session, csrf, xsrf): a long random value goes, a word stays.
+        Sensitive("session: " + String(repeating: "Tm9QbGFjZUxpa2VIb21lMjAyNHhZ", count: 14), "secret",
+                  "Tm9QbGFjZUxpa2VIb21lMjAyNHhZTm9Q"),
+        Sensitive(#"{"xsrf": "k9Qv2LmZ8pRt4WnYx7Bc3Df6Gh"}"#, "secret", "k9Qv2LmZ8pRt4WnYx7Bc3Df6Gh"),
     ]
 
     static let personal: [Sensitive] = [
