@@ -231,6 +231,21 @@ enum EvaluationSet {
         add("phone_national_bare", "06 12 34 56 \(f.digits(2))", ["appelle le %"])
         add("phone_national_bare", "090-1234-\(f.digits(4))", ["携帯 %"])
         add("unknown_name", f.hex(40), ["\"private_key_id\": \"%\","])
+        add("unknown_name", f.base64(400), ["session: %"])
+        // Full-width digits, as a Japanese, Chinese or Korean keyboard types them.
+        func wide(_ ascii: String) -> String {
+            String(String.UnicodeScalarView(ascii.unicodeScalars.map {
+                $0 == " " ? "\u{3000}" : Unicode.Scalar($0.value + 0xFEE0)!
+            }))
+        }
+        add("phone_full_width", wide("090-1234-\(f.digits(4))"), ["\u{643A}\u{5E2F} %"])
+        add("phone_full_width", wide("0151 2345\(f.digits(4))"), ["call me at % today"])
+        add("card_full_width", wide("4111 1111 1111 1111"), ["card %"])
+        let secretData = f.base64(24)
+        add("kubernetes_json", secretData, [
+            #"{"apiVersion": "v1", "data": {"DB_CONN": "%"}, "kind": "Secret"}"#,
+            #"kubectl said: {\"kind\":\"Secret\",\"data\":{\"token\":\"%\"}}"#,
+        ])
         return lines
     }
 
