@@ -91,7 +91,7 @@ struct BaselineFile: Decodable {
                     usage: usage[row], provider: providers?[row], maxTokens: caps[row], temperature: temperatures[row],
                     earlierOutputTokens: earlier[row]))
             }
-            let runID = try columns.decodeIfPresent(Sample<Int64>.self, forKey: AnyKey("run_id"))?.value
+            let runID = try columns.decodeIfPresent(Identifier.self, forKey: AnyKey("run_id"))?.value
             let speed = try columns.decodeIfPresent(Sample<Double>.self, forKey: AnyKey("server_ns_per_token"))?.value
             // Every time is scaled by the baseline's speed: 0 would scale them all to 0, and pass anything.
             if let speed, !(speed > 0 && speed <= Double(PlausibleRange.duration.upperBound)) {
@@ -143,6 +143,24 @@ struct Sample<Value: BaselineNumber>: Decodable {
             throw BaselineFile.refusal(decoder.codingPath, "holds \(number), which is not a whole number in range")
         }
         self.value = value
+    }
+}
+
+/// A 64-bit id, written as a string of digits (as every id of JSON output version 2 is), or as a
+/// number by baselines written before.
+struct Identifier: Decodable {
+    var value: Int64?
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let text = try? container.decode(String.self) {
+            guard let value = Int64(text) else {
+                throw BaselineFile.refusal(decoder.codingPath, "holds '\(text.prefix(40))', which is not an id")
+            }
+            self.value = value
+        } else {
+            value = try Sample<Int64>(from: decoder).value
+        }
     }
 }
 

@@ -292,7 +292,7 @@ public struct LatencyBaseline: Sendable {
     private static func json(run: ScenarioSamples.Run) -> OrderedJSON {
         let rows = run.requests
         var members: [(String, OrderedJSON)] = [
-            ("run_id", .int(run.runID)),
+            ("run_id", .id(run.runID)),
             ("server_ns_per_token", .int(run.serverNanosPerToken.map { Int64($0.rounded()) })),
             ("ttft_ns", .array(rows.map { .int($0.ttft) })),
             ("latency_ns", .array(rows.map { .int($0.latency) })),

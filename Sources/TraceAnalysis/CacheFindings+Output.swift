@@ -73,12 +73,12 @@ extension CacheFindings.ChronicBreak {
 
     public var json: OrderedJSON {
         .object([
-            ("run_id", .int(breaks[0].runID)),
-            ("session_id", .int(breaks[0].sessionID)),
+            ("run_id", .id(breaks[0].runID)),
+            ("session_id", .id(breaks[0].sessionID)),
             ("session", .string(breaks[0].sessionLabel)),
             ("cause", .string(cause.rawValue)),
             ("shapes", .array(shapes.map { .string($0.rawValue) })),
-            ("request_ids", .array(breaks.map { .int($0.request.requestID) })),
+            ("request_ids", .array(breaks.map { .id($0.request.requestID) })),
             ("cached_tokens_lost", .int(cachedTokensLost)),
             ("ttft_increase_ns", .int(ttftIncrease)),
             ("tax_usd", .double(taxDollars)),

@@ -8,6 +8,8 @@ public struct Diagnosis: Sendable {
     public var stores: [String]
     /// Every finding, ranked.
     public var findings: [Finding]
+    /// The findings grouped (kind, session, subject), most costly group first.
+    public var groups: [FindingGroup]
     /// What could not be checked, one sentence each (no argument text captured, turns inferred).
     public var notes: [String]
     /// The price table the findings' dollars come from; nil when none was given.
@@ -45,7 +47,23 @@ public struct Diagnosis: Sendable {
             if $0.cost != $1.cost { return Finding.Cost.ranksBefore($0.cost, $1.cost) }
             return ($0.store, $0.ts, $0.kind.rawValue) < ($1.store, $1.ts, $1.kind.rawValue)
         }
-        return Diagnosis(stores: traces.map(\.trace.path), findings: findings, notes: notes, prices: prices)
+        return Diagnosis(
+            stores: traces.map(\.trace.path), findings: findings, groups: FindingGroup.grouping(findings), notes: notes,
+            prices: prices)
+    }
+
+    /// A single cache break that lost fewer cached tokens than this is noise: re-reading that many
+    /// tokens costs less than the spread of one request's time to first token. So is a break after
+    /// which the first token came no later (its time-to-first-token tax is zero or negative). A
+    /// chronic break is never noise: it recurs on every request, and grows with the prompt.
+    public static let cacheBreakTokenFloor: Int64 = 256
+
+    /// Whether a cache break that lost `tokens` and changed the time to first token by `ttft` is
+    /// within noise (``cacheBreakTokenFloor``); unknown amounts are not judged.
+    static func isNoise(cachedTokensLost tokens: Int64?, ttftIncrease ttft: Int64?) -> Bool {
+        if let tokens, tokens < cacheBreakTokenFloor { return true }
+        if let ttft, ttft <= 0 { return true }
+        return false
     }
 
     /// The findings of every analysis of one trace, unranked.
@@ -81,6 +99,7 @@ public struct Diagnosis: Sendable {
                 locator.finding(
                     kind, run: item.runID, session: item.sessionID, requests: item.requestIDs,
                     calls: item.calls.map(\.record.toolCallID), ts: item.calls[0].record.ts,
+                    subject: Set(item.calls.map(\.record.name)).sorted().joined(separator: "+"),
                     summary: item.headline,
                     evidence: item.json,
                     cost: Finding.Cost(
@@ -111,7 +130,9 @@ public struct Diagnosis: Sendable {
             out.append(
                 locator.finding(
                     .cacheBreak, run: item.runID, session: item.sessionID, requests: [item.request.requestID],
-                    calls: [], ts: item.request.ts, summary: summary, evidence: item.json,
+                    calls: [], ts: item.request.ts, subject: item.causes.map(\.phrase).joined(separator: ", "),
+                    noise: isNoise(cachedTokensLost: item.cachedTokensLost, ttftIncrease: item.ttftIncrease),
+                    summary: summary, evidence: item.json,
                     cost: Finding.Cost(
                         time: max(0, item.ttftIncrease ?? 0), tokens: item.cachedTokensLost ?? 0,
                         dollars: item.taxDollars),
@@ -141,7 +162,7 @@ public struct Diagnosis: Sendable {
                 locator.finding(
                     .oversizedToolOutput, run: item.runID, session: item.sessionID,
                     requests: (item.call.requestID.map { [$0] } ?? []) + [item.inflated.requestID],
-                    calls: [item.call.toolCallID], ts: item.call.ts,
+                    calls: [item.call.toolCallID], ts: item.call.ts, subject: item.call.name,
                     summary: item.headline, evidence: item.json,
                     cost: Finding.Cost(
                         tokens: item.estimatedTokens ?? 0,
@@ -189,8 +210,8 @@ public struct Diagnosis: Sendable {
 
         func finding(
             _ kind: Finding.Kind, run runID: Int64, session: Int64?, requests: [Int64], calls: [Int64],
-            ts: Int64, summary: String, evidence: OrderedJSON, cost: Finding.Cost, detail command: String,
-            bySession: Bool = true
+            ts: Int64, subject: String = "", noise: Bool = false, summary: String, evidence: OrderedJSON,
+            cost: Finding.Cost, detail command: String, bySession: Bool = true
         ) -> Finding {
             let run = trace.runs.first { $0.run.runID == runID }
             let label = run?.sessionLabel(session) ?? "(no session)"
@@ -202,7 +223,7 @@ public struct Diagnosis: Sendable {
             }
             detail.append(trace.path)
             return Finding(
-                kind: kind, store: trace.path, runID: runID, sessionID: session, sessionLabel: label,
+                kind: kind, subject: subject, severity: noise ? .noise : .of(cost), store: trace.path, runID: runID, sessionID: session, sessionLabel: label,
                 turnIndex: turn?.index, turnID: turn?.turnID, requestIDs: requests,
                 toolCallIDs: calls, ts: ts, summary: summary, evidence: evidence, cost: cost, detail: detail)
         }
@@ -225,6 +246,7 @@ extension Diagnosis {
             ),
             ("prices", .string(prices?.path)),
             ("findings", .array(findings.map(\.json))),
+            ("groups", .array(groups.map(\.json))),
             ("notes", .array(notes.map { .string($0) })),
         ])
     }

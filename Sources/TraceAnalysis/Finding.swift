@@ -43,7 +43,30 @@ public struct Finding: Sendable, Hashable {
         }
     }
 
+    /// How much a finding matters, from what it cost (``Severity/of(_:)``); `noise` when it is
+    /// within a documented floor (``Diagnosis``), listed apart from the real ones.
+    public enum Severity: String, Sendable, CaseIterable, Comparable {
+        case noise, low, medium, high
+
+        /// `high` from 1 s, 10,000 tokens or $0.10; `medium` from 100 ms, 1,000 tokens or $0.01.
+        public static func of(_ cost: Cost) -> Severity {
+            let dollars = cost.dollars ?? 0
+            if cost.time >= 1_000_000_000 || cost.tokens >= 10_000 || dollars >= 0.10 { return .high }
+            if cost.time >= 100_000_000 || cost.tokens >= 1_000 || dollars >= 0.01 { return .medium }
+            return .low
+        }
+
+        public static func < (a: Severity, b: Severity) -> Bool {
+            allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+        }
+    }
+
     public var kind: Kind
+    /// What it is about within its kind: the tools of a tool finding (`search+fetch`), the causes
+    /// of a cache break; empty where the kind says it all. Findings of one kind, session and
+    /// subject are one ``FindingGroup``.
+    public var subject: String
+    public var severity: Severity
     /// The store the finding is in, as given.
     public var store: String
     public var runID: Int64
@@ -86,6 +109,8 @@ public struct Finding: Sendable, Hashable {
     public var json: OrderedJSON {
         .object([
             ("kind", .string(kind.rawValue)),
+            ("subject", .string(subject)),
+            ("severity", .string(severity.rawValue)),
             ("store", .string(store)),
             ("run_id", .id(runID)),
             ("session_id", .id(sessionID)),
