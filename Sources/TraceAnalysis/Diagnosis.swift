@@ -172,7 +172,7 @@ public struct Diagnosis: Sendable {
         let growth = GrowthReport.analyze(trace)
         for session in growth.findings {
             guard let first = session.firstOverWarning else { continue }
-            let peak = session.requests.max { ($0.inputTokens ?? 0) < ($1.inputTokens ?? 0) } ?? first
+            let peak = session.largest ?? first
             let grown = (peak.inputTokens ?? 0) &- (session.requests[0].inputTokens ?? 0)
             out.append(
                 locator.finding(

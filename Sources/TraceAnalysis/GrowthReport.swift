@@ -33,6 +33,9 @@ public struct GrowthReport: Sendable {
         public var peakShare: Double?
         /// The first request at or above the warning share, when the session is a finding.
         public var firstOverWarning: RequestRecord?
+
+        /// The request with the largest prompt, by input tokens (the first of equals).
+        public var largest: RequestRecord? { requests.max { ($0.inputTokens ?? 0) < ($1.inputTokens ?? 0) } }
     }
 
     public struct Prompt: Sendable, Hashable {
@@ -133,6 +136,7 @@ extension GrowthReport {
             ("session", .string(session.label)),
             ("peak_share", .double(session.peakShare)),
             ("first_over_warning_request_id", .id(session.firstOverWarning?.requestID)),
+            ("largest_request_id", .id(session.largest?.requestID)),
         ])
     }
 }

@@ -109,6 +109,7 @@ extension ToolFindings.Finding {
                     calls.map { call in
                         .object([
                             ("tool_call_id", .id(call.record.toolCallID)),
+                            ("name", .string(call.record.name)),
                             ("request_id", .id(call.record.requestID)),
                             ("ts", .int(call.record.ts)),
                             ("dur_ns", .int(call.record.dur)),
