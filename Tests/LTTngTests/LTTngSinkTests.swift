@@ -100,6 +100,31 @@ struct LTTngSinkTests {
         #expect(unmatched.isEmpty, "unexpected events: \(unmatched)")
     }
 
+    /// C reads a string up to its first NUL: a NUL inside a field must not cut the field there.
+    @Test("a NUL inside a text field reaches the trace as a space")
+    func nulInsideText() async throws {
+        let daemon = try LTTngControl.ensureSessionDaemon()
+        defer { daemon.stop() }
+        let directory = try TemporaryDirectory()
+        let session = try LTTngControl.Session.create(outputDirectory: directory.path("trace"))
+        do {
+            try session.start(until: { LTTngSink().isEnabled(.request) })
+            LTTngSink().record(
+                .request(RequestRecord(
+                    requestID: 41, sessionID: nil, ts: 1_000, dur: 2_000, profile: "p", provider: "openai",
+                    model: "small\u{0}model", error: "cut\u{0}here")))
+            try session.stop()
+        } catch {
+            try? session.destroy()
+            throw error
+        }
+        try session.destroy()
+        let requests = try LTTngTrace.load(path: directory.path("trace")).runs.flatMap(\.requests)
+        let request = try #require(requests.first)
+        #expect(request.model == "small model")
+        #expect(request.error == "cut here")
+    }
+
     /// Emits every kind, through a tracer and as direct records, and returns what the reader
     /// should give back: every record as it was, with LTTng's -1 and "" read as nil again.
     private func emitEveryKind() async throws -> [TraceEvent] {
