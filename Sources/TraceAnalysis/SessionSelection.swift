@@ -34,10 +34,10 @@ extension RecordedTrace {
         return selected.isEmpty ? nil : keeping(selected)
     }
 
-    /// The trace with only the runs whose id or short id (``ShortID``) is `wanted`; nil when
-    /// none matches.
+    /// The trace with only the runs whose label, id or short id (``ShortID``) is `wanted`, as
+    /// ``selectingSession(_:)`` takes a session's; nil when none matches.
     public func selectingRun(_ wanted: String) -> RecordedTrace? {
-        let selected = runs.filter { ShortID.matchesRun($0.run.runID, wanted) }
+        let selected = runs.filter { $0.run.label == wanted || ShortID.matchesRun($0.run.runID, wanted) }
         return selected.isEmpty ? nil : keeping(selected)
     }
 

@@ -5,7 +5,8 @@ import TraceModel
 enum SessionOption {
     static let spec = OptionSpec.value(
         "--session", "LABEL|ID", "only the sessions with this label, id or short id (#5)")
-    static let runSpec = OptionSpec.value("--run", "ID", "only the run with this id or short id (47360866)")
+    static let runSpec = OptionSpec.value(
+        "--run", "LABEL|ID", "only the runs with this label, id or short id (47360866)")
 
     /// The store named by the command line, narrowed to `--run` and `--session` when given.
     static func loadTrace<Command: ReportCommand>(

@@ -159,3 +159,24 @@ struct CommandGrammarTests {
         #expect(Suggestion.nearest(to: "tiemline", among: ["timeline", "tools"]) == "timeline")
     }
 }
+
+/// `--run` takes a run's label as `--session` takes a session's, and every per-run report takes both.
+@Suite("Choosing runs and sessions")
+struct RunAndSessionChoiceTests {
+    static let store = packageRoot.appendingPathComponent("tracefiles/planner/run-1.sqlite").path
+
+    @Test func aRunIsChosenByItsLabel() throws {
+        let json = try parseJSON(report(["tools", "--json", "--run", "planner", Self.store]).out)
+        #expect((json["tool_calls"] as? Int ?? 0) > 0)
+        let missing = report(["tools", "--run", "nightly", Self.store])
+        #expect(missing.status == .usageOrInput)
+        #expect(missing.err.contains("no run 'nightly'"))
+    }
+
+    @Test func growthTakesRunAndSession() throws {
+        let json = try parseJSON(report(["growth", "--json", "--run", "planner", "--session", "plan", Self.store]).out)
+        let sessions = try #require(json["sessions"] as? [[String: Any]])
+        #expect(sessions.map { $0["session"] as? String } == ["plan"])
+        #expect(report(["growth", "--session", "nope", Self.store]).status == .usageOrInput)
+    }
+}

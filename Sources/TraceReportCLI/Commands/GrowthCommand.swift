@@ -20,6 +20,8 @@ struct GrowthCommand: ReportCommand {
     }
 
     static let options: [OptionSpec] = [
+        SessionOption.runSpec,
+        SessionOption.spec,
         Option.contextWindow,
         Option.warnShare,
         Option.top,
@@ -38,7 +40,7 @@ struct GrowthCommand: ReportCommand {
         } catch {
             throw .usage(error)
         }
-        let trace = try loadTrace(arguments, context: context)
+        let trace = try SessionOption.loadTrace(arguments, for: Self.self, context: context)
         let report = GrowthReport.analyze(trace, options: options)
         context.writeReport(
             json: arguments.flag(CommonOptions.json), anomalies: trace.anomalies, unclosed: trace.unclosedRuns, text: { report.text },
