@@ -37,6 +37,11 @@ public struct Finding: Sendable, Hashable {
             self.dollars = dollars
         }
 
+        /// `{"time_ns", "tokens", "usd"}`, as `check --json` writes a finding's and a group's cost.
+        public var json: OrderedJSON {
+            .object([("time_ns", .int(time)), ("tokens", .int(tokens)), ("usd", .double(dollars))])
+        }
+
         /// Ranking order: more time first, then more tokens.
         public static func ranksBefore(_ lhs: Cost, _ rhs: Cost) -> Bool {
             (lhs.time, lhs.tokens) > (rhs.time, rhs.tokens)
@@ -121,12 +126,7 @@ public struct Finding: Sendable, Hashable {
             ("tool_call_ids", .array(toolCallIDs.map { .id($0) })),
             ("ts", .int(ts)),
             ("summary", .string(summary)),
-            (
-                "cost",
-                .object([
-                    ("time_ns", .int(cost.time)), ("tokens", .int(cost.tokens)), ("usd", .double(cost.dollars)),
-                ])
-            ),
+            ("cost", cost.json),
             ("detail_command", .string(detailCommand)),
             ("evidence", evidence),
         ])

@@ -49,8 +49,7 @@ public struct FindingGroup: Sendable {
     public var severity: Finding.Severity { instances.map(\.severity).max()! }
 
     public var json: OrderedJSON {
-        let cost = cost
-        return .object([
+        .object([
             ("kind", .string(kind.rawValue)),
             ("subject", .string(first.subject)),
             ("severity", .string(severity.rawValue)),
@@ -62,12 +61,7 @@ public struct FindingGroup: Sendable {
             ("first_ts", .int(first.ts)),
             ("last_ts", .int(last.ts)),
             ("summary", .string(first.summary)),
-            (
-                "cost",
-                .object([
-                    ("time_ns", .int(cost.time)), ("tokens", .int(cost.tokens)), ("usd", .double(cost.dollars)),
-                ])
-            ),
+            ("cost", cost.json),
             ("detail_command", .string(first.detailCommand)),
             ("instances", .array(instances.map(\.json))),
         ])

@@ -7,9 +7,9 @@ extension Diagnosis {
     /// How `check` lists the findings: groups up to `limit`, each group's instances with `expand`,
     /// the groups within noise with `all`.
     package struct Listing {
-        package var limit = 20
-        package var expand = false
-        package var all = false
+        package var limit: Int
+        package var expand: Bool
+        package var all: Bool
 
         package init(limit: Int = 20, expand: Bool = false, all: Bool = false) {
             self.limit = limit
@@ -31,12 +31,12 @@ extension Diagnosis {
             "\(names): \(Format.count(Int64(findings.count))) finding" + (findings.count == 1 ? "" : "s")
             + " in \(Format.count(Int64(groups.count))) group" + (groups.count == 1 ? "" : "s")
             + ", most costly first (time, then tokens)\n"
-        out += section(real, limit: listing.limit, listing: listing)
+        out += section(real, listing)
         if !noise.isEmpty {
             let instances = noise.reduce(0) { $0 + $1.count }
             if listing.all {
                 out += "\nWithin noise (docs/trace-report.md#noise):\n"
-                out += section(noise, limit: listing.limit, listing: listing)
+                out += section(noise, listing)
             } else {
                 out += "\nwithin noise, listed apart: \(Format.count(Int64(noise.count))) group"
                     + (noise.count == 1 ? "" : "s") + " of \(Format.count(Int64(instances))) finding"
@@ -47,8 +47,9 @@ extension Diagnosis {
         return out + costNote
     }
 
-    /// A table of `groups` up to `limit`, and how many more there are.
-    private func section(_ groups: [FindingGroup], limit: Int, listing: Listing) -> String {
+    /// A table of `groups` up to the listing's limit, and how many more there are.
+    private func section(_ groups: [FindingGroup], _ listing: Listing) -> String {
+        let limit = listing.limit
         guard !groups.isEmpty else { return "" }
         var columns: [(String, TextTable.Alignment)] = [
             ("time", .right), ("tokens", .right), ("finding", .left), ("detail", .left),
