@@ -1,4 +1,6 @@
 import Foundation
+import SessionTrace
+import TestSupport
 import Testing
 import TraceScenarios
 
@@ -16,14 +18,23 @@ struct EvidenceKeysTests {
         #expect(calls.allSatisfy { tools.contains($0["name"] as? String ?? "") }, "\(calls.map { $0["name"] })")
     }
 
+    /// The prompt passes the warning share at its third request and keeps growing: the largest is
+    /// the last, not the first over the share.
     @Test func aGrowingSessionNamesItsLargestPrompt() throws {
-        let json = try parseJSON(report(["growth", "--json", scenarioPath(.promptBloat)]).out)
-        let sessions = try #require(json["sessions"] as? [[String: Any]])
+        let directory = try TemporaryDirectory()
+        let store = directory.path("growing.sqlite")
+        var ids: [Int64] = []
+        try makeStore(store) { tracer, clock in
+            let session = tracer.makeID()
+            for input: Int64 in [1_000, 3_000, 6_500, 7_000, 8_000] {
+                ids.append(request(tracer, session: session, at: clock.now(), input: input).requestID)
+                clock.advance(by: 1_000_000_000)
+            }
+            tracer.record(.session(SessionRecord(sessionID: session, ts: 0, dur: clock.now(), label: "s")), kind: .session)
+        }
+        let json = try parseJSON(report(["growth", "--json", store]).out)
         let finding = try #require((json["findings"] as? [[String: Any]])?.first)
-        let session = try #require(sessions.first { $0["session_id"] as? String == finding["session_id"] as? String })
-        let prompts = try #require(session["requests"] as? [[String: Any]])
-        let largest = prompts.max { ($0["input_tokens"] as? Int ?? 0) < ($1["input_tokens"] as? Int ?? 0) }
-        #expect(finding["largest_request_id"] as? String == largest?["request_id"] as? String)
-        #expect(finding["largest_request_id"] as? String != nil)
+        #expect(finding["first_over_warning_request_id"] as? String == String(ids[2]))
+        #expect(finding["largest_request_id"] as? String == String(ids[4]))
     }
 }
