@@ -63,6 +63,12 @@ latency() {
 }
 latency scripted "http://127.0.0.1:$scripted_port" scripted-bytes $((pairs * 5))
 latency llama.cpp "http://127.0.0.1:$server_port" smollm2 "$pairs"
+
+echo "== pass-through: $((pairs * 5)) interleaved pairs of GET /v1/models, scripted upstream (kept connections) =="
+start_proxy "http://127.0.0.1:$scripted_port" "$work/passthrough.sqlite"
+"$python" benchmarks/lib/proxy_overhead.py passthrough "http://127.0.0.1:$scripted_port" \
+    "http://127.0.0.1:$proxy_port" $((pairs * 5))
+kill "$proxy_pid"; wait "$proxy_pid" || true
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo "== 64 concurrent streams, 200 deltas each at 10 ms, scripted upstream =="

@@ -2,10 +2,13 @@
 
   python proxy_overhead.py latency DIRECT_BASE PROXY_BASE PAIRS MODEL
   python proxy_overhead.py concurrent PROXY_BASE STREAMS
+  python proxy_overhead.py passthrough DIRECT_BASE PROXY_BASE PAIRS
 
 latency: PAIRS pairs of the same streamed chat completion, one straight to the server and one
 through the proxy, in alternating order; prints the median time to first content delta and total
 time of each path and the median of the paired differences, in milliseconds.
+passthrough: PAIRS pairs of GET /v1/models (passed through, not recorded), each on a fresh client
+connection, in alternating order; the median of each path and of the paired differences, in ms.
 concurrent: STREAMS streams of the scripted upstream's "scripted-many" at once through the proxy;
 prints how many arrived whole (200 content deltas and [DONE]) and the wall time.
 """
@@ -82,7 +85,26 @@ def concurrent(proxy, streams):
     print(json.dumps({"streams": streams, "whole": whole, "wall_s": round(time.perf_counter() - start, 3)}))
 
 
+def passthrough(direct, proxy, pairs):
+    def once(base):
+        with httpx.Client(timeout=30) as client:
+            start = time.perf_counter()
+            client.get(base + "/v1/models").read()
+            return (time.perf_counter() - start) * 1e3
+    for base in (direct, proxy):
+        once(base)
+    rows = {direct: [], proxy: []}
+    for index in range(pairs):
+        for base in ((direct, proxy) if index % 2 == 0 else (proxy, direct)):
+            rows[base].append(once(base))
+    print(json.dumps({"pairs": pairs, "direct_ms": round(statistics.median(rows[direct]), 3),
+                      "proxy_ms": round(statistics.median(rows[proxy]), 3),
+                      "added_ms": round(statistics.median(p - d for d, p in zip(rows[direct], rows[proxy])), 3)}))
+
+
 if sys.argv[1] == "latency":
     latency(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
+elif sys.argv[1] == "passthrough":
+    passthrough(sys.argv[2], sys.argv[3], int(sys.argv[4]))
 else:
     concurrent(sys.argv[2], int(sys.argv[3]))
