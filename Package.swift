@@ -78,7 +78,11 @@ let package = Package(
         .target(name: "ModelSession", dependencies: ["CCurl", "Reproducible"]),
         // Starts and stops a real llama.cpp server on a loopback port, for tests, demo and bench.
         .target(name: "LlamaServer", dependencies: ["CCurl", "ProcessSpawn"]),
-        .target(name: "SessionInstrumentation", dependencies: ["ModelSession", "SessionTrace", "Reproducible"]),
+        // How alike two texts are, without keeping them: output and argument sketches, the rules
+        // that read tool arguments, and the shapes of volatile values. For recorders and analyses.
+        .target(name: "Similarity", dependencies: ["Reproducible"]),
+        .target(
+            name: "SessionInstrumentation", dependencies: ["ModelSession", "SessionTrace", "Similarity", "Reproducible"]),
         // Drives lttng, lttng-sessiond and lttng-relayd: for trace-report record, planner-demo, tests
         // and bench; in no product.
         .target(name: "LTTngRecording", dependencies: ["ProcessSpawn"]),
@@ -104,7 +108,8 @@ let package = Package(
         // Reading LTTng traces through babeltrace2, live or on disk, and importing them into a store.
         .target(name: "LTTngReader", dependencies: ["TraceModel", "TraceStore", "SessionTrace", "CBabeltrace"]),
         // The analyses: pure functions of a recorded trace (or a store's rows), no I/O beyond reading.
-        .target(name: "TraceAnalysis", dependencies: ["TraceModel", "TraceStore", "SessionTrace", "Reproducible"]),
+        .target(
+            name: "TraceAnalysis", dependencies: ["TraceModel", "TraceStore", "SessionTrace", "Similarity", "Reproducible"]),
         // The latency regression gate: baselines, budgets, the workload comparison, verdicts.
         .target(
             name: "LatencyGate",
@@ -128,7 +133,7 @@ let package = Package(
         // and requests are recorded through the middleware's SessionRecorder. In no product.
         .target(
             name: "RecordingProxy",
-            dependencies: ["CMicroHTTPD", "CCurl", "ModelSession", "SessionInstrumentation", "SessionTrace"]),
+            dependencies: ["CMicroHTTPD", "CCurl", "ModelSession", "SessionInstrumentation", "SessionTrace", "Similarity"]),
 
         .executableTarget(name: "trace-report", dependencies: ["TraceReportCLI"]),
         .executableTarget(
@@ -188,7 +193,7 @@ let package = Package(
             name: "TraceAnalysisTests",
             dependencies: [
                 "TraceModel", "LTTngReader", "TraceAnalysis", "TraceExport", "TraceReportCLI", "TraceStore", "SessionTrace",
-                "SessionTraceTesting", "TraceScenarios", "TestSupport", "Reproducible",
+                "SessionTraceTesting", "TraceScenarios", "TestSupport", "Reproducible", "Similarity",
             ]),
         // Opens trace-report's HTML exports in real headless Chromium (scripts/install-deps.sh installs it).
         .testTarget(

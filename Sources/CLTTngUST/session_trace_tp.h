@@ -127,6 +127,8 @@ LTTNG_UST_TRACEPOINT_EVENT(session_trace, tool_call,
         lttng_ust_field_string(call_id, t->call_id)
         lttng_ust_field_string(arguments_fingerprint, t->arguments_fingerprint)
         lttng_ust_field_integer(int64_t, arguments_bytes, t->arguments_bytes)
+        lttng_ust_field_sequence(uint32_t, arguments_sketch, t->arguments_sketch, uint32_t,
+            t->arguments_sketch_length)
         lttng_ust_field_integer(int64_t, output_bytes, t->output_bytes)
         lttng_ust_field_string(outcome, t->outcome)
         lttng_ust_field_string(error, t->error)

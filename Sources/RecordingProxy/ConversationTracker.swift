@@ -2,6 +2,7 @@ import Foundation
 import ModelSession
 import SessionInstrumentation
 import SessionTrace
+import Similarity
 import Synchronization
 
 /// Tells which conversation each request belongs to, from the traffic alone, and records the
@@ -156,7 +157,8 @@ final class ConversationTracker: Sendable {
             toolCallID: id, requestID: pending.requestID, sessionID: sessionID, ts: pending.responseEnd,
             dur: max(0, end - pending.responseEnd), name: pending.call.name, callID: pending.call.id,
             argumentsFingerprint: Fingerprint.of(Fingerprint.normalizedArguments(arguments)),
-            argumentsBytes: Int64(arguments.count), outputBytes: Int64(output.content.utf8.count),
+            argumentsBytes: Int64(arguments.count), argumentsSketch: ArgumentSketch.of(pending.call.arguments),
+            outputBytes: Int64(output.content.utf8.count),
             outcome: failed ? .error : .ok, error: failed ? "the client sent the result as an error" : nil,
             outputFingerprint: Fingerprint.of(output.content), outputSketch: OutputSketch.of(output.content))
         tracer.record(.toolCall(record), kind: .toolCall)

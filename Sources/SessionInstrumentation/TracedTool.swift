@@ -1,10 +1,12 @@
 import Foundation
 import ModelSession
 import SessionTrace
+import Similarity
 
 /// A tool whose every call is recorded as a `tool_call` nested under the request that asked
-/// for it: name, argument fingerprint, sizes, duration, outcome, and the output's fingerprint and
-/// similarity sketch (``OutputSketch``). Text is not recorded unless payload capture is on.
+/// for it: name, the arguments' fingerprint and sketch (`ArgumentSketch`), sizes, duration,
+/// outcome, and the output's fingerprint and similarity sketch (`OutputSketch`). Text is not
+/// recorded unless payload capture is on.
 ///
 /// Sessions get one through ``TracingMiddleware``; code with its own session type wraps a tool
 /// directly: `TracedTool(searchTool, tracer: tracer)`.
@@ -47,7 +49,7 @@ public struct TracedTool<Base: Tool>: Tool {
             base.name, callID: ToolCallRequest.current?.id, requestID: recorder?.lastRequestID,
             sessionID: recorder?.sessionID,
             argumentsFingerprint: Fingerprint.of(Fingerprint.normalizedArguments(encoded)),
-            argumentsBytes: Int64(encoded.count)
+            argumentsBytes: Int64(encoded.count), argumentsSketch: ArgumentSketch.of(String(decoding: encoded, as: UTF8.self))
         ) { call in
             if options.capturePayloads {
                 tracer.capturePayload(.toolArguments, String(decoding: encoded, as: UTF8.self), parentID: call.id)

@@ -239,6 +239,9 @@ public struct ToolCallRecord: Sendable, Hashable {
     public var argumentsFingerprint: String
     /// Bytes of the arguments, encoded as JSON with sorted keys.
     public var argumentsBytes: Int64
+    /// A sketch of the arguments' terms (their entity fields and words, hashed), so near-duplicate
+    /// asks are found without the text; nil when not computed.
+    public var argumentsSketch: [UInt32]?
     /// UTF-8 bytes of the output the tool returned; 0 when the call failed.
     public var outputBytes: Int64
     /// ``Outcome/ok`` or ``Outcome/error``.
@@ -255,7 +258,7 @@ public struct ToolCallRecord: Sendable, Hashable {
     public init(
         toolCallID: Int64, requestID: Int64? = nil, sessionID: Int64? = nil, ts: Int64, dur: Int64,
         name: String, callID: String? = nil, argumentsFingerprint: String, argumentsBytes: Int64,
-        outputBytes: Int64, outcome: Outcome = .ok, error: String? = nil, outputFingerprint: String? = nil,
+        argumentsSketch: [UInt32]? = nil, outputBytes: Int64, outcome: Outcome = .ok, error: String? = nil, outputFingerprint: String? = nil,
         outputSketch: [UInt32]? = nil
     ) {
         self.toolCallID = toolCallID
@@ -267,6 +270,7 @@ public struct ToolCallRecord: Sendable, Hashable {
         self.callID = callID
         self.argumentsFingerprint = argumentsFingerprint
         self.argumentsBytes = argumentsBytes
+        self.argumentsSketch = argumentsSketch
         self.outputBytes = outputBytes
         self.outcome = outcome
         self.error = error

@@ -20,7 +20,7 @@ extension Tracer {
     /// ```
     public func withToolCall<T>(
         _ name: String, callID: String? = nil, requestID: Int64? = nil, sessionID: Int64? = nil,
-        argumentsFingerprint: String, argumentsBytes: Int64,
+        argumentsFingerprint: String, argumentsBytes: Int64, argumentsSketch: [UInt32]? = nil,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (ToolCallHandle) async throws -> T
     ) async rethrows -> T {
@@ -29,7 +29,8 @@ extension Tracer {
         let record = ToolCallRecord(
             toolCallID: makeID(), requestID: requestID ?? enclosing.requestID,
             sessionID: sessionID ?? enclosing.sessionID, ts: clock.now(), dur: 0, name: name, callID: callID,
-            argumentsFingerprint: argumentsFingerprint, argumentsBytes: argumentsBytes, outputBytes: 0)
+            argumentsFingerprint: argumentsFingerprint, argumentsBytes: argumentsBytes,
+            argumentsSketch: argumentsSketch, outputBytes: 0)
         let call = ToolCallHandle(tracer: self, record: record, enclosing: enclosing)
         do {
             let result = try await TraceContext.$current.withValue(call.context) { try await body(call) }
@@ -42,7 +43,7 @@ extension Tracer {
     }
 }
 
-/// An open tool call, given to the body of ``Tracer/withToolCall(_:callID:requestID:sessionID:argumentsFingerprint:argumentsBytes:isolation:_:)``.
+/// An open tool call, given to the body of ``Tracer/withToolCall(_:callID:requestID:sessionID:argumentsFingerprint:argumentsBytes:argumentsSketch:isolation:_:)``.
 /// Safe to use from several tasks; what is set after the call ended is not recorded.
 public final class ToolCallHandle: Sendable {
     /// The call's id, the parent of what is recorded inside it (its payloads, nested intervals).

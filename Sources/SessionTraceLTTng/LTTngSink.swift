@@ -107,14 +107,17 @@ public struct LTTngSink: TraceSink {
         withCStrings(
             t.name, t.callID ?? "", t.argumentsFingerprint, t.outcome.rawValue, t.error ?? "", t.outputFingerprint ?? ""
         ) { text in
-            (t.outputSketch ?? []).withUnsafeBufferPointer { sketch in
-                var fields = st_tool_call_fields(
-                    tool_call_id: t.toolCallID, request_id: t.requestID ?? -1, session_id: t.sessionID ?? -1,
-                    ts: t.ts, dur: t.dur, name: text[0], call_id: text[1], arguments_fingerprint: text[2],
-                    arguments_bytes: t.argumentsBytes, output_bytes: t.outputBytes, outcome: text[3],
-                    error: text[4], output_fingerprint: text[5], output_sketch: sketch.baseAddress,
-                    output_sketch_length: UInt32(sketch.count))
-                st_emit_tool_call(&fields)
+            (t.argumentsSketch ?? []).withUnsafeBufferPointer { arguments in
+                (t.outputSketch ?? []).withUnsafeBufferPointer { sketch in
+                    var fields = st_tool_call_fields(
+                        tool_call_id: t.toolCallID, request_id: t.requestID ?? -1, session_id: t.sessionID ?? -1,
+                        ts: t.ts, dur: t.dur, name: text[0], call_id: text[1], arguments_fingerprint: text[2],
+                        arguments_bytes: t.argumentsBytes, arguments_sketch: arguments.baseAddress,
+                        arguments_sketch_length: UInt32(arguments.count), output_bytes: t.outputBytes,
+                        outcome: text[3], error: text[4], output_fingerprint: text[5], output_sketch: sketch.baseAddress,
+                        output_sketch_length: UInt32(sketch.count))
+                    st_emit_tool_call(&fields)
+                }
             }
         }
     }

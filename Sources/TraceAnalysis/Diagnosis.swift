@@ -32,9 +32,10 @@ public struct Diagnosis: Sendable {
             let tools = ToolFindings.analyze(trace, options: ToolFindings.Options(), turns: turns)
             findings += Self.findings(trace, turns: turns, tools: tools, prices: prices)
             let store = TerminalText.sanitized(trace.path)
-            if tools.toolCallCount > 0, tools.callsWithArguments == 0 {
+            if tools.toolCallCount > 0, tools.callsComparable == 0 {
                 notes.append(
-                    "\(store): near-identical arguments not checked: no tool arguments were captured")
+                    "\(store): near-identical arguments not checked: no argument sketch (a store before "
+                        + "schema 3) and no tool arguments captured")
             }
             if tools.inferredTurns { notes.append("\(store): turns inferred from finish reasons") }
             let requests = trace.runs.lazy.flatMap(\.requests)

@@ -6,17 +6,18 @@ import TraceModel
 ///
 /// A tool's output goes into the prompt of the next request of its session (the next round of
 /// its turn), and stays in every prompt after it until the history drops it. A call is a finding
-/// when its output is at least `minimumBytes` (2,048) and at least `share` (0.5) of that next
-/// request's `prompt_bytes`. Outputs larger than the next prompt were not sent whole (a history
+/// when its output is at least `minimumBytes` (8,192: about 2,000 tokens; a smaller result, such as
+/// a config file read into a short prompt, is what the user asked for and costs little prefill) and
+/// at least `share` (0.5) of that next request's `prompt_bytes`. Outputs larger than the next prompt were not sent whole (a history
 /// transform cut them) and are not judged. The cost is the output's share of the inflated
 /// request's input tokens, in tokens.
 public struct OversizedToolOutputs: Sendable {
     public struct Options: Sendable, Hashable {
         /// The least output, in bytes, that can be a finding.
-        public var minimumBytes: Int64 = 2_048
+        public var minimumBytes: Int64 = 8_192
         /// The least share of the next prompt's bytes that makes a finding.
         public var share: Double = 0.5
-        public init(minimumBytes: Int64 = 2_048, share: Double = 0.5) {
+        public init(minimumBytes: Int64 = 8_192, share: Double = 0.5) {
             self.minimumBytes = minimumBytes
             self.share = share
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Similarity
 
 /// The shape of a change between two captured texts of a prompt-prefix segment (instructions, tool
 /// definitions): what kind of value changed, never the value. Read from `instructions` and
@@ -11,10 +12,12 @@ import Foundation
 /// 2. `reordered_json`: both are the same JSON once object keys are sorted (and, for an array, its
 ///    elements taken in any order): a dictionary or a tool list serialized in another order;
 /// 3. `uuid`: the new region holds a UUID (8-4-4-4-12 hex digits);
-/// 4. `timestamp`: the new region holds a date (`2026-06-02`), a time of day (`09:41`) or a Unix time
-///    of 10 to 13 digits;
+/// 4. `timestamp`: the new region holds a date (`2026-06-02`), a time of day (`09:41`) or is a Unix
+///    time of 10 to 13 digits;
 /// 5. `counter`: both regions are whole numbers;
 /// 6. `text`: anything else.
+///
+/// Rules 3 and 4 are `VolatileShape`'s: the one table, by which output sketches also set tokens aside.
 public enum PrefixChange: String, Sendable, Hashable, CaseIterable {
     case whitespace
     case reorderedJSON = "reordered_json"
@@ -29,9 +32,10 @@ public enum PrefixChange: String, Sendable, Hashable, CaseIterable {
         if old.filter({ !$0.isWhitespace }) == new.filter({ !$0.isWhitespace }) { return .whitespace }
         if let before = canonicalJSON(old), before == canonicalJSON(new) { return .reorderedJSON }
         let (was, now) = changedRegions(Array(old), Array(new))
-        if now.contains(uuidPattern) { return .uuid }
-        if now.contains(date) || now.contains(timeOfDay) || now.wholeMatch(of: unixTime) != nil {
-            return .timestamp
+        switch VolatileShape.of(now.utf8) {
+        case .uuid: return .uuid
+        case .timestamp: return .timestamp
+        case .identifier, nil: break
         }
         if Int(was) != nil, Int(now) != nil { return .counter }
         return .text
@@ -48,14 +52,6 @@ public enum PrefixChange: String, Sendable, Hashable, CaseIterable {
         case .text: "other text"
         }
     }
-
-    // Regex is not Sendable; these are never changed after they are made and only matched against,
-    // which is safe from any thread.
-    nonisolated(unsafe) private static let uuidPattern = try! Regex(
-        "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
-    nonisolated(unsafe) private static let date = try! Regex("[0-9]{4}-[0-9]{2}-[0-9]{2}")
-    nonisolated(unsafe) private static let timeOfDay = try! Regex("(^|[^0-9])[0-9]{1,2}:[0-9]{2}")
-    nonisolated(unsafe) private static let unixTime = try! Regex("[0-9]{10,13}")
 
     /// The differing middle of two texts, widened to whole words, without surrounding punctuation.
     private static func changedRegions(_ old: [Character], _ new: [Character]) -> (String, String) {

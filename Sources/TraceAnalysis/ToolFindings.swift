@@ -1,19 +1,22 @@
 import SessionTrace
+import Similarity
 import TraceModel
 
 /// Repeated tool calls: the same ask again in a session, and loops within a user turn.
 ///
 /// Two calls of one tool **ask the same thing** when their `arguments_fingerprint`s are equal
-/// (identical), or when their captured argument texts are near-duplicates by
-/// ``ArgumentComparison`` (field by field: no entity differs and the rest is similar).
+/// (identical), or when their arguments are near-duplicates by ``ArgumentComparison`` (field by
+/// field: no entity differs and the rest is similar): read from the captured argument texts when
+/// both calls have one, else from their recorded argument sketches (`ArgumentSketch`), which
+/// apply the same rule without the text.
 ///
 /// - **Identical arguments**: one session called a tool two or more times with the same
 ///   fingerprint, in one request, across the rounds of a turn or across turns. Works on every
 ///   store: the fingerprint is always recorded.
 /// - **Near-identical arguments**: calls of one tool in one session with different fingerprints
 ///   that ask the same thing, linked into groups (so `launch`, `launch prep` and `launch tasks` are
-///   one). Needs the `tool_arguments` payloads of payload capture; without them it is skipped and
-///   the report says so.
+///   one). Needs the calls' argument sketches (schema 3) or their `tool_arguments` payloads; a store
+///   with neither is not checked, and the report says so.
 /// - **Loop**: within one user turn (see ``Turn``), the same ask of one tool made `loopThreshold`
 ///   (3) or more times, in one request or one per round over several rounds; or a cycle of two to
 ///   four asks made again in the same order right after (`A → B → A → B`), over the turn's rounds.
@@ -23,13 +26,20 @@ import TraceModel
 /// asking again) with their time and the input and output tokens they consumed.
 ///
 /// **Judged by results.** Each repeat's result is compared with the result of the call before it
-/// of the same ask (``ResultChange``): the same `output_fingerprint`, an overlap of the outputs'
+/// of the same ask (``ResultChange``): the same result (the same `output_fingerprint`, or, for the
+/// same arguments, equal output sketches: the outputs differ only in volatile tokens such as an
+/// echoed request id or a check time, which a sketch sets aside), an overlap of the outputs'
 /// sketches (``SketchSimilarity``) of at least `resultOverlapThreshold`, or new results. A call
-/// made after a failed call of the same ask is a **retry** and is not a repeat at all. When every
-/// repeat of a finding brought new results, the calls were not stuck: with the same arguments
-/// they are **polling** (reported as such, never as a loop), with near-identical arguments they
-/// are pagination or refinement (not reported). Stores without output fingerprints are judged by
-/// arguments alone, as before.
+/// made after a failed call of the same ask is a **retry** and is not a repeat at all.
+///
+/// - Calls with the **same arguments** whose results changed at least once are **polling**, judged
+///   over the series, not pair by pair: `running`, `running`, `running 40%`, `done` is one job
+///   polled (a loop becomes polling; the identical-arguments finding is not reported). A series
+///   whose every result was the same is stuck: a loop.
+/// - Calls with **near-identical arguments** whose every repeat brought new results are
+///   pagination or refinement (not reported).
+///
+/// Stores without output fingerprints are judged by arguments alone.
 public struct ToolFindings: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         case identicalArguments = "identical_arguments"
@@ -143,6 +153,9 @@ public struct ToolFindings: Sendable {
     public var toolCallCount: Int
     /// Tool calls whose arguments were captured, so near-identical detection could look at them.
     public var callsWithArguments: Int
+    /// Tool calls with captured arguments or an argument sketch: those near-identical detection
+    /// could compare.
+    public var callsComparable: Int
     /// Turns inferred from finish reasons because the store records none (schema 1).
     public var inferredTurns: Bool
 
@@ -170,12 +183,13 @@ public struct ToolFindings: Sendable {
     static func analyze(_ trace: RecordedTrace, options: Options, turns: [RunTurns]) -> ToolFindings {
         var report = ToolFindings(
             path: trace.path, options: options, findings: [], toolCallCount: 0, callsWithArguments: 0,
-            inferredTurns: false)
+            callsComparable: 0, inferredTurns: false)
         for (run, turns) in zip(trace.runs, turns) {
             let analysis = RunAnalysis(run: run, options: options, turns: turns)
             report.findings += analysis.sessionFindings() + analysis.loopFindings()
             report.toolCallCount += run.toolCalls.count
             report.callsWithArguments += analysis.calls.count { $0.arguments != nil }
+            report.callsComparable += analysis.calls.count { $0.arguments != nil || $0.record.argumentsSketch != nil }
             report.inferredTurns = report.inferredTurns || analysis.turns.turns.contains { $0.isInferred }
         }
         report.findings.sort {
@@ -241,7 +255,8 @@ private struct RunAnalysis {
             if output == earlier {
                 change[record.toolCallID] = .same
             } else if record.argumentsFingerprint == before.argumentsFingerprint {
-                change[record.toolCallID] = .new
+                // Equal sketches: the outputs differ only in tokens a sketch sets aside (an id, a time).
+                change[record.toolCallID] = similarity == 1 ? .same : .new
             } else if let similarity {
                 change[record.toolCallID] = similarity >= options.resultOverlapThreshold ? .overlapping : .new
             } else {
@@ -266,25 +281,38 @@ private struct RunAnalysis {
     }
 
     /// Numbers the asks of one session's tool: equal fingerprints are one ask, and fingerprints
-    /// whose captured arguments are near-duplicates (``ArgumentComparison``) join theirs.
+    /// whose arguments are near-duplicates join theirs: by ``ArgumentComparison`` when both have
+    /// captured text, else by their argument sketches.
     private mutating func linkAsks(_ key: SessionTool) {
-        var texts: [String: String] = [:]
-        for call in groups[key]! where texts[call.record.argumentsFingerprint] == nil {
-            texts[call.record.argumentsFingerprint] = call.arguments ?? ""
+        var firstCall: [String: ToolFindings.Call] = [:]
+        for call in groups[key]! {
+            let print = call.record.argumentsFingerprint
+            // The first call with text stands for its fingerprint; all of them hash the same arguments.
+            if firstCall[print] == nil || (firstCall[print]!.arguments == nil && call.arguments != nil) {
+                firstCall[print] = call
+            }
         }
-        let prints = texts.keys.sorted()
-        let fields = prints.map { texts[$0]!.isEmpty ? nil : ArgumentComparison.Fields(texts[$0]!) }
+        let prints = firstCall.keys.sorted()
+        let calls = prints.map { firstCall[$0]! }
+        let fields = calls.map { $0.arguments.map(ArgumentText.Fields.init) }
         var sets = UnionFind(count: prints.count)
         var links: [(Int, Double)] = []
         for i in prints.indices {
-            guard let left = fields[i] else { continue }
             for j in prints.indices where j > i {
-                guard let right = fields[j] else { continue }
-                switch ArgumentComparison.compare(left, right, threshold: options.similarityThreshold) {
-                case .identical: links.append((i, 1))
-                case .nearDuplicate(let similarity): links.append((i, similarity))
-                case .distinct: continue
+                let similarity: Double?
+                if let left = fields[i], let right = fields[j] {
+                    switch ArgumentComparison.compare(left, right, threshold: options.similarityThreshold) {
+                    case .identical: similarity = 1
+                    case .nearDuplicate(let share): similarity = share
+                    case .distinct: similarity = nil
+                    }
+                } else if let left = calls[i].record.argumentsSketch, let right = calls[j].record.argumentsSketch {
+                    similarity = ArgumentSketch.similarity(left, right, threshold: options.similarityThreshold)
+                } else {
+                    similarity = nil
                 }
+                guard let similarity else { continue }
+                links.append((i, similarity))
                 sets.union(i, j)
             }
         }
@@ -325,12 +353,15 @@ private struct RunAnalysis {
         return findings.compactMap(judgedByResults)
     }
 
-    /// `finding` as its results show it: nil when every repeat brought new results, except a loop
-    /// of one call with the same arguments, which is polling.
+    /// `finding` as its results show it. Calls with the same arguments whose results changed at
+    /// least once are polling: a loop of them is reported as polling, identical arguments not at
+    /// all. Near-identical calls whose every repeat brought new results are not reported.
     private func judgedByResults(_ finding: ToolFindings.Finding) -> ToolFindings.Finding? {
-        guard finding.results.allNew else { return finding }
-        guard finding.kind == .loop, Set(finding.calls.map(\.record.argumentsFingerprint)).count == 1
-        else { return nil }
+        guard Set(finding.calls.map(\.record.argumentsFingerprint)).count == 1 else {
+            return finding.results.allNew ? nil : finding
+        }
+        guard finding.results.new > 0 else { return finding }
+        guard finding.kind == .loop else { return nil }
         var polling = finding
         polling.kind = .polling
         return polling

@@ -10,7 +10,7 @@ import SessionTrace
 /// Change the schema only together with ``version``, `docs/schema.md` and a migration.
 public enum StoreSchema {
     /// The schema version this SessionTrace writes and reads (`meta.schema_version`).
-    public static let version: Int64 = 2
+    public static let version: Int64 = 3
 
     /// `PRAGMA application_id`, so `file(1)` and tools can tell a store from other SQLite files.
     static let applicationID: Int32 = 0x5354_5243  // "STRC"

@@ -27,7 +27,8 @@ extension TraceEvent {
         case .toolCall(let record):
             size(record.name) + size(record.callID) + size(record.argumentsFingerprint) + size(record.outcome.rawValue)
                 + size(record.error) + size(record.outputFingerprint)
-                + (record.outputSketch?.count ?? 0) * MemoryLayout<UInt32>.stride
+                + ((record.argumentsSketch?.count ?? 0) + (record.outputSketch?.count ?? 0))
+                * MemoryLayout<UInt32>.stride
         case .handoff(let record):
             size(record.kind.rawValue) + size(record.from) + size(record.to)
         case .interval(let record):

@@ -194,7 +194,7 @@ struct LTTngSinkTests {
                 ToolCallRecord(
                     toolCallID: 2001, requestID: 2002, sessionID: 2003, ts: 2004, dur: 2005, name: "getWeather",
                     callID: "call_abc", argumentsFingerprint: "sha256:0f1e", argumentsBytes: 2006,
-                    outputBytes: 2007, outcome: .error, error: "city not found", outputFingerprint: "77aa",
+                    argumentsSketch: [9, 0x8000_0001], outputBytes: 2007, outcome: .error, error: "city not found", outputFingerprint: "77aa",
                     outputSketch: [7, 4_294_967_295])),
             .toolCall(
                 ToolCallRecord(

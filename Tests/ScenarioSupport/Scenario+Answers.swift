@@ -54,6 +54,20 @@ extension Scenario {
             "What is a cache?")
     }
 
+    /// A 2.5 KB file read into a short prompt: most of the prompt, and still nothing to act on.
+    static func smallFileRead(_ r: ScenarioRecording) async throws {
+        let read = r.tool("read_file", "Reads a text file.", properties: ["path"]) { _ in
+            page(bytes: 2_500, word: "setting")
+        }
+        let editor = r.server([
+            .call("read_file", #"{"path":"config/app.toml"}"#),
+            .answer("The config sets the port to 8080."),
+        ])
+        try await r.ask(
+            r.session("editor", editor, tools: [read], instructions: "You help with config files."),
+            "What port does the app use?")
+    }
+
     static func smallShares(_ r: ScenarioRecording) async throws {
         let fetch = r.tool("fetch_page", "Fetches a web page as text.", properties: ["url"]) { _ in
             page(bytes: 6_000, word: "sentence")

@@ -35,22 +35,29 @@ extension Scenario {
     }
 
     static func polling(_ r: ScenarioRecording) async throws {
-        let states = [
-            "J-7 queued: 0 of 300 files, waiting for a worker",
-            "J-7 running on worker 3: 120 of 300 files converted",
-            "J-7 running on worker 3: 240 of 300 files converted, 2 skipped",
-            "J-7 done: 300 of 300 files, report at reports/j-7.html",
-        ]
+        try await pollJob(
+            r, "J-7",
+            states: [
+                "J-7 queued: 0 of 300 files, waiting for a worker",
+                "J-7 running on worker 3: 120 of 300 files converted",
+                "J-7 running on worker 3: 240 of 300 files converted, 2 skipped",
+                "J-7 done: 300 of 300 files, report at reports/j-7.html",
+            ])
+    }
+
+    /// A job checked once per state in `states`, in one turn, by a session labelled "watcher".
+    static func pollJob(_ r: ScenarioRecording, _ id: String, states: [String]) async throws {
         let calls = TurnCounter()
         let job = r.tool("check_job", "The state of a batch job.", properties: ["job_id"]) { _ in
             defer { calls.next() }
             return states[min(calls.count, states.count - 1)]
         }
-        let poll = ScriptedReply.call("check_job", #"{"job_id":"J-7"}"#)
-        let server = r.server([poll, poll, poll, poll, .answer("Job J-7 is done; the report is ready.")])
+        let poll = ScriptedReply.call("check_job", #"{"job_id":"\#(id)"}"#)
+        let server = r.server(
+            Array(repeating: poll, count: states.count) + [.answer("Job \(id) is done; the report is ready.")])
         try await r.ask(
             r.session("watcher", server, tools: [job], instructions: "You watch batch jobs."),
-            "Tell me when job J-7 has finished.")
+            "Tell me when job \(id) has finished.")
     }
 
     /// The order service times out twice; the app asks again after each failed turn.
@@ -70,5 +77,32 @@ extension Scenario {
 
     struct OrderServiceTimeout: Error, CustomStringConvertible {
         var description: String { "the order service did not answer within 5 s" }
+    }
+
+    /// A job polled four times: unchanged once, then progress, then done. One job polled, not a loop.
+    static func pollingWithRepeats(_ r: ScenarioRecording) async throws {
+        try await pollJob(
+            r, "J-9", states: ["J-9 running", "J-9 running", "J-9 running: 40% done", "J-9 done: report at reports/j-9.html"])
+    }
+
+    /// A deploy stuck at approval, checked three times: each answer echoes a fresh request id and the
+    /// time of the check, nothing else changes. A loop, not polling.
+    static func stuckWithEchoedIDs(_ r: ScenarioRecording) async throws {
+        let requestIDs = [
+            "0f8b6a52-3c1e-4d7a-9b2f-6e1c0a9d4b37", "7c2e9d14-8a5b-4f3c-b1d6-2a9e7f0c5d81",
+            "b3d1f7a0-6e4c-42b9-8d5a-1c7e3f9a2b64",
+        ]
+        let calls = TurnCounter()
+        let deploy = r.tool("check_deploy", "The state of a deploy.", properties: ["deploy_id"]) { _ in
+            defer { calls.next() }
+            let n = min(calls.count, requestIDs.count - 1)
+            return #"{"deploy":"D-12","state":"waiting for approval","request_id":"\#(requestIDs[n])","#
+                + #""trace":"req_8f3a2b9\#(n)c4","checked_at":"2026-12-03T09:4\#(n):07Z"}"#
+        }
+        let check = ScriptedReply.call("check_deploy", #"{"deploy_id":"D-12"}"#)
+        let server = r.server([check, check, check, .answer("Deploy D-12 is still waiting for approval.")])
+        try await r.ask(
+            r.session("operator", server, tools: [deploy], instructions: "You watch deploys."),
+            "Has deploy D-12 gone out?")
     }
 }

@@ -129,6 +129,11 @@ extension Scenario {
         try await r.ask(
             r.session("poller", poller, tools: [job], instructions: "You watch batch jobs."),
             "Has job J-7 finished?")
+        try await weatherFanOut(r)
+    }
+
+    /// One request asks for the forecasts of three cities at once: a fan-out, never a finding.
+    static func weatherFanOut(_ r: ScenarioRecording) async throws {
         let weather = r.server([
             .calls(["Paris", "London", "Tokyo"].map { ("get_forecast", forecastArguments($0)) }),
             .answer("Mild in Paris and London, warm in Tokyo."),
@@ -140,13 +145,7 @@ extension Scenario {
 
     static func fanOut(_ r: ScenarioRecording) async throws {
         let cities = ["Paris", "London", "Tokyo"]
-        let weather = r.server([
-            .calls(cities.map { ("get_forecast", forecastArguments($0)) }),
-            .answer("Mild in Paris and London, warm in Tokyo."),
-        ])
-        try await r.ask(
-            r.session("weather", weather, tools: [forecast(r)], instructions: "You compare forecasts."),
-            "Compare the weather in Paris, London and Tokyo.")
+        try await weatherFanOut(r)
         let web = r.tool("search_web", "Searches the web.", properties: ["query"]) { _ in "3 results" }
         let research = r.server([
             .calls(cities.map { ("search_web", #"{"query":"Weather forecast for \#($0) this weekend"}"#) }),

@@ -21,11 +21,15 @@ public enum Scenario: String, Sendable, CaseIterable {
     case fanOutOverRounds = "fan-out-over-rounds"
     case pagination
     case distinctTopics = "distinct-topics"
+    case rephrasedLoopWithoutPayloads = "rephrased-loop-without-payloads"
+    case addedFilter = "added-filter"
     // Repeats judged by their results
     case stuckLoop = "stuck-loop"
     case refinedSearches = "refined-searches"
     case polling
     case retriesAfterErrors = "retries-after-errors"
+    case pollingWithRepeats = "polling-with-repeats"
+    case stuckWithEchoedIDs = "stuck-with-echoed-ids"
     // Cache breaks
     case modelSwitch = "model-switch"
     case profileSwitch = "profile-switch"
@@ -44,13 +48,16 @@ public enum Scenario: String, Sendable, CaseIterable {
     case cappedAnswers = "capped-answers"
     case oversizedOutput = "oversized-output"
     case smallShares = "small-shares"
+    case smallFileRead = "small-file-read"
     case promptBloat = "prompt-bloat"
     case queuedRequest = "queued-request"
 
     public var fileName: String { rawValue + ".sqlite" }
 
     /// Whether the store records argument and prompt text (redacted, and all made up).
-    public var capturesPayloads: Bool { self != .loopWithoutPayloads && self != .promptBloat }
+    public var capturesPayloads: Bool {
+        ![.loopWithoutPayloads, .rephrasedLoopWithoutPayloads, .promptBloat].contains(self)
+    }
 
     /// What the store shows, one line.
     public var summary: String {
@@ -67,10 +74,15 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .fanOutOverRounds: "not a finding: one city per round, and news about three cities"
         case .pagination: "not a finding: pages 1, 2, 3 of one query; cursors; three order ids"
         case .distinctTopics: "not a finding: notes about the launch, the lunch and the offsite"
+        case .rephrasedLoopWithoutPayloads:
+            "three rephrased searches, the same notes each time, without payload capture; a fan-out and pages"
+        case .addedFilter: "the same report search, then with a region filter added; a fan-out over regions"
         case .stuckLoop: "three near-identical searches over three rounds, the same notes each time"
         case .refinedSearches: "not a finding: three near-identical searches, each finding other notes"
         case .polling: "a job's state checked four times in one turn, a new state each time: polling"
         case .retriesAfterErrors: "not a finding: the same order lookup after each of two timeouts"
+        case .pollingWithRepeats: "a job polled four times: unchanged once, then 40%, then done: polling"
+        case .stuckWithEchoedIDs: "a stuck deploy checked three times; only an echoed request id and time change"
         case .modelSwitch: "the model changes mid-conversation; the transcript is kept whole"
         case .profileSwitch: "a switch to a profile with another model"
         case .toolsChanged: "a tool added for one turn, then removed"
@@ -87,6 +99,7 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .cappedAnswers: "answers cut at a 12-token cap; the same answers under a roomy cap"
         case .oversizedOutput: "a fetched page of 12 KB is most of the next prompt"
         case .smallShares: "not a finding: a large output in a larger prompt; four small outputs"
+        case .smallFileRead: "not a finding: a 2.5 KB file read that is most of a short prompt"
         case .promptBloat: "ten fetched pages pile up until the prompt nears the context window"
         case .queuedRequest: "a request waits 1.2 s in the server's queue; a long memo's prefill does not count"
         }
@@ -112,10 +125,14 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .fanOutOverRounds: try await Self.fanOutOverRounds(r)
         case .pagination: try await Self.pagination(r)
         case .distinctTopics: try await Self.distinctTopics(r)
+        case .rephrasedLoopWithoutPayloads: try await Self.rephrasedLoopWithoutPayloads(r)
+        case .addedFilter: try await Self.addedFilter(r)
         case .stuckLoop: try await Self.stuckLoop(r)
         case .refinedSearches: try await Self.refinedSearches(r)
         case .polling: try await Self.polling(r)
         case .retriesAfterErrors: try await Self.retriesAfterErrors(r)
+        case .pollingWithRepeats: try await Self.pollingWithRepeats(r)
+        case .stuckWithEchoedIDs: try await Self.stuckWithEchoedIDs(r)
         case .modelSwitch: try await Self.modelSwitch(r)
         case .profileSwitch: try await Self.profileSwitch(r)
         case .toolsChanged: try await Self.toolsChanged(r)
@@ -132,6 +149,7 @@ public enum Scenario: String, Sendable, CaseIterable {
         case .cappedAnswers: try await Self.cappedAnswers(r)
         case .oversizedOutput: try await Self.oversizedOutput(r)
         case .smallShares: try await Self.smallShares(r)
+        case .smallFileRead: try await Self.smallFileRead(r)
         case .promptBloat: try await Self.promptBloat(r)
         case .queuedRequest: try await Self.queuedRequest(r)
         }

@@ -1,3 +1,4 @@
+import Similarity
 import Testing
 
 @testable import TraceAnalysis
@@ -15,6 +16,9 @@ struct ArgumentComparisonTests {
         (#"{"exact":true,"query":"launch"}"#, #"{"exact":false,"query":"launch prep"}"#),
         (#"{"query":"launch"}"#, #"{"note":"more detail","query":"launch"}"#),
         ("find the launch notes", "launch notes"),
+        // A filter added to the same ask, even one whose value reads as an entity.
+        (#"{"query":"quarterly revenue"}"#, #"{"query":"quarterly revenue","region":"EMEA"}"#),
+        (#"{"query":"open tickets"}"#, #"{"query":"open tickets","team":"Platform"}"#),
     ]
 
     /// Asks that differ in an entity, however much else they share; with the field that decides.
@@ -25,6 +29,8 @@ struct ArgumentComparisonTests {
         ),
         (#"{"page":1,"query":"launch"}"#, #"{"page":2,"query":"launch"}"#, "page"),
         (#"{"q":"launch"}"#, #"{"p":2,"q":"launch"}"#, "p"),
+        (#"{"query":"deploys"}"#, #"{"cursor":"c_200","query":"deploys"}"#, "cursor"),
+        (#"{"query":"revenue","region":"EMEA"}"#, #"{"query":"revenue","region":"APAC"}"#, "region"),
         (#"{"cursor":"c_100","query":"deploys"}"#, #"{"cursor":"c_200","query":"deploys"}"#, "cursor"),
         (#"{"order_id":"ORD-1001"}"#, #"{"order_id":"ORD-1002"}"#, "order_id"),
         (#"{"ref":"2026-06-02"}"#, #"{"ref":"2026-06-03"}"#, "ref"),
@@ -77,5 +83,29 @@ struct ArgumentComparisonTests {
         #expect(ArgumentComparison.compare(first, second) == .distinct(field: "query"))
         #expect(
             ArgumentComparison.compare(first, second, threshold: 0.75) == .nearDuplicate(similarity: 0.75))
+    }
+
+    /// Without the text, the recorded sketches give the text's verdict on every pair above.
+    @Test(arguments: sameAsk)
+    func sketchesOfRephrasingsAgree(first: String, second: String) {
+        let similarity = ArgumentSketch.similarity(
+            ArgumentSketch.of(first), ArgumentSketch.of(second), threshold: 0.8)
+        #expect(similarity != nil && similarity! >= 0.8)
+    }
+
+    @Test(arguments: differentAsks)
+    func sketchesOfDifferentAsksDisagree(first: String, second: String, field: String) {
+        #expect(ArgumentSketch.similarity(ArgumentSketch.of(first), ArgumentSketch.of(second), threshold: 0.8) == nil)
+    }
+
+    /// An argument of more than 32 terms keeps its least 32; a changed entity field still decides,
+    /// because entity fields sort first, and a change among the words past the cut does not count.
+    @Test func aLongArgumentIsComparedBelowTheCut() {
+        let words = (0..<60).map { "word" + String(UnicodeScalar(UInt8(97 + $0 % 26))) + String(repeating: "x", count: $0 / 26) }
+        let text = words.joined(separator: " ")
+        let first = ArgumentSketch.of(#"{"city":"Oslo","notes":"\#(text)"}"#)
+        #expect(first.count == ArgumentSketch.size)
+        #expect(ArgumentSketch.similarity(first, ArgumentSketch.of(#"{"city":"Bergen","notes":"\#(text)"}"#), threshold: 0.8) == nil)
+        #expect(ArgumentSketch.similarity(first, ArgumentSketch.of(#"{"city":"Oslo","notes":"\#(text)"}"#), threshold: 0.8) == 1)
     }
 }

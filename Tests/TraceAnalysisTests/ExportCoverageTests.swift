@@ -33,7 +33,7 @@ struct ExportCoverageTests {
     static let toolCall = ToolCallRecord(
         toolCallID: runID | 4, requestID: runID | 3, sessionID: runID | 1, ts: 2_100_000_000, dur: 300_000_000,
         name: "searchNotes", callID: "call_7", argumentsFingerprint: "de8087d81190c16c", argumentsBytes: 20,
-        outputBytes: 100, outcome: .ok, error: "partial", outputFingerprint: "0123456789abcdef",
+        argumentsSketch: [2, 0x8000_0001], outputBytes: 100, outcome: .ok, error: "partial", outputFingerprint: "0123456789abcdef",
         outputSketch: [1, 0xdead_beef])
 
     enum Export: String, CaseIterable {

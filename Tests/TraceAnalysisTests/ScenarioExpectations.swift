@@ -29,10 +29,14 @@ extension Scenario {
         case .fanOutOverRounds: Shape(sessions: 2, requests: 8, toolCalls: 6, handoffs: 0)
         case .pagination: Shape(sessions: 3, requests: 12, toolCalls: 9, handoffs: 0)
         case .distinctTopics: Shape(sessions: 1, requests: 4, toolCalls: 3, handoffs: 0)
+        case .rephrasedLoopWithoutPayloads: Shape(sessions: 3, requests: 10, toolCalls: 9, handoffs: 0)
+        case .addedFilter: Shape(sessions: 2, requests: 6, toolCalls: 6, handoffs: 0)
         case .stuckLoop: Shape(sessions: 1, requests: 4, toolCalls: 3, handoffs: 0)
         case .refinedSearches: Shape(sessions: 1, requests: 4, toolCalls: 3, handoffs: 0)
         case .polling: Shape(sessions: 1, requests: 5, toolCalls: 4, handoffs: 0)
         case .retriesAfterErrors: Shape(sessions: 1, requests: 4, toolCalls: 3, handoffs: 0)
+        case .pollingWithRepeats: Shape(sessions: 1, requests: 5, toolCalls: 4, handoffs: 0)
+        case .stuckWithEchoedIDs: Shape(sessions: 1, requests: 4, toolCalls: 3, handoffs: 0)
         case .modelSwitch: Shape(sessions: 1, requests: 4, toolCalls: 0, handoffs: 1)
         case .profileSwitch: Shape(sessions: 1, requests: 4, toolCalls: 0, handoffs: 2)
         case .toolsChanged: Shape(sessions: 1, requests: 4, toolCalls: 0, handoffs: 2)
@@ -49,6 +53,7 @@ extension Scenario {
         case .cappedAnswers: Shape(sessions: 2, requests: 6, toolCalls: 0, handoffs: 0)
         case .oversizedOutput: Shape(sessions: 2, requests: 4, toolCalls: 2, handoffs: 0)
         case .smallShares: Shape(sessions: 2, requests: 4, toolCalls: 5, handoffs: 0)
+        case .smallFileRead: Shape(sessions: 1, requests: 2, toolCalls: 1, handoffs: 0)
         case .promptBloat: Shape(sessions: 1, requests: 11, toolCalls: 10, handoffs: 0)
         case .queuedRequest: Shape(sessions: 1, requests: 5, toolCalls: 0, handoffs: 0)
         }
@@ -96,6 +101,23 @@ extension Scenario {
             ]
         case .polling:
             [.polling("watcher", requests: [0, 1, 2, 3], calls: [0, 1, 2, 3], "check_job")]
+        case .pollingWithRepeats:
+            [.polling("watcher", requests: [0, 1, 2, 3], calls: [0, 1, 2, 3], "check_job")]
+        case .stuckWithEchoedIDs:
+            [
+                .loop("operator", requests: [0, 1, 2], calls: [0, 1, 2], "check_deploy"),
+                .identical("operator", requests: [0, 1, 2], calls: [0, 1, 2], "check_deploy"),
+            ]
+        case .rephrasedLoopWithoutPayloads:
+            [
+                .loop("searcher", requests: [0, 1, 2], calls: [0, 1, 2], "search_notes"),
+                .nearIdentical("searcher", requests: [0, 1, 2], calls: [0, 1, 2], "search_notes"),
+            ]
+        case .addedFilter:
+            [
+                .loop("analyst", requests: [0, 1, 2], calls: [0, 1, 2], "search_reports"),
+                .nearIdentical("analyst", requests: [0, 1, 2], calls: [0, 1, 2], "search_reports"),
+            ]
         case .timestampInInstructions:
             [.chronic("assistant", requests: [1, 2, 3], "instructions_changed timestamp")]
         case .reorderedToolSchema:
@@ -129,8 +151,8 @@ extension Scenario {
         case .queuedRequest:
             [.unexplainedTTFT("assistant", requests: [2])]
         case .fanOut, .fanOutOverRounds, .pagination, .distinctTopics, .appendOnlyChat, .newSessions,
-            .profileOptionsSwitch, .smallShares, .refinedSearches, .retriesAfterErrors, .anthropicCache,
-            .noCacheFigures:
+            .profileOptionsSwitch, .smallShares, .smallFileRead, .refinedSearches, .retriesAfterErrors,
+            .anthropicCache, .noCacheFigures:
             []
         }
     }

@@ -209,8 +209,36 @@ struct ScenarioTests {
         let session = try #require(report.findings.first)
         #expect(session.label == "researcher")
         #expect((session.peakShare ?? 0) >= 0.75)
+        // Recorded without payload capture: the argument sketches are what near-duplicates are judged by.
         let tools = ToolFindings.analyze(try TraceLoader.load(path: scenarioPath(.promptBloat)))
-        #expect(tools.callsWithArguments == 0)
+        #expect(tools.callsWithArguments == 0 && tools.callsComparable == 10)
+        #expect(!tools.text.contains("near-identical arguments were not checked"))
+    }
+
+    /// The argument sketches judge near-duplicates as the captured text does: with every store's
+    /// captured arguments deleted, the findings stay the same.
+    @Test(arguments: Scenario.allCases.filter(\.capturesPayloads))
+    func withoutCapturedArgumentsTheSketchesGiveTheSameFindings(scenario: Scenario) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path(scenario.fileName)
+        try FileManager.default.copyItem(atPath: scenarioPath(scenario), toPath: path)
+        try sqlite(path, "DELETE FROM payload WHERE kind = 'tool_arguments'")
+        #expect(try Self.found(path) == scenario.expectedFindings.sorted())
+    }
+
+    /// A store from before argument sketches (schema 2) without captured arguments: near-duplicates
+    /// cannot be judged, and the report and `check`'s notes say so.
+    @Test func withoutSketchesOrTextNearDuplicatesAreNotCheckedAndTheReportSaysSo() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("old.sqlite")
+        try FileManager.default.copyItem(atPath: scenarioPath(.rephrasedLoopWithoutPayloads), toPath: path)
+        try sqlite(path, "UPDATE tool_call SET arguments_sketch = NULL")
+        let trace = try TraceLoader.load(path: path)
+        let tools = ToolFindings.analyze(trace)
+        #expect(tools.callsComparable == 0)
         #expect(tools.text.contains("near-identical arguments were not checked"))
+        #expect(Diagnosis.analyze([trace]).notes.contains { $0.contains("no argument sketch") })
+        // Only the fingerprints are left: the rephrased searches read as three different asks.
+        #expect(!tools.findings.contains { $0.tool == "search_notes" })
     }
 }

@@ -38,7 +38,8 @@ struct StoreRoundTripTests {
                     toolCallID: tracer.makeID(), requestID: requestID, sessionID: sessionID, ts: tracer.now(),
                     dur: 3_000_000, name: "searchCalendar", callID: "call_1",
                     argumentsFingerprint: "9f86d081",
-                    argumentsBytes: 57, outputBytes: 1_024, outcome: .error, error: "timeout",
+                    argumentsBytes: 57, argumentsSketch: [3, 0x4000_0009, 0x8000_0000], outputBytes: 1_024,
+                    outcome: .error, error: "timeout",
                     outputFingerprint: "cbf29ce484222325", outputSketch: [0, 1, 4_294_967_295])),
             kind: .toolCall)
         tracer.record(
@@ -84,7 +85,7 @@ struct StoreRoundTripTests {
 
         let events = memory.recorded
         let reader = try StoreReader(path: path)
-        #expect(reader.schemaVersion == 2)
+        #expect(reader.schemaVersion == StoreSchema.version)
         #expect(try reader.runs() == events.compactMap { if case .run(let r) = $0 { r } else { nil } })
         #expect(
             try reader.sessions() == events.compactMap { if case .session(let r) = $0 { r } else { nil } })

@@ -80,12 +80,15 @@ struct st_request_fields {
 
 void st_emit_request(const struct st_request_fields *fields);
 
-/* The fields of a `tool_call` event. `output_sketch` holds `output_sketch_length` values
- * (0 when no sketch was made). */
+/* The fields of a `tool_call` event. Each sketch holds its `_length` values (0 when no sketch
+ * was made). */
 struct st_tool_call_fields {
     int64_t tool_call_id, request_id, session_id, ts, dur;
     const char *name, *call_id, *arguments_fingerprint;
-    int64_t arguments_bytes, output_bytes;
+    int64_t arguments_bytes;
+    const uint32_t *arguments_sketch;
+    uint32_t arguments_sketch_length;
+    int64_t output_bytes;
     const char *outcome, *error, *output_fingerprint;
     const uint32_t *output_sketch;
     uint32_t output_sketch_length;

@@ -28,6 +28,10 @@ extension ToolCallRecord: TableRecord {
             .integer(
                 "argumentsBytes", "arguments_bytes", unit: .bytes, "size of the arguments, as JSON with sorted keys",
                 get: { $0.argumentsBytes }, set: { $0.argumentsBytes = $1 }),
+            .optionalSketch(
+                "argumentsSketch", "arguments_sketch",
+                "the least 32 hashed terms of the arguments (entity fields, words), eight hex digits per term; NULL when not made",
+                get: { $0.argumentsSketch }, set: { $0.argumentsSketch = $1 }),
             .integer(
                 "outputBytes", "output_bytes", unit: .bytes, "size of the output; 0 when the call failed",
                 get: { $0.outputBytes }, set: { $0.outputBytes = $1 }),

@@ -392,6 +392,9 @@ struct OTLPTraceBuilder {
         if let fingerprint = call.outputFingerprint {
             attributes.append(OTLPAttribute("session_trace.output_fingerprint", fingerprint))
         }
+        if let sketch = call.argumentsSketch {
+            attributes.append(OTLPAttribute("session_trace.arguments_sketch", StoreSchema.encodeSketch(sketch)))
+        }
         if let sketch = call.outputSketch {
             attributes.append(OTLPAttribute("session_trace.output_sketch", StoreSchema.encodeSketch(sketch)))
         }

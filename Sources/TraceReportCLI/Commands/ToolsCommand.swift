@@ -19,7 +19,7 @@ struct ToolsCommand: ReportCommand {
           returned a new result (another output fingerprint for the same arguments, or outputs whose
           MinHash sketches agree under 0.5), the calls were not stuck: the same arguments in one turn
           are polling, near-identical asks pagination or refinement (not reported).
-        oversized output: a tool output of 2 KB or more that is half or more of the next prompt.
+        oversized output: a tool output of 8 KB or more that is half or more of the next prompt.
         Cost: the repeats' tool time, and the extra rounds (requests that asked only for repeats), with
         their time and tokens.
         """

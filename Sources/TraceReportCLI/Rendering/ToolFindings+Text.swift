@@ -14,16 +14,17 @@ extension ToolFindings {
             out += ", repeats cost \(Format.duration(cost))"
         }
         out += "\n"
-        if callsWithArguments == 0 {
+        if callsComparable == 0 {
             out += """
-                note: near-identical arguments were not checked: no tool_arguments payloads were captured \
-                (turn on payload capture); identical arguments are found by fingerprint all the same.
+                note: near-identical arguments were not checked: the calls have no argument sketch \
+                (a store before schema 3) and no captured tool_arguments; identical arguments are \
+                found by fingerprint all the same.
 
                 """
-        } else if callsWithArguments < toolCallCount {
+        } else if callsComparable < toolCallCount {
             out +=
-                "note: arguments captured for \(callsWithArguments) of \(toolCallCount) calls; "
-                + "near-identical arguments checked among those only.\n"
+                "note: arguments comparable (sketch or captured text) for \(callsComparable) of "
+                + "\(toolCallCount) calls; near-identical arguments checked among those only.\n"
         }
         if inferredTurns { out += "note: turns inferred from finish reasons (the store records none).\n" }
         for finding in findings {
