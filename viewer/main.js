@@ -96,6 +96,9 @@ function focusFinding(index) {
     for (const button of document.querySelectorAll('.finding')) {
         button.classList.toggle('active', button.dataset.index === String(index));
     }
+    for (const button of document.querySelectorAll('.finding-group')) {
+        button.classList.toggle('active', button.dataset.group === String(finding.group));
+    }
     const entries = state.findingEntries[index] || [];
     state.highlight = new Set(entries);
     if (!entries.length) { render(); return; }

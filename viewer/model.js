@@ -311,6 +311,8 @@ function linkFindings(findings, allRuns) {
                 if (entry && entry.kind !== 'session' && !entries.includes(entry)) {
                     entries.push(entry);
                     entry.findings.push(index);
+                    // A marker is drawn as a finding's only when one of its findings is not noise.
+                    if (finding.severity !== 'noise') entry.realFinding = true;
                     break;
                 }
             }

@@ -64,53 +64,107 @@ export function buildHeader(state) {
     }
 }
 
-/** The findings list; `focusFinding(index)` is called when one is clicked. */
+/** The findings list, by group (as `trace-report check` groups them: kind, session, subject), the
+ *  groups within noise apart after the others. A group of one is its finding's button; a larger
+ *  group's button steps through its findings, one per click, and can list them all.
+ *  `focusFinding(index)` is called with the finding to show. */
 export function buildFindings(state, focusFinding) {
     const list = $('findings-list');
     clear(list);
     const findings = Array.isArray(state.data.findings) ? state.data.findings : [];
-    $('findings-count').textContent = '(' + findings.length + ')';
+    const groups = Array.isArray(state.data.findingGroups) ? state.data.findingGroups : [];
+    $('findings-count').textContent = '(' + formatCount(findings.length)
+        + (groups.length < findings.length ? ' in ' + formatCount(groups.length) + ' groups' : '') + ')';
     if (!findings.length) {
         list.appendChild(el('li', 'hint', 'No findings.'));
         return;
     }
-    showFindings(state, findings, 0, focusFinding);
+    showPage(list, groups.length, 0, 'groups', (index) => groupItem(state, groups, index, focusFinding));
 }
 
-/** Adds the findings from `first` on, a page of them, and a button for the rest: a run can have
- *  tens of thousands, and laying out every one would delay the first frame by seconds. */
-function showFindings(state, findings, first, focusFinding) {
-    const list = $('findings-list');
-    const end = Math.min(findings.length, first + FINDINGS_PAGE);
+/** Adds items `first` to a page further, made by `item(index)`, and a button for the rest: a run can
+ *  have tens of thousands, and laying out every one would delay the first frame by seconds. */
+function showPage(list, count, first, noun, item) {
+    const end = Math.min(count, first + FINDINGS_PAGE);
     const fragment = document.createDocumentFragment();
-    for (let index = first; index < end; index++) {
-        const finding = findings[index];
+    for (let index = first; index < end; index++) fragment.appendChild(item(index));
+    if (end < count) {
         const li = el('li');
-        const button = el('button', 'finding');
-        button.type = 'button';
-        button.dataset.index = String(index);
-        button.classList.toggle('active', index === state.activeFinding);
-        button.appendChild(el('span', 'finding-kind', finding.kind));
-        button.appendChild(el('span', 'finding-title', finding.title));
-        if (finding.detail) button.appendChild(el('span', 'finding-detail', finding.detail));
-        button.addEventListener('click', () => focusFinding(index));
-        li.appendChild(button);
-        fragment.appendChild(li);
-    }
-    if (end < findings.length) {
-        const li = el('li');
-        const rest = findings.length - end;
+        const rest = count - end;
         const more = el('button', 'more-findings', 'Show ' + formatCount(Math.min(FINDINGS_PAGE, rest))
-            + ' more of ' + formatCount(rest) + ' further findings');
+            + ' more of ' + formatCount(rest) + ' further ' + noun);
         more.type = 'button';
         more.addEventListener('click', () => {
             li.remove();
-            showFindings(state, findings, end, focusFinding);
+            showPage(list, count, end, noun, item);
         });
         li.appendChild(more);
         fragment.appendChild(li);
     }
     list.appendChild(fragment);
+}
+
+/** One finding's button. */
+function findingButton(state, finding, index, focusFinding) {
+    const button = el('button', 'finding');
+    button.type = 'button';
+    button.dataset.index = String(index);
+    button.dataset.severity = str(finding.severity);
+    button.classList.toggle('active', index === state.activeFinding);
+    button.appendChild(el('span', 'finding-kind', finding.kind));
+    button.appendChild(el('span', 'finding-title', finding.title));
+    if (finding.detail) button.appendChild(el('span', 'finding-detail', finding.detail));
+    button.addEventListener('click', () => focusFinding(index));
+    return button;
+}
+
+/** The list item of group `index`: its finding's button, or the group's with a count. */
+function groupItem(state, groups, index, focusFinding) {
+    const group = groups[index];
+    const members = Array.isArray(group.findings) ? group.findings.map(num) : [];
+    const li = el('li');
+    if (group.severity === 'noise' && (index === 0 || groups[index - 1].severity !== 'noise')) {
+        li.appendChild(el('div', 'findings-apart',
+            'Within noise, listed apart: findings that cost next to nothing (docs/trace-report.md#noise)'));
+    }
+    if (members.length === 1) {
+        li.appendChild(findingButton(state, state.data.findings[members[0]], members[0], focusFinding));
+        return li;
+    }
+    const button = el('button', 'finding-group');
+    button.type = 'button';
+    button.dataset.group = String(index);
+    button.dataset.count = String(members.length);
+    button.dataset.severity = str(group.severity);
+    button.appendChild(el('span', 'finding-kind', group.kind));
+    button.appendChild(el('span', 'finding-count', '×' + formatCount(members.length)));
+    button.appendChild(el('span', 'finding-title', group.title));
+    if (group.detail) button.appendChild(el('span', 'finding-detail', group.detail));
+    const step = el('span', 'finding-step', 'click to step through them');
+    button.appendChild(step);
+    let next = 0;
+    button.addEventListener('click', () => {
+        const position = next;
+        next = (next + 1) % members.length;
+        step.textContent = formatCount(position + 1) + ' of ' + formatCount(members.length);
+        focusFinding(members[position]);
+    });
+    li.appendChild(button);
+    const expand = el('button', 'expand-group', 'list all ' + formatCount(members.length));
+    expand.type = 'button';
+    expand.addEventListener('click', () => {
+        expand.remove();
+        const inner = el('ol', 'finding-instances');
+        li.appendChild(inner);
+        showPage(inner, members.length, 0, 'findings', (position) => {
+            const item = el('li');
+            const finding = members[position];
+            item.appendChild(findingButton(state, state.data.findings[finding], finding, focusFinding));
+            return item;
+        });
+    });
+    li.appendChild(expand);
+    return li;
 }
 
 /** The legend: every entry of STYLE, its swatch drawn as the bars are. */

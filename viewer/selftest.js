@@ -5,7 +5,9 @@
 // can only read the DOM afterwards (chromium --dump-dom). Steps:
 //   click:KIND:INDEX[:RUN]  zoom to the INDEX-th request/tool/handoff/interval/band of run RUN (by
 //                           time) and click the canvas at the point where it is drawn
-//   finding:INDEX           click the INDEX-th finding in the side panel
+//   finding:INDEX           click the button of finding INDEX (of the data's list) in the side panel
+//   group:INDEX             click the INDEX-th group's button (a group of two or more findings)
+//   expand:INDEX            click the INDEX-th group's "list all" button
 //   more                    click the button that shows the next page of findings
 //   key:KEY                 press KEY (+, -, ArrowLeft, 0, ...) on the timeline
 //   wheel:DELTA             turn the wheel over the middle of the timeline
@@ -54,11 +56,18 @@ function runSelfTest(spec) {
             output.dataset.clickedKind = state.selected ? state.selected.kind : '';
             output.dataset.clickedId = state.selected ? state.selected.id : '';
             output.dataset.expectedId = entry.id;
-        } else if (parts[0] === 'finding') {
-            const button = document.querySelectorAll('.finding')[Number(parts[1])];
+        } else if (parts[0] === 'finding' || parts[0] === 'group') {
+            const button = parts[0] === 'finding'
+                ? document.querySelector('.finding[data-index="' + Number(parts[1]) + '"]')
+                : document.querySelectorAll('.finding-group')[Number(parts[1])];
             if (!button) { log.push('no ' + step); continue; }
             button.click();
             output.dataset.highlighted = Array.from(state.highlight).map((e) => e.id).join(' ');
+            output.dataset.activeFinding = String(state.activeFinding);
+        } else if (parts[0] === 'expand') {
+            const button = document.querySelectorAll('.expand-group')[Number(parts[1])];
+            if (!button) { log.push('no ' + step); continue; }
+            button.click();
         } else if (parts[0] === 'more') {
             const button = document.querySelector('.more-findings');
             if (!button) { log.push('no ' + step); continue; }

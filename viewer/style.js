@@ -15,6 +15,8 @@ export const STYLE = {
     handoff: { color: '#0072b2', label: 'handoff (profile, model, instructions, tools)', shape: 'line' },
     failed: { color: '#000000', label: 'failed request, tool call or interval', shape: 'hatch' },
     finding: { color: '#882255', label: 'touched by a finding (outlined when chosen)', shape: 'diamond' },
+    noiseFinding: { color: '#bbbbbb', shape: 'diamond',
+        label: 'touched only by findings within noise (they cost next to nothing), whatever the bar says' },
     selected: { color: '#332288', label: 'selected', shape: 'outline' },
     turn: { color: '#555555', shape: 'bracket',
         label: 'a user turn with its total time; under a band, the turns starting in it' },

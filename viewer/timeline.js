@@ -30,7 +30,7 @@ export function drawTimeline(state, canvases) {
     ctx.font = '11px system-ui, sans-serif';
     ctx.textBaseline = 'middle';
     const drawn = { request: 0, tool: 0, handoff: 0, interval: 0, failed: 0, splitWait: 0, turn: 0,
-        findingMarker: 0, modelLabel: 0, band: 0, bandRequests: 0, bandTurns: 0 };
+        findingMarker: 0, noiseMarker: 0, modelLabel: 0, band: 0, bandRequests: 0, bandTurns: 0 };
     const t0 = timeAt(LABEL_WIDTH);
     const t1 = timeAt(LABEL_WIDTH + plotWidth);
     const step = niceStep(state.view.end - state.view.start, Math.max(2, plotWidth / 110));
@@ -103,7 +103,7 @@ function drawLane(ctx, frame, l, y, t0, t1, drawn, width) {
     const outlines = [];
     const markers = [];
     const mark = (e, x, top, w, h) => {
-        if (e.findings.length) markers.push([x, top + h / 2]);
+        if (e.findings.length) markers.push([x, top + h / 2, e.realFinding === true]);
         if (marked(e)) outlines.push([e, x, top, w, h]);
     };
 
@@ -232,31 +232,37 @@ function drawLane(ctx, frame, l, y, t0, t1, drawn, width) {
             labelEnds[slot] = x + 10 + tw;
         }
         drawn.handoff += 1;
-        if (e.findings.length) markers.push([x + 1, y + ROW.request.top + ROW.request.height / 2]);
+        if (e.findings.length) markers.push([x + 1, y + ROW.request.top + ROW.request.height / 2, e.realFinding === true]);
         if (marked(e)) outlines.push([e, x - 4, y + 1, 10, LANE_HEIGHT - 2]);
     });
 
-    // A diamond on the left end of every event a finding is about, all of a lane in one path; a
-    // diamond within two pixels of one already drawn would look the same as that one alone.
+    // A diamond on the left end of every event a finding is about, all of a lane in one path per
+    // colour: grey where every finding about the event is within noise, so a break that cost next
+    // to nothing does not mark a bar that is green for its cache; a diamond within two pixels of
+    // one already drawn would look the same as that one alone, and a real finding's is drawn last.
     if (markers.length) {
-        const placed = new Set();
-        ctx.beginPath();
-        for (const [x, cy] of markers) {
-            const key = Math.round(x / 2) * 1024 + cy;
-            if (placed.has(key)) continue;
-            placed.add(key);
-            ctx.moveTo(x, cy - 6);
-            ctx.lineTo(x + 5, cy);
-            ctx.lineTo(x, cy + 6);
-            ctx.lineTo(x - 5, cy);
-            ctx.closePath();
+        for (const real of [false, true]) {
+            const placed = new Set();
+            ctx.beginPath();
+            for (const [x, cy, isReal] of markers) {
+                if (isReal !== real) continue;
+                const key = Math.round(x / 2) * 1024 + cy;
+                if (placed.has(key)) continue;
+                placed.add(key);
+                ctx.moveTo(x, cy - 6);
+                ctx.lineTo(x + 5, cy);
+                ctx.lineTo(x, cy + 6);
+                ctx.lineTo(x - 5, cy);
+                ctx.closePath();
+            }
+            ctx.fillStyle = real ? STYLE.finding.color : STYLE.noiseFinding.color;
+            ctx.fill();
+            ctx.strokeStyle = '#ffffff';
+            ctx.lineWidth = 1;
+            ctx.stroke();
         }
-        ctx.fillStyle = STYLE.finding.color;
-        ctx.fill();
-        ctx.strokeStyle = '#ffffff';
-        ctx.lineWidth = 1;
-        ctx.stroke();
         drawn.findingMarker += markers.length;
+        drawn.noiseMarker += markers.filter((m) => !m[2]).length;
     }
 
     for (const [e, x, top, w, h] of outlines) {

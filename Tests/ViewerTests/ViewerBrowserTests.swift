@@ -70,9 +70,11 @@ struct ViewerBrowserTests {
         #expect(dom.canvas("data-drawn-tool") == counts.toolCalls)
         #expect(dom.canvas("data-drawn-handoff") == counts.handoffs)
         let trace = try TraceLoader.load(path: store)
-        // The page lists the findings `trace-report check` gives, one button each.
-        let findings = Diagnosis.analyze([trace]).findings
-        #expect(dom.count("<button class=\"finding\"") == findings.count)
+        // The page lists the groups of findings `trace-report check` gives, one button each: a
+        // finding's own for a group of one, the group's for a larger one.
+        let groups = FindingGroup.grouping(Diagnosis.analyze([trace]).findings)
+        #expect(dom.count("<button class=\"finding\"") == groups.count { $0.count == 1 })
+        #expect(dom.count("<button class=\"finding-group\"") == groups.count { $0.count > 1 })
         try Chromium.screenshot(html, to: screenshotDirectory + "/scenario-\(scenario.rawValue).png")
     }
 

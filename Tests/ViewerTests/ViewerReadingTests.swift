@@ -71,7 +71,7 @@ struct ViewerReadingTests {
         let entries = legend(dom)
         let styles = entries.map(\.style)
         for needed in ["waitRest", "waitPrompt", "waitWhole", "cached", "partCached", "uncached", "noCache",
-                       "tool", "interval", "handoff", "failed", "finding", "selected", "turn"] {
+                       "tool", "interval", "handoff", "failed", "finding", "noiseFinding", "selected", "turn"] {
             #expect(styles.contains(needed), "legend lacks \(needed)")
         }
         let colours = entries.map { $0.colour.lowercased() }
@@ -82,7 +82,8 @@ struct ViewerReadingTests {
         // (also safe for colour-vision deficiencies), as Okabe–Ito has no ninth colour.
         let okabeIto: Set<String> = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7",
                                      "#000000"]
-        for entry in entries where !["waitRest", "waitWhole", "noCache", "finding", "selected", "turn", "band"]
+        for entry in entries
+        where !["waitRest", "waitWhole", "noCache", "finding", "noiseFinding", "selected", "turn", "band"]
             .contains(entry.style) {
             #expect(okabeIto.contains(entry.colour.lowercased()), "\(entry.style) is \(entry.colour)")
         }
@@ -196,6 +197,31 @@ struct ViewerReadingTests {
                                 to: screenshotDirectory + "/tool-loop-request-findings.png")
     }
 
+    @Test("an event touched only by findings within noise gets a grey diamond, listed apart in the panel")
+    func noiseMarkers() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let store = repositoryRoot + "/tracefiles/planner/run-1.sqlite"
+        let directory = try TemporaryDirectory()
+        let html = try export([store], directory)
+        let data = ViewerData.build([try TraceLoader.load(path: store)])
+        let json = try JSONSerialization.jsonObject(with: Data(data.json.compact().utf8)) as? [String: Any]
+        let findings = try #require(json?["findings"] as? [[String: Any]])
+        var real = Set<String>()
+        var all = Set<String>()
+        for finding in findings {
+            let ids = (finding["eventIDs"] as? [String]) ?? []
+            all.formUnion(ids)
+            if finding["severity"] as? String != "noise" { real.formUnion(ids) }
+        }
+        let noiseOnly = all.subtracting(real)
+        // The recorded planner run's cache breaks of a few tokens are noise.
+        try #require(!noiseOnly.isEmpty)
+        let dom = try Chromium.dumpDOM(html)
+        #expect(dom.canvas("data-drawn-noise-marker") == noiseOnly.count)
+        #expect(dom.canvas("data-drawn-finding-marker") == all.count)
+        #expect(dom.html.contains("Within noise, listed apart"))
+    }
+
     @Test("a long list of findings shows 200 at a time, the next 200 on request, each still linked")
     func findingPages() throws {
         try #require(Chromium.path != nil, Chromium.missingMessage)
@@ -221,22 +247,72 @@ struct ViewerReadingTests {
         let data = ViewerData.build([try TraceLoader.load(path: store)])
         let json = try JSONSerialization.jsonObject(with: Data(data.json.compact().utf8)) as? [String: Any]
         let findings = try #require(json?["findings"] as? [[String: Any]])
-        try #require(findings.count > 250)
-        func buttons(_ dom: String) -> Int {
-            dom.components(separatedBy: #"class="finding""#).count
-                + dom.components(separatedBy: #"class="finding active""#).count - 2
+        #expect(findings.count == 1_500)
+        // A list item per group: a finding's button for a group of one, the group's for a larger one.
+        func items(_ dom: String) -> Int {
+            [#"class="finding""#, #"class="finding active""#, #"class="finding-group""#,
+             #"class="finding-group active""#].reduce(0) { $0 + dom.components(separatedBy: $1).count - 1 }
         }
+        let groups = try #require(json?["findingGroups"] as? [[String: Any]])
+        try #require(groups.count > 400)
 
         let first = try Chromium.dumpDOM(html)
-        #expect(buttons(first.html) == 200)
-        // 1,500 findings: 200 shown, 1,300 further.
-        #expect(findings.count == 1_500)
-        #expect(first.html.contains("Show 200 more of 1,300 further findings"))
-        let index = 250
+        #expect(items(first.html) == 200)
+        #expect(first.html.contains("Show 200 more of \(Format.count(Int64(groups.count - 200))) further groups"))
+        // A finding on the second page, alone in its group.
+        let group = try #require((200..<400).first { groups[$0]["count"] as? Int == 1 })
+        let index = try #require((groups[group]["findings"] as? [Int])?.first)
         let next = try Chromium.dumpDOM(html, fragment: "selftest=more,finding:\(index)")
-        #expect(buttons(next.html) == min(400, findings.count))
+        #expect(items(next.html) == 400)
         let highlighted = Set((next.selfTest("data-highlighted") ?? "").split(separator: " ").map(String.init))
         #expect(highlighted == Set(try #require(findings[index]["eventIDs"] as? [String])) && !highlighted.isEmpty)
+    }
+
+    @Test("a finding repeated in one session is one group: its count, a step to each finding per click, all listed on request")
+    func findingGroups() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let directory = try TemporaryDirectory()
+        let store = directory.path("one-loop-again.sqlite")
+        let script = try StoreScript(path: store, label: "one loop again")
+        // One session, 30 turns, each a turn of three rounds calling searchNotes with the same arguments.
+        let session = script.tracer.makeID()
+        for turn in 0..<Int64(30) {
+            for round in 0..<Int64(4) {
+                let at = turn * 10_000 + round * 1_000
+                let request = script.request(session: session, at: at, dur: 300, ttft: 40)
+                if round < 3 {
+                    script.toolCall(request: request, session: session, at: at + 305, dur: 80, name: "searchNotes",
+                                    fingerprint: "5eed5eed5eed5eed")
+                }
+            }
+        }
+        script.endSession(session, label: "agent", from: 0, to: 300_000)
+        script.close()
+        let html = try export([store], directory)
+        let data = ViewerData.build([try TraceLoader.load(path: store)])
+        let json = try JSONSerialization.jsonObject(with: Data(data.json.compact().utf8)) as? [String: Any]
+        let findings = try #require(json?["findings"] as? [[String: Any]])
+        let groups = try #require(json?["findingGroups"] as? [[String: Any]])
+        let loops = try #require(groups.firstIndex { $0["kind"] as? String == "loop" })
+        let members = try #require(groups[loops]["findings"] as? [Int])
+        #expect(members.count == 30 && groups[loops]["count"] as? Int == 30)
+        #expect(members.allSatisfy { findings[$0]["kind"] as? String == "loop" && findings[$0]["group"] as? Int == loops })
+
+        let dom = try Chromium.dumpDOM(html)
+        #expect(dom.count("class=\"finding-group\"") == groups.count { ($0["count"] as? Int ?? 0) > 1 })
+        #expect(dom.html.contains("data-count=\"30\"") && dom.html.contains("×30"))
+        #expect(dom.count("class=\"finding\"") == groups.count { ($0["count"] as? Int ?? 0) == 1 })
+        // Two clicks on the group: its second finding, outlined.
+        let position = groups[..<loops].count { ($0["count"] as? Int ?? 0) > 1 }
+        let stepped = try Chromium.dumpDOM(html, fragment: "selftest=group:\(position),group:\(position)")
+        #expect(stepped.selfTest("data-active-finding") == String(members[1]))
+        let highlighted = Set((stepped.selfTest("data-highlighted") ?? "").split(separator: " ").map(String.init))
+        #expect(highlighted == Set(try #require(findings[members[1]]["eventIDs"] as? [String])) && !highlighted.isEmpty)
+        #expect(stepped.html.contains("2 of 30"))
+        // Listed on request, each finding a button of its own.
+        let listed = try Chromium.dumpDOM(html, fragment: "selftest=expand:\(position),finding:\(members[29])")
+        #expect(listed.count("class=\"finding\"") + listed.count("class=\"finding active\"") == 30 + groups.count { ($0["count"] as? Int ?? 0) == 1 })
+        #expect(listed.selfTest("data-active-finding") == String(members[29]))
     }
 
     @Test("the signpost lane is named for what it holds; a bar names its model only where it changes")

@@ -45,13 +45,16 @@ public struct ViewerData: Sendable {
         let builder = Builder()
         var runs: [OrderedJSON] = []
         var findings: [OrderedJSON] = []
+        var groups: [OrderedJSON] = []
         var summaries: [OrderedJSON] = []
         var counts = (requests: 0, tools: 0, handoffs: 0)
         for (storeIndex, trace) in traces.enumerated() {
             var runIndex: [Int64: Int] = [:]
             for (offset, run) in trace.runs.enumerated() { runIndex[run.run.runID] = runs.count + offset }
             let turns = trace.runs.map(RunTurns.init)
-            let storeFindings = builder.findings(trace, turns: turns, runIndex: runIndex)
+            let (storeFindings, storeGroups) = builder.findings(
+                trace, turns: turns, runIndex: runIndex, firstGroup: groups.count)
+            groups += storeGroups.map { $0.json(offset: findings.count, builder: builder) }
             // Events a finding names: a band lists those it holds, so the finding marks the band.
             var named = Set<Int64>()
             for case .object(let members) in storeFindings {
@@ -77,6 +80,7 @@ public struct ViewerData: Sendable {
             ("version", .int(version)),
             ("runs", .array(runs)),
             ("findings", .array(findings)),
+            ("findingGroups", .array(groups)),
             ("summary", .object([("runs", .array(summaries))])),
             ("redaction", .object([
                 ("counts", .object(report.sortedCounts.map { ($0.kind.rawValue, .int(Int64($0.count))) })),
@@ -230,22 +234,75 @@ private struct Builder {
         ])
     }
 
-    /// The findings `trace-report check` gives on one store (``Diagnosis``), most costly first, each
-    /// naming the requests and tool calls it is about.
-    func findings(_ trace: RecordedTrace, turns: [RunTurns], runIndex: [Int64: Int]) -> [OrderedJSON] {
-        Diagnosis.analyze([(trace, turns)], prices: nil).findings.map { finding in
-            var detail = "session \(finding.sessionLabel)"
-            if let turn = finding.turnIndex { detail += ", turn \(turn + 1)" }
-            detail += "; requests " + finding.requestIDs.map(ShortID.record).joined(separator: ", ")
-            var cost: [String] = []
-            if finding.cost.time > 0 { cost.append(Format.duration(finding.cost.time)) }
-            if finding.cost.tokens > 0 { cost.append("\(Format.count(finding.cost.tokens)) tokens") }
-            if !cost.isEmpty { detail += "; cost " + cost.joined(separator: ", ") }
-            var events: [Int64] = []
-            for id in finding.toolCallIDs + finding.requestIDs where !events.contains(id) { events.append(id) }
+    /// The findings `trace-report check` gives on one store (``Diagnosis``), in its groups
+    /// (``FindingGroup``: most costly first, the groups within noise after the others), each
+    /// naming the requests and tool calls it is about, its group and its severity; and the groups,
+    /// each with the indexes of its findings in the store's list. Groups are numbered from
+    /// `firstGroup`, where the store's start in the document's list.
+    func findings(_ trace: RecordedTrace, turns: [RunTurns], runIndex: [Int64: Int], firstGroup: Int)
+        -> (findings: [OrderedJSON], groups: [FindingGroupEntry])
+    {
+        let groups = FindingGroup.grouping(Diagnosis.analyze([(trace, turns)], prices: nil).findings)
+        let ordered = groups.filter { $0.severity != .noise } + groups.filter { $0.severity == .noise }
+        var findings: [OrderedJSON] = []
+        var entries: [FindingGroupEntry] = []
+        for (groupIndex, group) in ordered.enumerated() {
+            var members: [Int] = []
+            for finding in group.instances {
+                members.append(findings.count)
+                findings.append(json(finding, group: firstGroup + groupIndex, runIndex: runIndex))
+            }
+            entries.append(FindingGroupEntry(group: group, members: members, run: runIndex[group.first.runID]))
+        }
+        return (findings, entries)
+    }
+
+    private func json(_ finding: Finding, group: Int, runIndex: [Int64: Int]) -> OrderedJSON {
+        var detail = "session \(finding.sessionLabel)"
+        if let turn = finding.turnIndex { detail += ", turn \(turn + 1)" }
+        detail += "; requests " + finding.requestIDs.map(ShortID.record).joined(separator: ", ")
+        let cost = Self.costText(finding.cost)
+        if !cost.isEmpty { detail += "; cost " + cost }
+        var events: [Int64] = []
+        for id in finding.toolCallIDs + finding.requestIDs where !events.contains(id) { events.append(id) }
+        return .object([
+            ("kind", .string(finding.kind.rawValue)), ("run", .int(runIndex[finding.runID].map(Int64.init))),
+            ("title", text(finding.summary)), ("detail", text(detail)), ("eventIDs", .array(events.map { .id($0) })),
+            ("group", .int(Int64(group))), ("severity", .string(finding.severity.rawValue)),
+        ])
+    }
+
+    /// `1.20 s, 340 tokens`; empty when the cost is nothing.
+    static func costText(_ cost: Finding.Cost) -> String {
+        var parts: [String] = []
+        if cost.time > 0 { parts.append(Format.duration(cost.time)) }
+        if cost.tokens > 0 { parts.append("\(Format.count(cost.tokens)) tokens") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// One group of a store's findings, for the viewer's list; `members` index the store's findings.
+    struct FindingGroupEntry {
+        var group: FindingGroup
+        var members: [Int]
+        var run: Int?
+
+        /// The entry with the members' indexes moved by `offset`, where the store's findings start in
+        /// the document's list.
+        func json(offset: Int, builder: Builder) -> OrderedJSON {
+            let first = group.first
+            var detail = "session \(first.sessionLabel)"
+            if group.count > 1 {
+                detail += "; \(Format.count(Int64(group.count))) times over "
+                    + Format.duration(group.last.ts &- first.ts)
+            }
+            let cost = Builder.costText(group.cost)
+            if !cost.isEmpty { detail += "; cost " + cost }
             return .object([
-                ("kind", .string(finding.kind.rawValue)), ("run", .int(runIndex[finding.runID].map(Int64.init))),
-                ("title", text(finding.summary)), ("detail", text(detail)), ("eventIDs", .array(events.map { .id($0) })),
+                ("kind", .string(group.kind.rawValue)), ("run", .int(run.map(Int64.init))),
+                ("subject", builder.text(first.subject)), ("title", builder.text(first.summary)),
+                ("detail", builder.text(detail)), ("count", .int(Int64(group.count))),
+                ("severity", .string(group.severity.rawValue)),
+                ("findings", .array(members.map { .int(Int64($0 + offset)) })),
             ])
         }
     }
