@@ -376,9 +376,12 @@ extension SummaryReport.Group {
         var members: [(String, OrderedJSON)] = []
         switch kind {
         case .run:
-            members += [("run_id", .id(runID)), ("label", .string(label))]
+            members += [("run_id", .id(runID)), ("run_short_id", .string(runID.map(ShortID.run))), ("label", .string(label))]
         case .session:
-            members += [("run_id", .id(runID)), ("session_id", .id(sessionID)), ("label", .string(label))]
+            members += [
+                ("run_id", .id(runID)), ("run_short_id", .string(runID.map(ShortID.run))), ("session_id", .id(sessionID)),
+                ("session_short_id", .string(sessionID.map(ShortID.record))), ("label", .string(label)),
+            ]
         case .profile:
             members += [("profile", .string(profile)), ("model", .string(model))]
         }

@@ -55,9 +55,22 @@ public struct PriceTable: Sendable, Hashable {
 
     /// The dollars of `usage` at the price of `model` from `provider`, as ``cost(of:)``.
     public func cost(provider: String, model: String, usage: RequestUsage) -> Double? {
+        costParts(provider: provider, model: model, usage: usage).map { $0.prompt + $0.completion }
+    }
+
+    /// The dollars of `request`'s prompt (input, cached and cache-written tokens, each at its price)
+    /// and of its completion, whose sum is ``cost(of:)``; nil as for ``cost(of:)``.
+    public func costParts(of request: RequestRecord) -> (prompt: Double, completion: Double)? {
+        costParts(provider: request.provider, model: request.model, usage: request.usage)
+    }
+
+    private func costParts(provider: String, model: String, usage: RequestUsage)
+        -> (prompt: Double, completion: Double)?
+    {
         guard let (price, parts) = priced(provider: provider, model: model, usage: usage) else { return nil }
-        return ((parts.input - parts.cached - parts.written) * price.input + parts.cached * price.cachedInput
-            + parts.written * price.cacheWrite + Double(usage.outputTokens ?? 0) * price.output) / 1e6
+        let prompt = (parts.input - parts.cached - parts.written) * price.input + parts.cached * price.cachedInput
+            + parts.written * price.cacheWrite
+        return (prompt / 1e6, Double(usage.outputTokens ?? 0) * price.output / 1e6)
     }
 
     /// What the server's cache changed in `request`'s cost, in dollars: what its cached tokens

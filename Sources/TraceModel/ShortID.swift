@@ -21,8 +21,9 @@ public enum ShortID {
         return text == String(runID) || text.lowercased() == run(runID)
     }
 
-    /// True when `wanted` is `id` in full or its short id (`#5`).
+    /// True when `wanted` is `id` in full or its short id, with or without its `#` (`#5`, `5`: an
+    /// unquoted `#` starts a shell comment).
     public static func matchesRecord(_ id: Int64, _ wanted: String) -> Bool {
-        wanted == String(id) || wanted == record(id)
+        wanted == String(id) || wanted == record(id) || "#" + wanted == record(id)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import TraceModel
 import TraceAnalysis
 
 @testable import TraceReportCLI
@@ -171,6 +172,24 @@ struct RunAndSessionChoiceTests {
         let missing = report(["tools", "--run", "nightly", Self.store])
         #expect(missing.status == .usageOrInput)
         #expect(missing.err.contains("no run 'nightly'"))
+    }
+
+    /// `#3` unquoted starts a shell comment, so `--session 3` means the same session; `summary --json`
+    /// gives the short ids beside the full ones.
+    @Test func aSessionIsChosenByItsNumberWithOrWithoutTheHash() throws {
+        let bare = report(["timeline", "--no-color", "--session", "3", Self.store])
+        let hashed = report(["timeline", "--no-color", "--session", "#3", Self.store])
+        #expect(bare.status == .success && !bare.out.isEmpty)
+        #expect(bare.out == hashed.out)
+        #expect(report(["timeline", "--session", "999", Self.store]).status == .usageOrInput)
+        let summary = try parseJSON(report(["summary", "--json", Self.store]).out)
+        let sessions = try #require(summary["sessions"] as? [[String: Any]])
+        #expect(sessions.contains { $0["session_short_id"] as? String == "#3" })
+        let runs = try #require(summary["runs"] as? [[String: Any]])
+        for run in runs {
+            let id = try #require(Int64(run["run_id"] as? String ?? ""))
+            #expect(run["run_short_id"] as? String == ShortID.run(id))
+        }
     }
 
     @Test func growthTakesRunAndSession() throws {

@@ -283,7 +283,7 @@ struct ExportTests {
         #expect(chat["kind"] as? Int == 3)
         #expect(chat["startTimeUnixNano"] as? String == String(KnownStore.wallClockStart + 100_000_000))
         #expect(chat["endTimeUnixNano"] as? String == String(KnownStore.wallClockStart + 1_100_000_000))
-        #expect((chat["status"] as? [String: Any])?["code"] as? Int == 0)
+        #expect((chat["status"] as? [String: Any])?["code"] as? Int == 1, "a span that did not fail is OK, not unset")
 
         let tool = try span("execute_tool searchNotes")
         let t = otlpAttributes(tool)
@@ -292,6 +292,8 @@ struct ExportTests {
         #expect(t["gen_ai.tool.name"]?["stringValue"] as? String == "searchNotes")
         #expect(t["gen_ai.tool.call.id"]?["stringValue"] as? String == "call_7")
         #expect(t["gen_ai.tool.call.arguments"]?["stringValue"] as? String == #"{"query":"launch"}"#)
+        #expect(t["input.value"]?["stringValue"] as? String == #"{"query":"launch"}"#)
+        #expect(t["input.mime_type"]?["stringValue"] as? String == "application/json")
         #expect(t["session_trace.output_fingerprint"]?["stringValue"] as? String == "0123456789abcdef")
         #expect(t["session_trace.output_sketch"]?["stringValue"] as? String == "00000001deadbeef")
 
@@ -299,24 +301,32 @@ struct ExportTests {
         let status = try #require(failed["status"] as? [String: Any])
         #expect(status["code"] as? Int == 2)
         #expect(status["message"] as? String == "timed out")
-        #expect(otlpAttributes(failed)["error.type"]?["stringValue"] as? String == "_OTHER")
+        #expect(otlpAttributes(failed)["error.type"]?["stringValue"] as? String == "timeout")
 
-        // The turn (a request that asked for a tool, the tool, the next request) is one
-        // invoke_agent span with its chat and execute_tool spans side by side, inside the app's
-        // PlanDay interval, inside the session's span.
+        // The turn (a request that asked for a tool, the tool, the next request) is one trace,
+        // rooted in its invoke_agent span with its chat and execute_tool spans side by side; it
+        // links to the app's PlanDay interval it ran in, inside the session's span.
         let agent = try span("invoke_agent planner")
         let g = otlpAttributes(agent)
         #expect(g["openinference.span.kind"]?["stringValue"] as? String == "AGENT")
         #expect(g["gen_ai.operation.name"]?["stringValue"] as? String == "invoke_agent")
         #expect(g["gen_ai.provider.name"]?["stringValue"] as? String == "openai")
-        for child in [chat, tool, failed] { #expect(child["parentSpanId"] as? String == agent["spanId"] as? String) }
+        for child in [chat, tool, failed] {
+            #expect(child["parentSpanId"] as? String == agent["spanId"] as? String)
+            #expect(child["traceId"] as? String == agent["traceId"] as? String)
+        }
         let planDay = try span("PlanDay")
-        #expect(agent["parentSpanId"] as? String == planDay["spanId"] as? String)
+        #expect(agent["parentSpanId"] == nil)
+        #expect(agent["traceId"] as? String != planDay["traceId"] as? String)
+        let links = try #require(agent["links"] as? [[String: Any]])
+        #expect(links.contains { $0["spanId"] as? String == planDay["spanId"] as? String
+            && $0["traceId"] as? String == planDay["traceId"] as? String })
         #expect(otlpAttributes(planDay)["session_trace.interval.requestLength"]?["intValue"] as? String == "42")
         #expect(otlpAttributes(planDay)["requestLength"] == nil, "interval metadata is namespaced")
         let session = try span("session planner")
         #expect(planDay["parentSpanId"] as? String == session["spanId"] as? String)
         #expect(otlpAttributes(session)["openinference.span.kind"]?["stringValue"] as? String == "CHAIN")
+        #expect(otlpAttributes(session)["gen_ai.operation.name"]?["stringValue"] as? String == "invoke_workflow")
         let handoff = (session["events"] as? [[String: Any]])?.first {
             $0["name"] as? String == "session_trace.handoff"
         }
@@ -357,7 +367,15 @@ struct ExportTests {
         for resource in resources { try checkResourceSpans(resource) }
         let spans = try otlpSpans(store)
         let traces = Dictionary(grouping: spans, by: { $0["traceId"] as? String ?? "" })
-        #expect(traces.count == 3, "the run's trace and one per session")
+        #expect(traces.count == 3 + 8, "the run's trace, one per session and one per user turn")
+        // A turn's trace: rooted in its invoke_agent span, every span of it in one session.
+        for spans in traces.values {
+            let roots = spans.filter { $0["parentSpanId"] == nil }
+            #expect(roots.count == 1)
+            guard let root = roots.first, (root["name"] as? String ?? "").hasPrefix("invoke_agent") else { continue }
+            #expect(Set(spans.map { otlpAttributes($0)["session.id"]?["stringValue"] as? String }).count == 1)
+            #expect(spans.count > 1)
+        }
         let planDay = try #require(spans.first { $0["name"] as? String == "PlanDay" })
         let root = try #require(spans.first { ($0["name"] as? String ?? "").hasPrefix("run ") })
         #expect(planDay["parentSpanId"] as? String == root["spanId"] as? String)
@@ -369,6 +387,36 @@ struct ExportTests {
             + Array(repeating: "PlanTurn", count: 5))
         #expect(spans.filter { ($0["name"] as? String ?? "").hasPrefix("invoke_agent") }.count == 8)
         #expect(spans.filter { ($0["name"] as? String ?? "").hasPrefix("chat ") }.count == 11)
+    }
+
+    /// `--prices` puts each priced chat span's dollars in `llm.cost.*`, as `check --prices` prices
+    /// it; `--project` names the back end's project on every resource.
+    @Test func otlpCarriesCostAndProject() throws {
+        let directory = try TemporaryDirectory()
+        let known = try KnownStore(path: directory.path("known.sqlite"), secrets: false)
+        let prices = directory.path("prices.json")
+        try #"{"models":[{"provider":"openai","model":"gpt-test","input":2,"cached_input":0.5,"output":8}]}"#
+            .write(toFile: prices, atomically: true, encoding: .utf8)
+        let object = try parseJSON(
+            try export(.otlp, known.path, options: ["--prices", prices, "--project", "bars"]))
+        let resources = try #require(object["resourceSpans"] as? [[String: Any]])
+        for resource in resources {
+            let attributes = ((resource["resource"] as? [String: Any])?["attributes"] as? [[String: Any]]) ?? []
+            #expect(attributes.contains { $0["key"] as? String == "openinference.project.name"
+                && ($0["value"] as? [String: Any])?["stringValue"] as? String == "bars" })
+        }
+        let spans = resources.flatMap { resource in
+            ((resource["scopeSpans"] as? [[String: Any]]) ?? []).flatMap { $0["spans"] as? [[String: Any]] ?? [] }
+        }
+        let chat = try #require(spans.first { $0["name"] as? String == "chat gpt-test" })
+        let a = otlpAttributes(chat)
+        // 500 input tokens, 300 of them cached, 41 output: 200 × $2 + 300 × $0.5 + 41 × $8 per million.
+        let prompt = try #require(a["llm.cost.prompt"]?["doubleValue"] as? Double)
+        let completion = try #require(a["llm.cost.completion"]?["doubleValue"] as? Double)
+        let total = try #require(a["llm.cost.total"]?["doubleValue"] as? Double)
+        #expect(abs(prompt - 550e-6) < 1e-12 && abs(completion - 328e-6) < 1e-12 && abs(total - 878e-6) < 1e-12)
+        let unpriced = try #require(spans.first { $0["name"] as? String == "chat gpt-test-mini" })
+        #expect(otlpAttributes(unpriced)["llm.cost.total"] == nil)
     }
 
     private func otlpSpans(_ store: String) throws -> [[String: Any]] {

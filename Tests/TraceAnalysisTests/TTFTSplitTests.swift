@@ -153,15 +153,8 @@ struct TTFTSplitTests {
                 && attribute($0, "session_trace.request_id")?["stringValue"] as? String == String(queued.requestID) })
         #expect(attribute(chat, "session_trace.ttft.server_prompt_ns")?["intValue"] as? String == String(50 * Self.ms))
         #expect(attribute(chat, "session_trace.ttft.rest_ns")?["intValue"] as? String == String(850 * Self.ms))
-        let children = spans.filter { $0["parentSpanId"] as? String == chat["spanId"] as? String }
-        let byName = Dictionary(children.map { ($0["name"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
-        let restSpan = try #require(byName["queue, network, client"])
-        let promptSpan = try #require(byName["server prompt processing"])
-        func nanos(_ span: [String: Any], _ key: String) -> Int64 { Int64(span[key] as? String ?? "") ?? -1 }
-        #expect(nanos(restSpan, "startTimeUnixNano") == nanos(chat, "startTimeUnixNano"))
-        #expect(nanos(restSpan, "endTimeUnixNano") - nanos(restSpan, "startTimeUnixNano") == 850 * Self.ms)
-        #expect(nanos(promptSpan, "startTimeUnixNano") == nanos(restSpan, "endTimeUnixNano"))
-        #expect(nanos(promptSpan, "endTimeUnixNano") - nanos(promptSpan, "startTimeUnixNano") == 50 * Self.ms)
+        // Attributes only: child spans for the two parts cluttered every back end's tree.
+        #expect(!spans.contains { $0["parentSpanId"] as? String == chat["spanId"] as? String })
     }
 
     @Test func theTimelineDrawsThePromptPartOfTheWaitApart() throws {

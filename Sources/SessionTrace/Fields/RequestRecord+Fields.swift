@@ -83,7 +83,7 @@ extension RequestRecord: TableRecord {
                 "cacheWriteTokens", "cache_write_tokens", unit: .tokens,
                 "prompt tokens the server reports written to its cache (Anthropic `cache_creation_input_tokens`)",
                 get: { $0.cacheWriteTokens }, set: { $0.cacheWriteTokens = $1 })
-                .otel("gen_ai.usage.cache_creation.input_tokens"),
+                .otel("gen_ai.usage.cache_write.input_tokens"),
             .optionalText(
                 "responseID", "response_id", freeText: true, "`gen_ai.response.id`",
                 get: { $0.responseID }, set: { $0.responseID = $1 })

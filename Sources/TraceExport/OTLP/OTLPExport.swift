@@ -1,33 +1,49 @@
 import Redaction
 import Reproducible
 import SessionTrace
+import TraceModel
 import TraceStore
 
 /// Writes a trace as an OTLP `ExportTraceServiceRequest`, the body an OpenTelemetry collector or
 /// back end accepts at `/v1/traces`: as OTLP/JSON for a file, as protobuf for ``OTLPPush``.
 ///
-/// One `resourceSpans` per run, one trace per session (conversation) plus the run's own trace;
-/// spans follow the OpenTelemetry GenAI agent conventions (`invoke_agent` per turn, holding its
-/// `chat` and `execute_tool` spans) and carry OpenInference's `openinference.span.kind`
-/// (``OTLPTraceBuilder`` says how spans are placed). Times are the run's wall-clock start plus
+/// One `resourceSpans` per run, one trace per user turn, one per session (conversation) and the
+/// run's own trace; spans follow the OpenTelemetry GenAI agent conventions (`invoke_agent` per
+/// turn, holding its `chat` and `execute_tool` spans) and carry OpenInference's
+/// `openinference.span.kind` (``OTLPTraceBuilder`` says how spans are placed). Every span's status
+/// is OK or ERROR. Times are the run's wall-clock start plus
 /// the monotonic offset, in nanoseconds; span ids are derived from the store's ids, and
 /// `session_trace.*_id` attributes keep the store's own as decimal strings.
 ///
 /// The redaction report is on each resource: `session_trace.redaction.summary`,
 /// `session_trace.redaction.total` and `session_trace.redaction.count.<kind>`.
 public enum OTLPExport {
+    /// What an export adds to the store's records.
+    public struct Options: Sendable {
+        /// Prices for each LLM span's `llm.cost.prompt`, `llm.cost.completion` and `llm.cost.total`.
+        public var prices: PriceTable?
+        /// The back end's project for every span: OpenInference's `openinference.project.name`.
+        public var project: String?
+
+        public init(prices: PriceTable? = nil, project: String? = nil) {
+            self.prices = prices
+            self.project = project
+        }
+    }
+
     /// The whole request as indented OTLP/JSON.
-    public static func render(_ redacted: RedactedTrace) -> String {
-        let resources = resourceSpans(redacted).map(json)
+    public static func render(_ redacted: RedactedTrace, options: Options = Options()) -> String {
+        let resources = resourceSpans(redacted, options: options).map(json)
         return OrderedJSON.object([("resourceSpans", .array(resources))]).serialized() + "\n"
     }
 
     /// The spans of every run of `redacted`, one resource per run.
-    public static func resourceSpans(_ redacted: RedactedTrace) -> [OTLPResourceSpans] {
+    public static func resourceSpans(_ redacted: RedactedTrace, options: Options = Options()) -> [OTLPResourceSpans] {
         redacted.trace.runs.map { run in
-            OTLPResourceSpans(
-                attributes: resourceAttributes(run.run, report: redacted.report),
-                spans: OTLPTraceBuilder(run: run).spans())
+            var attributes = resourceAttributes(run.run, report: redacted.report)
+            if let project = options.project { attributes.append(OTLPAttribute("openinference.project.name", project)) }
+            return OTLPResourceSpans(
+                attributes: attributes, spans: OTLPTraceBuilder(run: run, prices: options.prices).spans())
         }
     }
 
@@ -107,7 +123,7 @@ public enum OTLPExport {
         if let error = span.error {
             members.append(("status", .object([("code", .int(2)), ("message", .string(error))])))
         } else {
-            members.append(("status", .object([("code", .int(0))])))
+            members.append(("status", .object([("code", .int(1))])))
         }
         return .object(members)
     }

@@ -50,12 +50,14 @@ enum OTLPProtobuf {
                 for attribute in link.attributes { linkWriter.message(4) { keyValue(&$0, attribute) } }
             }
         }
-        // Status { string message = 2; StatusCode code = 3; }: empty when unset, as OTLP/JSON's
-        // {"code": 0}; STATUS_CODE_ERROR = 2 with the message.
+        // Status { string message = 2; StatusCode code = 3; }: STATUS_CODE_ERROR = 2 with the
+        // message, else STATUS_CODE_OK = 1: every span the store holds ended, failed or not.
         writer.message(15) { status in
             if let error = span.error {
                 status.string(2, error)
                 status.varint(3, 2)
+            } else {
+                status.varint(3, 1)
             }
         }
     }

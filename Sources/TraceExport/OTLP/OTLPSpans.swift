@@ -31,7 +31,7 @@ struct OTLPSpan: Sendable {
     var attributes: [OTLPAttribute]
     var events: [OTLPEvent]
     var links: [OTLPLink]
-    /// The error's message; nil for a span that did not fail (status unset).
+    /// The error's message; nil for a span that did not fail (status OK).
     var error: String?
 }
 

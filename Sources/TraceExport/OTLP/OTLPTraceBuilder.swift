@@ -1,4 +1,5 @@
 import Redaction
+import Reproducible
 import SessionTrace
 import TraceAnalysis
 import TraceModel
@@ -7,12 +8,15 @@ import TraceStore
 /// The OTLP spans of one run, laid out as the OpenTelemetry GenAI agent conventions and
 /// OpenInference expect (docs/trace-report.md, "--format otlp").
 ///
-/// One trace per session (conversation), rooted in a `session` span; each turn an `invoke_agent`
-/// span holding the turn's `chat` and `execute_tool` spans as siblings; the app's intervals where
-/// the code put them when they hold one session's work. The run's own trace holds the run span,
-/// the intervals that hold several sessions' work (each session's spans link to theirs), and what
-/// belongs to no session. Every span lies within its parent: a session or run span spans what it
-/// holds, and a span goes under the nearest enclosing candidate.
+/// **One trace per user turn**, as Phoenix and Langfuse expect, rooted in the turn's
+/// `invoke_agent` span, which holds the turn's `chat` and `execute_tool` spans as siblings; the
+/// turns of a session share its `session.id`, which back ends group a session's traces by. Each
+/// session also has a trace of its own, rooted in its `session` span (`invoke_workflow`), with its
+/// handoffs and the app's intervals that hold its work; a turn links to the interval or session
+/// span it ran in. The run's own trace holds the run span, the intervals that hold several
+/// sessions' work (each session's spans link to theirs), and what belongs to no session. Every span
+/// lies within its parent: a session or run span spans what it holds, and a span goes under the
+/// nearest enclosing candidate.
 struct OTLPTraceBuilder {
     /// Request fields no span, attribute or event carries, by column, with the reason; every other
     /// field of the request's table is mapped below (ExportCoverageTests holds the two together).
@@ -23,6 +27,7 @@ struct OTLPTraceBuilder {
     ]
 
     private let run: RecordedRun
+    private let prices: PriceTable?
     private let turns: RunTurns
     private let sessionIDs: Set<Int64>
     private let intervals: [Int64: IntervalRecord]
@@ -40,19 +45,32 @@ struct OTLPTraceBuilder {
         var end: Int64
         var attributes: [OTLPAttribute]
         var events: [(ts: Int64, name: String, attributes: [OTLPAttribute])] = []
-        var links: [(trace: Int64?, span: UInt64)] = []
+        var links: [(trace: TraceKey, span: UInt64)] = []
         var error: String?
     }
 
-    /// The spans of one trace; `trace` is the session id, nil for the run's own trace.
+    /// Which trace a span is in.
+    private enum TraceKey: Hashable {
+        /// The run's own trace.
+        case run
+        /// A session's trace, by session id.
+        case session(Int64)
+        /// A user turn's trace, by the id of the turn's first request.
+        case turn(Int64)
+
+        init(session: Int64?) { self = session.map(TraceKey.session) ?? .run }
+    }
+
+    /// The spans of one trace.
     private struct TraceNodes {
-        var trace: Int64?
         var root: Node
         var nodes: [Node] = []
     }
 
-    init(run: RecordedRun) {
+    /// The builder of `run`'s spans; with `prices`, LLM spans carry their cost (`llm.cost.*`).
+    init(run: RecordedRun, prices: PriceTable? = nil) {
         self.run = run
+        self.prices = prices
         turns = RunTurns(run)
         sessionIDs = Set(run.sessions.map(\.sessionID))
         intervals = Dictionary(run.intervals.map { ($0.intervalID, $0) }, uniquingKeysWith: { first, _ in first })
@@ -97,24 +115,31 @@ struct OTLPTraceBuilder {
 
     /// Table tags that keep the span ids of different records apart.
     private enum Table: UInt64 {
-        case run = 1, session, request, toolCall, interval, turn, ttftRest, ttftPrompt
-        case runTrace = 0x5255_4E54, sessionTrace = 0x5345_5353, traceLow = 0x5452_4143
+        case run = 1, session, request, toolCall, interval, turn
+        case runTrace = 0x5255_4E54, sessionTrace = 0x5345_5353, turnTrace = 0x5455_524E, traceLow = 0x5452_4143
     }
 
     private func spanID(_ id: Int64, _ table: Table) -> UInt64 { OTLPExport.spanID(id, table: table.rawValue) }
 
-    private func traceID(_ trace: Int64?) -> OTLPTraceID {
-        let high = trace.map { spanID($0, .sessionTrace) } ?? spanID(run.run.runID, .runTrace)
+    private func traceID(_ trace: TraceKey) -> OTLPTraceID {
+        let high =
+            switch trace {
+            case .run: spanID(run.run.runID, .runTrace)
+            case .session(let session): spanID(session, .sessionTrace)
+            case .turn(let request): spanID(request, .turnTrace)
+            }
         return OTLPTraceID(high: high, low: spanID(run.run.wallClockStart ^ run.run.runID, .traceLow))
     }
 
     // MARK: Building
 
-    /// The run's traces, run trace first, then one per session by start time.
+    /// The run's traces: the run's first, then each session's by start time, each followed by
+    /// its turns'.
     func spans() -> [OTLPSpan] {
-        var traces: [Int64?: TraceNodes] = [nil: TraceNodes(trace: nil, root: runRoot())]
+        var traces: [TraceKey: TraceNodes] = [.run: TraceNodes(root: runRoot())]
+        var turnKeys: [Int64?: [TraceKey]] = [:]
         for session in run.sessions {
-            traces[session.sessionID] = TraceNodes(trace: session.sessionID, root: sessionRoot(session))
+            traces[.session(session.sessionID)] = TraceNodes(root: sessionRoot(session))
         }
 
         for interval in run.intervals {
@@ -128,10 +153,10 @@ struct OTLPTraceBuilder {
                 start: interval.ts, end: end, attributes: intervalAttributes(interval), error: interval.error)
             node.events = instantEvents(interval.intervalID)
             if let link { node.links.append(link) }
-            traces[owner]!.nodes.append(node)
+            traces[TraceKey(session: owner)]!.nodes.append(node)
         }
 
-        // Turns: an invoke_agent span each, its requests and tool calls as children.
+        // Turns: a trace each, rooted in an invoke_agent span, its requests and tool calls as children.
         for turn in turns.turns {
             let owner = conversation(turn.sessionID)
             let agentID = spanID(turn.requests[0].requestID, .turn)
@@ -141,32 +166,37 @@ struct OTLPTraceBuilder {
             for request in turn.requests {
                 start = min(start, request.ts)
                 end = max(end, request.ts + max(0, request.dur))
-                children += requestNodes(request, parent: agentID)
+                children.append(requestNode(request, parent: agentID))
                 for call in run.toolCallsByRequest[request.requestID] ?? [] {
                     start = min(start, call.ts)
                     end = max(end, call.ts + max(0, call.dur))
                     children.append(toolNode(call, parent: agentID, conversation: owner))
                 }
             }
-            let (parent, link) = placement(under: turn.requests[0].parentID, in: owner, start: start, end: end)
+            // The interval or session the turn ran in is in another trace: a link, not a parent.
+            let (enclosing, link) = placement(under: turn.requests[0].parentID, in: owner, start: start, end: end)
             var agent = Node(
-                spanID: agentID, parent: parent, name: "invoke_agent \(run.sessionLabel(turn.sessionID))",
+                spanID: agentID, parent: nil, name: "invoke_agent \(run.sessionLabel(turn.sessionID))",
                 kind: .internal, start: start, end: end, attributes: agentAttributes(turn, conversation: owner))
+            agent.links.append((TraceKey(session: owner), enclosing))
             if let link { agent.links.append(link) }
-            traces[owner]!.nodes.append(agent)
-            traces[owner]!.nodes += children
+            let key = TraceKey.turn(turn.requests[0].requestID)
+            traces[key] = TraceNodes(root: agent, nodes: children)
+            turnKeys[owner, default: []].append(key)
         }
 
         // Tool calls that no recorded request asked for.
         let requestIDs = Set(run.requests.map(\.requestID))
         for call in run.toolCalls where !(call.requestID.map(requestIDs.contains) ?? false) {
             let owner = conversation(call.sessionID)
-            traces[owner]!.nodes.append(toolNode(call, parent: traces[owner]!.root.spanID, conversation: owner))
+            let key = TraceKey(session: owner)
+            traces[key]!.nodes.append(toolNode(call, parent: traces[key]!.root.spanID, conversation: owner))
         }
 
         // Roots span what they hold; the run's trace is first, sessions follow by start time.
         var spans: [OTLPSpan] = []
-        let order: [Int64?] = [nil] + run.sessions.map(\.sessionID)
+        let sessions: [Int64?] = [nil] + run.sessions.map(\.sessionID)
+        let order = sessions.flatMap { [TraceKey(session: $0)] + (turnKeys[$0] ?? []) }
         for key in order {
             guard var trace = traces[key] else { continue }
             for node in trace.nodes where node.parent == nil || node.parent == trace.root.spanID {
@@ -180,15 +210,15 @@ struct OTLPTraceBuilder {
         return spans
     }
 
-    /// Where a span goes: under the nearest of `parent`'s chain of intervals that lies in trace
-    /// `owner` and encloses `start...end`, else under the trace's root. The link names the
-    /// enclosing interval the code put it in when that one lies in another trace.
+    /// Where a span goes: under the nearest of `parent`'s chain of intervals that lies in the trace
+    /// of session `owner` (nil: the run) and encloses `start...end`, else under that trace's root.
+    /// The link names the enclosing interval the code put it in when that one lies in another trace.
     private func placement(under parent: Int64?, in owner: Int64?, start: Int64, end: Int64)
-        -> (UInt64, (trace: Int64?, span: UInt64)?)
+        -> (UInt64, (trace: TraceKey, span: UInt64)?)
     {
         var seen: Set<Int64> = []
         var next = parent
-        var link: (trace: Int64?, span: UInt64)?
+        var link: (trace: TraceKey, span: UInt64)?
         while let id = next, let interval = intervals[id], seen.insert(id).inserted {
             let intervalTrace = intervalOwner[id]
             if intervalTrace == owner {
@@ -196,7 +226,7 @@ struct OTLPTraceBuilder {
                     return (spanID(id, .interval), link)
                 }
             } else if link == nil {
-                link = (intervalTrace, spanID(id, .interval))
+                link = (TraceKey(session: intervalTrace), spanID(id, .interval))
             }
             next = interval.parentID == id ? nil : interval.parentID
         }
@@ -213,6 +243,7 @@ struct OTLPTraceBuilder {
             start: min(record.ts, run.startTime), end: min(record.ts, run.startTime),
             attributes: [
                 OTLPAttribute("openinference.span.kind", "CHAIN"),
+                OTLPAttribute("gen_ai.operation.name", "invoke_workflow"),
                 OTLPAttribute("session_trace.run_id", id: record.runID),
             ])
         node.events = run.dropped.map { dropped in
@@ -238,11 +269,13 @@ struct OTLPTraceBuilder {
             kind: .internal, start: session.ts, end: session.ts + max(0, session.dur),
             attributes: [
                 OTLPAttribute("openinference.span.kind", "CHAIN"),
+                OTLPAttribute("gen_ai.operation.name", "invoke_workflow"),
                 OTLPAttribute("gen_ai.agent.name", session.label),
+                OTLPAttribute("agent.name", session.label),
             ] + conversationAttributes(session.sessionID) + [
                 OTLPAttribute("session_trace.run_id", id: run.run.runID),
                 OTLPAttribute("session_trace.session_id", id: session.sessionID),
-            ])
+            ] + exchange(of: turns.turns.filter { $0.sessionID == session.sessionID }.flatMap(\.requests)))
         node.events =
             run.handoffs.filter { $0.sessionID == session.sessionID }.map { handoff in
                 (
@@ -277,8 +310,10 @@ struct OTLPTraceBuilder {
             OTLPAttribute("openinference.span.kind", "AGENT"),
             OTLPAttribute("gen_ai.operation.name", "invoke_agent"),
             OTLPAttribute("gen_ai.agent.name", run.sessionLabel(turn.sessionID)),
+            OTLPAttribute("agent.name", run.sessionLabel(turn.sessionID)),
             OTLPAttribute("gen_ai.provider.name", first.provider),
         ]
+        attributes += exchange(of: turn.requests)
         if !first.model.isEmpty { attributes.append(OTLPAttribute("gen_ai.request.model", first.model)) }
         attributes += conversationAttributes(owner)
         if let session = turn.sessionID { attributes.append(OTLPAttribute("session_trace.session_id", id: session)) }
@@ -288,32 +323,13 @@ struct OTLPTraceBuilder {
         return attributes
     }
 
-    /// A request's `chat` span and, where its server reported timings, two spans that split its
-    /// time to first token (``TTFTSplit``): `queue, network, client`, then `server prompt processing`.
-    private func requestNodes(_ request: RequestRecord, parent: UInt64) -> [Node] {
-        let chat = requestNode(request, parent: parent)
-        guard let split = TTFTSplit(request)?.drawn(in: chat.end - chat.start) else { return [chat] }
-        let attributes = [OTLPAttribute("openinference.span.kind", "UNKNOWN")]
-            + conversationAttributes(request.sessionID)
-            + [OTLPAttribute("session_trace.request_id", id: request.requestID)]
-        let restEnd = request.ts + split.rest
-        return [
-            chat,
-            Node(
-                spanID: spanID(request.requestID, .ttftRest), parent: chat.spanID, name: "queue, network, client",
-                kind: .internal, start: request.ts, end: restEnd, attributes: attributes),
-            Node(
-                spanID: spanID(request.requestID, .ttftPrompt), parent: chat.spanID, name: "server prompt processing",
-                kind: .internal, start: restEnd, end: restEnd + split.prompt, attributes: attributes),
-        ]
-    }
-
     private func requestNode(_ request: RequestRecord, parent: UInt64) -> Node {
         var attributes = [
             OTLPAttribute("openinference.span.kind", "LLM"),
             OTLPAttribute("gen_ai.operation.name", "chat"),
             OTLPAttribute("llm.provider", request.provider),
-            OTLPAttribute("llm.model_name", request.responseModel ?? request.model),
+            OTLPAttribute("llm.system", request.provider),
+            OTLPAttribute("llm.model_name", request.model.isEmpty ? request.responseModel ?? "" : request.model),
         ]
         // Every field the semantic conventions name, under its name, from the field table.
         attributes += RequestRecord.table.fields.compactMap { field in
@@ -331,7 +347,7 @@ struct OTLPTraceBuilder {
                 OTLPAttribute("gen_ai.response.time_to_first_chunk", Double($0) / 1e9)
             },
             request.finishReason.map { OTLPAttribute("gen_ai.response.finish_reasons", strings: [$0]) },
-            request.error.map { _ in OTLPAttribute("error.type", "_OTHER") },
+            request.error.map { OTLPAttribute("error.type", Self.errorType($0)) },
             request.turnID.map { OTLPAttribute("session_trace.turn_id", id: $0) },
             request.instructionsFingerprint.map { OTLPAttribute("session_trace.instructions_fingerprint", $0) },
             request.toolsFingerprint.map { OTLPAttribute("session_trace.tools_fingerprint", $0) },
@@ -359,9 +375,13 @@ struct OTLPTraceBuilder {
                 OTLPAttribute("session_trace.ttft.rest_ns", split.rest),
             ]
         }
-        for payload in run.payloadsByParent[request.requestID] ?? [] {
-            attributes.append(OTLPAttribute("session_trace.payload.\(payload.kind.rawValue)", payload.text))
+        if let prices, let cost = prices.costParts(of: request) {
+            attributes += [
+                OTLPAttribute("llm.cost.prompt", cost.prompt), OTLPAttribute("llm.cost.completion", cost.completion),
+                OTLPAttribute("llm.cost.total", cost.prompt + cost.completion),
+            ]
         }
+        attributes += payloadAttributes(request)
         var node = Node(
             spanID: spanID(request.requestID, .request), parent: parent,
             name: request.model.isEmpty ? "chat" : "chat \(request.model)", kind: .client,
@@ -380,7 +400,9 @@ struct OTLPTraceBuilder {
         ]
         if let callID = call.callID { attributes.append(OTLPAttribute("gen_ai.tool.call.id", callID)) }
         attributes += conversationAttributes(owner)
-        if call.error != nil || call.outcome == .error { attributes.append(OTLPAttribute("error.type", "_OTHER")) }
+        if call.error != nil || call.outcome == .error {
+            attributes.append(OTLPAttribute("error.type", Self.errorType(call.error ?? "")))
+        }
         if let request = call.requestID { attributes.append(OTLPAttribute("session_trace.request_id", id: request)) }
         attributes += [
             OTLPAttribute("session_trace.tool_call_id", id: call.toolCallID),
@@ -400,8 +422,16 @@ struct OTLPTraceBuilder {
         }
         for payload in run.payloadsByParent[call.toolCallID] ?? [] {
             switch payload.kind {
-            case .toolArguments: attributes.append(OTLPAttribute("gen_ai.tool.call.arguments", payload.text))
-            case .toolOutput: attributes.append(OTLPAttribute("gen_ai.tool.call.result", payload.text))
+            case .toolArguments:
+                attributes += [
+                    OTLPAttribute("gen_ai.tool.call.arguments", payload.text), OTLPAttribute("input.value", payload.text),
+                    OTLPAttribute("input.mime_type", Self.mimeType(payload.text)),
+                ]
+            case .toolOutput:
+                attributes += [
+                    OTLPAttribute("gen_ai.tool.call.result", payload.text), OTLPAttribute("output.value", payload.text),
+                    OTLPAttribute("output.mime_type", Self.mimeType(payload.text)),
+                ]
             default: attributes.append(OTLPAttribute("session_trace.payload.\(payload.kind.rawValue)", payload.text))
             }
         }
@@ -409,6 +439,94 @@ struct OTLPTraceBuilder {
             spanID: spanID(call.toolCallID, .toolCall), parent: parent, name: "execute_tool \(call.name)",
             kind: .internal, start: call.ts, end: call.ts + max(0, call.dur), attributes: attributes,
             error: call.error ?? (call.outcome == .error ? call.outcome.rawValue : nil))
+    }
+
+    // MARK: Text
+
+    /// A request's captured text under the names back ends read: the prompt as OpenInference's
+    /// `input.value` and `llm.input_messages`, and GenAI's `gen_ai.input.messages`; the answer as
+    /// `output.value`, `llm.output_messages` and `gen_ai.output.messages`; the instructions as
+    /// `gen_ai.system_instructions`; the tool definitions as `gen_ai.tool.definitions` and
+    /// `llm.tools`. Other payloads keep `session_trace.payload.<kind>`.
+    private func payloadAttributes(_ request: RequestRecord) -> [OTLPAttribute] {
+        var attributes: [OTLPAttribute] = []
+        for payload in run.payloadsByParent[request.requestID] ?? [] {
+            let text = payload.text
+            switch payload.kind {
+            case .prompt:
+                attributes += [
+                    OTLPAttribute("input.value", text), OTLPAttribute("input.mime_type", "text/plain"),
+                    OTLPAttribute("llm.input_messages.0.message.role", "user"),
+                    OTLPAttribute("llm.input_messages.0.message.content", text),
+                    OTLPAttribute("gen_ai.input.messages", Self.messages("user", text)),
+                ]
+            case .response:
+                attributes += [
+                    OTLPAttribute("output.value", text), OTLPAttribute("output.mime_type", "text/plain"),
+                    OTLPAttribute("llm.output_messages.0.message.role", "assistant"),
+                    OTLPAttribute("llm.output_messages.0.message.content", text),
+                    OTLPAttribute("gen_ai.output.messages", Self.messages("assistant", text, finish: request.finishReason)),
+                ]
+            case .instructions:
+                attributes.append(
+                    OTLPAttribute(
+                        "gen_ai.system_instructions",
+                        OrderedJSON.array([.object([("type", .string("text")), ("content", .string(text))])]).compact()))
+            case .toolDefinitions:
+                attributes += [
+                    OTLPAttribute("gen_ai.tool.definitions", text), OTLPAttribute("llm.tools.0.tool.json_schema", text),
+                ]
+            default:
+                attributes.append(OTLPAttribute("session_trace.payload.\(payload.kind.rawValue)", text))
+            }
+        }
+        return attributes
+    }
+
+    /// The first captured prompt and the last captured answer of `requests` as `input.value` and
+    /// `output.value`: what a turn or a session was asked and answered, which back ends show for
+    /// a trace and a session.
+    private func exchange(of requests: [RequestRecord]) -> [OTLPAttribute] {
+        func text(_ kind: PayloadRecord.Kind, _ request: RequestRecord) -> String? {
+            run.payloadsByParent[request.requestID]?.first { $0.kind == kind }?.text
+        }
+        var attributes: [OTLPAttribute] = []
+        if let input = requests.lazy.compactMap({ text(.prompt, $0) }).first {
+            attributes += [OTLPAttribute("input.value", input), OTLPAttribute("input.mime_type", "text/plain")]
+        }
+        if let output = requests.reversed().lazy.compactMap({ text(.response, $0) }).first {
+            attributes += [OTLPAttribute("output.value", output), OTLPAttribute("output.mime_type", "text/plain")]
+        }
+        return attributes
+    }
+
+    /// GenAI's message list: one message of `role` with one text part.
+    private static func messages(_ role: String, _ text: String, finish: String? = nil) -> String {
+        var message: [(String, OrderedJSON)] = [
+            ("role", .string(role)),
+            ("parts", .array([.object([("type", .string("text")), ("content", .string(text))])])),
+        ]
+        if let finish { message.append(("finish_reason", .string(finish))) }
+        return OrderedJSON.array([.object(message)]).compact()
+    }
+
+    /// `application/json` for text that is a JSON object or array, else `text/plain`.
+    private static func mimeType(_ text: String) -> String {
+        let start = text.first { !$0.isWhitespace }
+        return start == "{" || start == "[" ? "application/json" : "text/plain"
+    }
+
+    /// OpenTelemetry's `error.type` for an error's message: low-cardinality, as the convention asks:
+    /// `timeout` for a timeout, `cancelled`, an HTTP status code where the message names one
+    /// (`HTTP 503`), else `_OTHER`.
+    static func errorType(_ message: String) -> String {
+        let lower = message.lowercased()
+        if lower.contains("timeout") || lower.contains("timed out") || lower.contains("deadline") { return "timeout" }
+        if lower.contains("cancel") { return "cancelled" }
+        if let range = lower.range(of: #"(http|status)[ :]*[1-5][0-9][0-9]\b"#, options: .regularExpression) {
+            return String(lower[range].suffix(3))
+        }
+        return "_OTHER"
     }
 
     // MARK: Parts

@@ -16,8 +16,13 @@ struct ExportCommand: ReportCommand {
         perfetto  Chrome trace-event JSON for ui.perfetto.dev: a process per run, a thread per session,
                   requests with their time to first token, tool calls, generation rate, handoffs.
         otlp      an OTLP/JSON ExportTraceServiceRequest with OpenTelemetry gen_ai.* and OpenInference
-                  attributes: a trace per session, an invoke_agent span per turn holding its chat and
-                  execute_tool spans. With --endpoint URL, sent to that OTLP/HTTP back end as
+                  attributes: a trace per user turn, rooted in its invoke_agent span holding its chat
+                  and execute_tool spans, the turns of a session sharing its session.id; a trace per
+                  session and one for the run. Captured text goes to input.value and output.value
+                  (and gen_ai.input.messages, gen_ai.output.messages); --prices FILE adds
+                  llm.cost.* to each priced chat span; --project NAME puts every span in that back-end
+                  project (openinference.project.name; Phoenix also reads an x-project-name header).
+                  With --endpoint URL, sent to that OTLP/HTTP back end as
                   protobuf (URL/v1/traces when URL has no path), in batches of 512 spans, retried
                   on 429, 502, 503 and 504; --header K=V[,K=V] adds headers (OTLP's header format).
                   The whole push ends within --timeout (default 120s): each attempt and each wait is
@@ -47,6 +52,8 @@ struct ExportCommand: ReportCommand {
             "--header", "K=V[,K=V]", "headers sent with --endpoint, such as authorization=Bearer%20…")
         static let timeout = OptionSpec.value(
             "--timeout", "DURATION", "the most the whole push may take, such as 90s or 2m (default 120s)")
+        static let project = OptionSpec.value(
+            "--project", "NAME", "the back end's project for every span (--format otlp only)")
     }
 
     static let options: [OptionSpec] = [
@@ -55,6 +62,8 @@ struct ExportCommand: ReportCommand {
         Option.endpoint,
         Option.header,
         Option.timeout,
+        Option.project,
+        CommonOptions.prices,
         SessionOption.runSpec,
         SessionOption.spec,
     ]
@@ -87,16 +96,21 @@ struct ExportCommand: ReportCommand {
         if let out, let store = paths.first(where: { ExportFile.sameFile(out, $0) }) {
             throw .message("--out \(out) is the store \(store) itself; name another file")
         }
+        let otlp = OTLPExport.Options(
+            prices: try CommonOptions.priceTable(arguments), project: arguments.value(Option.project))
+        if format != .otlp, otlp.prices != nil || otlp.project != nil {
+            throw .usage(UsageError("--prices and --project go with --format otlp"))
+        }
         if let endpoint = arguments.value(Option.endpoint) {
             guard format == .otlp else { throw .usage(UsageError("--endpoint pushes OTLP only; add --format otlp")) }
             return try push(
-                paths[0], to: endpoint, headers: arguments.value(Option.header), out: out, arguments: arguments,
-                context: context)
+                paths[0], to: endpoint, headers: arguments.value(Option.header), out: out, options: otlp,
+                arguments: arguments, context: context)
         }
         if arguments.value(Option.header) != nil { throw .usage(UsageError("--header goes with --endpoint")) }
         if arguments.value(Option.timeout) != nil { throw .usage(UsageError("--timeout goes with --endpoint")) }
         let (text, report, anomalies) = try render(
-            format, paths: paths, redactor: context.redactor, arguments: arguments,
+            format, paths: paths, redactor: context.redactor, arguments: arguments, otlp: otlp,
             viewerTestDriver: context.viewerTestDriver)
         try context.writeExport(text, to: out)
         context.writeNote(report.summary + "\n" + AnomalyNotes.text(anomalies))
@@ -105,8 +119,8 @@ struct ExportCommand: ReportCommand {
 
     /// Pushes the store's spans to `endpoint`, and writes them to `out` as OTLP/JSON when given.
     static func push(
-        _ path: String, to endpoint: String, headers: String?, out: String?, arguments: ParsedArguments,
-        context: CommandContext
+        _ path: String, to endpoint: String, headers: String?, out: String?, options: OTLPExport.Options,
+        arguments: ParsedArguments, context: CommandContext
     ) throws(CommandFailure) -> ReportExitStatus {
         guard endpoint.hasPrefix("http://") || endpoint.hasPrefix("https://") else {
             throw .usage(UsageError("--endpoint needs an http:// or https:// URL"))
@@ -125,9 +139,9 @@ struct ExportCommand: ReportCommand {
         let clock = ContinuousClock()
         let start = clock.now
         let summary: OTLPPush.Summary
-        do { summary = try push.send(OTLPExport.resourceSpans(trace)) } catch { throw .export(error) }
+        do { summary = try push.send(OTLPExport.resourceSpans(trace, options: options)) } catch { throw .export(error) }
         let elapsed = Int64((clock.now - start) / .nanoseconds(1))
-        if let out { try context.writeExport(OTLPExport.render(trace), to: out) }
+        if let out { try context.writeExport(OTLPExport.render(trace, options: options), to: out) }
         let retries = summary.retries == 0 ? "" : ", \(summary.retries) retried"
         context.writeNote(
             "pushed \(summary.spans) spans in \(summary.batches) batches to \(push.url) in "
@@ -186,7 +200,7 @@ struct ExportCommand: ReportCommand {
     /// export carries `viewerTestDriver` after the viewer's modules when it is set (tests only).
     static func render(
         _ format: ExportFormat, paths: [String], redactor: Redactor, arguments: ParsedArguments,
-        viewerTestDriver: (name: String, text: String)? = nil
+        otlp: OTLPExport.Options = OTLPExport.Options(), viewerTestDriver: (name: String, text: String)? = nil
     ) throws(CommandFailure) -> (String, RedactionReport, [StoreAnomaly]) {
         func redacted(_ render: (RedactedTrace) -> String) throws(CommandFailure)
             -> (String, RedactionReport, [StoreAnomaly])
@@ -196,7 +210,7 @@ struct ExportCommand: ReportCommand {
         }
         switch format {
         case .perfetto: return try redacted(PerfettoExport.render)
-        case .otlp: return try redacted(OTLPExport.render)
+        case .otlp: return try redacted { OTLPExport.render($0, options: otlp) }
         case .jsonl: return try redacted(JSONLinesExport.render)
         case .html:
             var traces: [RecordedTrace] = []
