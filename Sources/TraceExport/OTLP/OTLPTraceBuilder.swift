@@ -343,6 +343,9 @@ struct OTLPTraceBuilder {
                 request.outputTokens.map { OTLPAttribute("llm.token_count.total", input &+ $0) }
             },
             request.cachedInputTokens.map { OTLPAttribute("llm.token_count.prompt_details.cache_read", $0) },
+            request.cacheWriteTokens.map { OTLPAttribute("llm.token_count.prompt_details.cache_write", $0) },
+            // The name before gen_ai.usage.cache_write.input_tokens, kept beside it for one version.
+            request.cacheWriteTokens.map { OTLPAttribute("gen_ai.usage.cache_creation.input_tokens", $0) },
             request.timeToFirstToken.map {
                 OTLPAttribute("gen_ai.response.time_to_first_chunk", Double($0) / 1e9)
             },
