@@ -43,7 +43,9 @@ public enum LTTngTrace {
         return trace
     }
 
-    /// The folders at or below `path` that hold a CTF trace (a `metadata` file), sorted.
+    /// The folders at or below `path` that hold a CTF trace, sorted: a `metadata` file that starts as
+    /// CTF metadata does, no deeper than ``deepestTrace`` levels. A folder with another file named
+    /// `metadata`, deep in an unrelated tree, is not a trace.
     static func traceDirectories(under path: String) throws(LTTngTraceError) -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -51,22 +53,39 @@ public enum LTTngTrace {
         }
         guard isDirectory.boolValue else { throw .noTrace(path: path) }
         var found: [String] = []
-        var pending = [path]
-        while let directory = pending.popLast() {
+        var pending = [(path, 0)]
+        while let (directory, depth) = pending.popLast() {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
-            if names.contains("metadata") {
+            if names.contains("metadata"), isCTFMetadata(directory + "/metadata") {
                 found.append(directory)
                 continue
             }
+            guard depth < deepestTrace else { continue }
             for name in names where !name.hasPrefix(".") {
                 let child = directory + "/" + name
                 if FileManager.default.fileExists(atPath: child, isDirectory: &isDirectory), isDirectory.boolValue {
-                    pending.append(child)
+                    pending.append((child, depth + 1))
                 }
             }
         }
         guard !found.isEmpty else { throw .noTrace(path: path) }
         return found.sorted()
+    }
+
+    /// How far below the folder given a trace is looked for: LTTng's deepest layout, a relay
+    /// daemon's `HOST/SESSION-DATE/ust/uid/UID/64-bit`, is six levels.
+    static let deepestTrace = 8
+
+    /// Whether the file starts as CTF metadata does: a packet's magic number (`0x75D11D57`, either
+    /// byte order), CTF 1.8's text header (`/* CTF`), or CTF 2's JSON text sequence (a record
+    /// separator, 0x1E).
+    static func isCTFMetadata(_ path: String) -> Bool {
+        guard let file = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? file.close() }
+        let head = [UInt8]((try? file.read(upToCount: 6)) ?? Data())
+        if head.first == 0x1E { return true }
+        if head.starts(with: [0x75, 0xD1, 0x1D, 0x57]) || head.starts(with: [0x57, 0x1D, 0xD1, 0x75]) { return true }
+        return head.starts(with: Array("/* CTF".utf8))
     }
 }
 

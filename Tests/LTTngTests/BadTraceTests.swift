@@ -32,6 +32,17 @@ struct BadTraceTests {
         try requireRefused(trace, saying: "without session_trace events (\(others) events of other providers)")
     }
 
+    /// A folder is a trace only where a `metadata` file starts as CTF metadata: an unrelated file of
+    /// that name deep in the tree is not read as a damaged trace.
+    @Test("a folder holding an unrelated file named metadata")
+    func unrelatedMetadataFile() throws {
+        let directory = try TemporaryDirectory()
+        let deep = directory.path("notes/2026/december")
+        try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: true)
+        try "title: meeting notes\n".write(toFile: deep + "/metadata", atomically: true, encoding: .utf8)
+        try requireRefused(directory.path, saying: "nor a folder holding an LTTng trace")
+    }
+
     @Test("a truncated stream file")
     func truncatedStream() async throws {
         let directory = try TemporaryDirectory()

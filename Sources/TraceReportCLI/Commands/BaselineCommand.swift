@@ -40,7 +40,8 @@ struct BaselineCommand: ReportCommand {
             try context.writeRedactedFile(json: baseline.json, to: out)
             let requests = baseline.groups.reduce(0) { $0 + $1.requestCount }
             context.write("baseline: \(TerminalText.sanitized(out)): \(baseline.groups.count) scenarios, "
-                + "\(requests) requests from \(arguments.positionals.count) stores\n")
+                + "\(requests) requests from \(arguments.positionals.count) store"
+                + (arguments.positionals.count == 1 ? "" : "s") + "\n")
         } else {
             context.writeRedacted(json: baseline.json)
         }

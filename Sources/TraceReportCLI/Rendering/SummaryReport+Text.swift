@@ -27,9 +27,12 @@ extension SummaryReport {
             return group.label.map { "\(id) \(TerminalText.fitted($0, width: 24))" } ?? id
         }), dropped: true)
         let shown = sessions.prefix(sessionLimit)
+        // A session's `#` number is unique within its run: over several runs, the run is named too.
+        let severalRuns = runs.count > 1
         out += "\nBy session\n" + table(Array(shown), first: ("session", { group in
             let label = TerminalText.fitted(group.label ?? "", width: 28)
-            return group.sessionID.map { ShortID.record($0) + " " + label } ?? label
+            let run = severalRuns ? "run " + ShortID.run(group.runID ?? 0) + " " : ""
+            return run + (group.sessionID.map { ShortID.record($0) + " " + label } ?? label)
         }), dropped: false)
         if sessions.count > shown.count {
             out += "  … \(sessions.count - shown.count) more sessions; --limit N shows more, --json shows all\n"
