@@ -229,6 +229,50 @@ public enum LTTngControl {
         public func destroy() throws {
             try run("lttng", ["destroy", name])
         }
+
+        /// Waits for child `pid` to exit while recording its descendants too: every `interval` it
+        /// looks for processes descended from `pid` (`/proc/PID/stat`'s parent) and adds each new one
+        /// to the session's process tracker, as `pid` itself was added when the session was created.
+        /// LTTng tracks processes by id only, so a descendant's events from before it was found (at
+        /// most about `interval` after it started) are not recorded. Returns `pid`'s exit code as
+        /// ``LTTngControl/waitForExit(_:)`` does.
+        public func recordDescendants(of pid: pid_t, interval: Duration = .milliseconds(20)) -> Int32 {
+            var tracked: Set<pid_t> = [pid]
+            while true {
+                if let status = LTTngControl.waitForExit(pid, timeout: interval) { return status }
+                for child in LTTngControl.descendants(of: pid) where tracked.insert(child).inserted {
+                    _ = try? run("lttng", ["track", "--session=\(name)", "--userspace", "--vpid=\(child)"], check: false)
+                }
+            }
+        }
+    }
+
+    /// The processes descended from `root`, read from each `/proc/PID/stat`'s parent field.
+    static func descendants(of root: pid_t) -> Set<pid_t> {
+        var parent: [pid_t: pid_t] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // `PID (COMMAND) STATE PPID ...`: the command may hold spaces and parentheses.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, let ppid = pid_t(fields[1]) { parent[pid] = ppid }
+        }
+        var found: Set<pid_t> = []
+        for pid in parent.keys {
+            var chain: [pid_t] = []
+            var next = pid
+            while let up = parent[next], up > 1, chain.count < 64 {
+                chain.append(next)
+                if up == root || found.contains(up) {
+                    found.formUnion(chain)
+                    break
+                }
+                next = up
+            }
+        }
+        return found
     }
 
     /// A user-space channel with room for bursts, for recordings that must lose nothing.
@@ -338,7 +382,8 @@ public enum LTTngControl {
         }
     }
 
-    private static func exitCode(_ waitStatus: Int32) -> Int32 {
+    /// A `waitpid` status as shells report it: the exit code, or 128 + the signal that ended it.
+    public static func exitCode(_ waitStatus: Int32) -> Int32 {
         let signal = waitStatus & 0x7f
         return signal == 0 ? (waitStatus >> 8) & 0xff : 128 + signal
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import LTTngReader
 import LTTngRecording
 import SessionTrace
@@ -127,6 +128,48 @@ struct ImportRecordTests {
         #expect(object["store"] is NSNull)
         let summary = try #require(object["summary"] as? [String: Any], "\(result.out.prefix(500))")
         #expect(summary["runs"] != nil, "\(summary.keys)")
+    }
+
+    /// As `perf record -- CMD`, record traces its command only: this process traces beside it, into
+    /// a session of its own, all the while, and none of its requests is in record's trace, until
+    /// `--all-processes` asks for every process.
+    @Test("record traces its command only; a program tracing beside it is left out unless --all-processes")
+    func recordsItsCommandOnly() async throws {
+        let daemon = try LTTngControl.ensureSessionDaemon()
+        defer { daemon.stop() }
+        let directory = try TemporaryDirectory()
+        let own = try LTTngControl.Session.create(outputDirectory: directory.path("own"), trackedPID: getpid())
+        defer { try? own.destroy() }
+        try own.start(until: { LTTngSink().isEnabled(.request) })
+        let tracer = Tracer(sink: LTTngSink(), label: "bystander")
+        let stop = Mutex(false)
+        let bystander = Task.detached {
+            var emitted = 0
+            while !stop.withLock({ $0 }) {
+                let id = tracer.makeID()
+                tracer.record(
+                    .request(RequestRecord(requestID: id, ts: tracer.now(), dur: 1_000, provider: "p", model: "bystander")),
+                    kind: .request)
+                emitted += 1
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+            return emitted
+        }
+        var requests: [String: Int] = [:]
+        for options in [[], ["--all-processes"]] {
+            let trace = directory.path("trace\(options.count)")
+            let result = try record(["--lttng", trace] + options)
+            try #require(result.status == 0, "\(result.err)\n\(result.out.suffix(500))")
+            let runs = try TraceLoader.load(path: trace).runs
+            #expect(runs.contains { $0.run.label == "recorded" && $0.requests.count == 4 })
+            requests[options.first ?? "command"] = runs.reduce(0) { $0 + $1.requests.filter { $0.model == "bystander" }.count }
+        }
+        stop.withLock { $0 = true }
+        let emitted = await bystander.value
+        try own.stop()
+        #expect(emitted > 0)
+        #expect(requests["command"] == 0, "the bystander's requests in record's trace: \(requests)")
+        #expect((requests["--all-processes"] ?? 0) > 0, "--all-processes left the bystander out: \(requests)")
     }
 
     /// `trace-report record OPTIONS -- ` a child that records 4 requests labelled `recorded`.
