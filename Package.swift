@@ -161,11 +161,13 @@ let package = Package(
         // writes beside others, for TraceStoreTests to read what reached its store.
         .executableTarget(
             name: "store-sink-helper", dependencies: ["TraceStore", "SessionTrace"], path: "Tests/StoreSinkHelper"),
+        // Test-only: counts the heap allocations of a thread, for the LTTng sink's emit path.
+        .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(
             name: "LTTngTests",
             dependencies: [
                 "SessionTraceLTTng", "SessionTrace", "SessionTraceTesting", "LTTngRecording", "TraceModel", "LTTngReader",
-                "TraceAnalysis", "TraceReportCLI", "TraceStore", "TestSupport",
+                "TraceAnalysis", "TraceReportCLI", "TraceStore", "TestSupport", "AllocationCounter",
             ]),
         .testTarget(name: "RedactionTests", dependencies: ["Redaction", "Reproducible"]),
         // The real model server around a test suite, shared by the suites that need one; a test clock.

@@ -2,15 +2,19 @@
 ///
 /// The same vocabulary is encoded three ways: LTTng-UST tracepoints (provider `session_trace`),
 /// rows in the SQLite store, and objects in exports. See `docs/schema.md`.
+///
+/// The three big records (a request is 432 bytes) are boxed, so an event is no larger than its
+/// small kinds: a chunk or an instant is not copied at a request's size on its way to the sinks,
+/// and a store's queue holds a reference to a request, not its bytes.
 public enum TraceEvent: Sendable, Hashable {
     /// A run began: the ``Tracer`` was created.
-    case run(RunRecord)
+    indirect case run(RunRecord)
     /// A session ended, or grew by a request (a later record of the same id replaces it).
     case session(SessionRecord)
     /// A model request ended.
-    case request(RequestRecord)
+    indirect case request(RequestRecord)
     /// A tool call returned or threw.
-    case toolCall(ToolCallRecord)
+    indirect case toolCall(ToolCallRecord)
     /// A session's profile, model, instructions or tool set changed.
     case handoff(HandoffRecord)
     /// An app-defined interval ended.

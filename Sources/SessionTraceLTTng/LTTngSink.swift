@@ -1,13 +1,18 @@
 import CLTTngUST
 import SessionTrace
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Emits every event as an LTTng-UST tracepoint of the provider `session_trace`.
 ///
 /// A tracepoint is enabled only while an LTTng session enables it (for example
 /// `lttng enable-event -u 'session_trace:*'`); until then ``isEnabled(_:)`` is one load of the
 /// tracepoint's state word, and ``record(_:)`` returns before formatting anything. Nothing is
-/// allocated on the emit path except the metadata JSON of intervals and instants that carry
-/// metadata.
+/// allocated on the emit path (`LTTngSinkTests` counts): text reaches the tracepoint where Swift
+/// stores it. The exceptions: the metadata JSON of intervals and instants that carry metadata,
+/// and text holding a NUL, copied once with each NUL written as a space.
 ///
 /// Absent optionals are written as -1 (integers) and "" (strings); see `session_trace_tp.h`.
 /// LTTng itself counts the events its ring buffer had to discard and reports them in the
@@ -37,8 +42,8 @@ public struct LTTngSink: TraceSink {
         }
     }
 
-    public func record(_ event: TraceEvent) {
-        switch event {
+    public func record(_ event: consuming TraceEvent) {
+        switch consume event {
         case .run(let run): if st_run_enabled() { Self.emit(run) }
         case .session(let session): if st_session_enabled() { Self.emit(session) }
         case .request(let request): if st_request_enabled() { Self.emit(request) }
@@ -58,11 +63,11 @@ public struct LTTngSink: TraceSink {
     // MARK: - One emitter per kind, called only when its tracepoint is enabled
 
     private static func emit(_ r: RunRecord) {
-        r.host.withCString { host in
-            r.commandLine.withCString { commandLine in
-                (r.gitRevision ?? "").withCString { gitRevision in
-                    (r.label ?? "").withCString { label in
-                        r.toolVersion.withCString { toolVersion in
+        withCText(r.host) { host in
+            withCText(r.commandLine) { commandLine in
+                withCText(r.gitRevision) { gitRevision in
+                    withCText(r.label) { label in
+                        withCText(r.toolVersion) { toolVersion in
                             st_emit_run(
                                 r.runID, r.ts, r.wallClockStart, host, commandLine, gitRevision, label,
                                 toolVersion)
@@ -74,77 +79,100 @@ public struct LTTngSink: TraceSink {
     }
 
     private static func emit(_ s: SessionRecord) {
-        s.label.withCString { st_emit_session(s.sessionID, s.ts, s.dur, $0) }
+        withCText(s.label) { st_emit_session(s.sessionID, s.ts, s.dur, $0) }
     }
 
-    private static func emit(_ r: RequestRecord) {
-        let server = r.serverTimings
-        withCStrings(
-            r.profile, r.provider, r.model, r.finishReason ?? "", r.error ?? "", r.instructionsFingerprint ?? "",
-            r.toolsFingerprint ?? "", r.responseID ?? "", r.responseModel ?? "", r.serverAddress ?? ""
-        ) { text in
-            var fields = st_request_fields(
-                request_id: r.requestID, session_id: r.sessionID ?? -1, parent_id: r.parentID ?? -1, ts: r.ts,
-                dur: r.dur, ttft: r.timeToFirstToken ?? -1, profile: text[0], provider: text[1], model: text[2],
-                input_tokens: r.inputTokens ?? -1, cached_input_tokens: r.cachedInputTokens ?? -1,
-                output_tokens: r.outputTokens ?? -1, prompt_bytes: r.promptBytes,
-                transcript_entries: r.transcriptEntries, reused_prefix_entries: r.reusedPrefixEntries,
-                finish_reason: text[3], error: text[4],
-                server_prompt_tokens: server?.promptTokens ?? -1, server_cached_tokens: server?.cachedTokens ?? -1,
-                server_prompt_dur: server?.promptDuration ?? -1,
-                server_predicted_tokens: server?.predictedTokens ?? -1,
-                server_predicted_dur: server?.predictedDuration ?? -1, turn_id: r.turnID ?? -1,
-                instructions_fingerprint: text[5], tools_fingerprint: text[6],
-                cache_write_tokens: r.cacheWriteTokens ?? -1, response_id: text[7], response_model: text[8],
-                server_address: text[9], server_port: r.serverPort ?? -1,
-                streamed: r.streamed.map { $0 ? 1 : 0 } ?? -1, max_tokens: r.maxTokens ?? -1,
-                temperature: r.temperature ?? -1)
-            st_emit_request(&fields)
+    // The records with many text fields fill their C struct field by field inside one closure per
+    // string. The closures see the record through a pointer: a closure that captured the record
+    // itself would copy it, retaining every string, at each level (3.5× the cost of the C call).
+    private static func emit(_ record: RequestRecord) {
+        let server = record.serverTimings
+        var fields = st_request_fields(
+            request_id: record.requestID, session_id: record.sessionID ?? -1, parent_id: record.parentID ?? -1,
+            ts: record.ts, dur: record.dur, ttft: record.timeToFirstToken ?? -1, profile: nil, provider: nil,
+            model: nil, input_tokens: record.inputTokens ?? -1, cached_input_tokens: record.cachedInputTokens ?? -1,
+            output_tokens: record.outputTokens ?? -1, prompt_bytes: record.promptBytes,
+            transcript_entries: record.transcriptEntries, reused_prefix_entries: record.reusedPrefixEntries,
+            finish_reason: nil, error: nil, server_prompt_tokens: server?.promptTokens ?? -1,
+            server_cached_tokens: server?.cachedTokens ?? -1, server_prompt_dur: server?.promptDuration ?? -1,
+            server_predicted_tokens: server?.predictedTokens ?? -1,
+            server_predicted_dur: server?.predictedDuration ?? -1, turn_id: record.turnID ?? -1,
+            instructions_fingerprint: nil, tools_fingerprint: nil, cache_write_tokens: record.cacheWriteTokens ?? -1,
+            response_id: nil, response_model: nil, server_address: nil, server_port: record.serverPort ?? -1,
+            streamed: record.streamed.map { $0 ? 1 : 0 } ?? -1, max_tokens: record.maxTokens ?? -1,
+            temperature: record.temperature ?? -1)
+        withUnsafePointer(to: record) { r in
+            withCText(r.pointee.profile) { fields.profile = $0
+            withCText(r.pointee.provider) { fields.provider = $0
+            withCText(r.pointee.model) { fields.model = $0
+            withCText(r.pointee.finishReason) { fields.finish_reason = $0
+            withCText(r.pointee.error) { fields.error = $0
+            withCText(r.pointee.instructionsFingerprint) { fields.instructions_fingerprint = $0
+            withCText(r.pointee.toolsFingerprint) { fields.tools_fingerprint = $0
+            withCText(r.pointee.responseID) { fields.response_id = $0
+            withCText(r.pointee.responseModel) { fields.response_model = $0
+            withCText(r.pointee.serverAddress) { fields.server_address = $0
+                st_emit_request(&fields)
+            } } } } } } } } } }
         }
     }
 
-    private static func emit(_ t: ToolCallRecord) {
-        withCStrings(
-            t.name, t.callID ?? "", t.argumentsFingerprint, t.outcome.rawValue, t.error ?? "", t.outputFingerprint ?? ""
-        ) { text in
-            (t.argumentsSketch ?? []).withUnsafeBufferPointer { arguments in
-                (t.outputSketch ?? []).withUnsafeBufferPointer { sketch in
-                    var fields = st_tool_call_fields(
-                        tool_call_id: t.toolCallID, request_id: t.requestID ?? -1, session_id: t.sessionID ?? -1,
-                        ts: t.ts, dur: t.dur, name: text[0], call_id: text[1], arguments_fingerprint: text[2],
-                        arguments_bytes: t.argumentsBytes, arguments_sketch: arguments.baseAddress,
-                        arguments_sketch_length: UInt32(arguments.count), output_bytes: t.outputBytes,
-                        outcome: text[3], error: text[4], output_fingerprint: text[5], output_sketch: sketch.baseAddress,
-                        output_sketch_length: UInt32(sketch.count))
-                    st_emit_tool_call(&fields)
-                }
-            }
+    private static func emit(_ record: ToolCallRecord) {
+        var fields = st_tool_call_fields(
+            tool_call_id: record.toolCallID, request_id: record.requestID ?? -1, session_id: record.sessionID ?? -1,
+            ts: record.ts, dur: record.dur, name: nil, call_id: nil, arguments_fingerprint: nil,
+            arguments_bytes: record.argumentsBytes, arguments_sketch: nil, arguments_sketch_length: 0,
+            output_bytes: record.outputBytes, outcome: nil, error: nil, output_fingerprint: nil, output_sketch: nil,
+            output_sketch_length: 0)
+        withUnsafePointer(to: record) { t in
+            withCText(t.pointee.name) { fields.name = $0
+            withCText(t.pointee.callID) { fields.call_id = $0
+            withCText(t.pointee.argumentsFingerprint) { fields.arguments_fingerprint = $0
+            withCText(t.pointee.outcome.rawValue) { fields.outcome = $0
+            withCText(t.pointee.error) { fields.error = $0
+            withCText(t.pointee.outputFingerprint) { fields.output_fingerprint = $0
+            withSketch(t.pointee.argumentsSketch) { fields.arguments_sketch = $0.baseAddress
+                fields.arguments_sketch_length = UInt32($0.count)
+            withSketch(t.pointee.outputSketch) { fields.output_sketch = $0.baseAddress
+                fields.output_sketch_length = UInt32($0.count)
+                st_emit_tool_call(&fields)
+            } } } } } } } }
         }
     }
 
-    /// Calls `body` with a NUL-terminated C string for each of `strings`, all in one buffer: an
-    /// event with many text fields costs one allocation rather than a closure per field.
-    private static func withCStrings<Result>(
-        _ strings: String..., body: ([UnsafePointer<CChar>]) -> Result
-    ) -> Result {
-        var bytes: [CChar] = []
-        bytes.reserveCapacity(strings.reduce(0) { $0 + $1.utf8.count + 1 })
-        var offsets: [Int] = []
-        offsets.reserveCapacity(strings.count)
-        for string in strings {
-            offsets.append(bytes.count)
-            for byte in string.utf8 { bytes.append(CChar(bitPattern: byte == 0 ? 0x20 : byte)) }
-            bytes.append(0)
+    @inline(__always)
+    private static func withSketch(_ sketch: [UInt32]?, _ body: (UnsafeBufferPointer<UInt32>) -> Void) {
+        switch sketch {
+        case .some(let values): values.withUnsafeBufferPointer(body)
+        case .none: body(UnsafeBufferPointer(start: nil, count: 0))
         }
-        return bytes.withUnsafeBufferPointer { buffer in
-            body(offsets.map { buffer.baseAddress! + $0 })
+    }
+
+    /// An absent text is written as "", which the reader reads as absent again.
+    @inline(__always)
+    private static func withCText<Result>(_ text: String?, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        switch text {
+        case .some(let text): withCText(text, body)
+        case .none: "".withCString(body)
+        }
+    }
+
+    /// Calls `body` with `text` as a C string. A native Swift string is NUL-terminated where it is
+    /// stored, so this copies nothing; only text holding a NUL, which would end the C string (and
+    /// the field) early, is copied once with each NUL written as a space.
+    @inline(__always)
+    private static func withCText<Result>(_ text: String, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        text.withCString { pointer in
+            strlen(pointer) == text.utf8.count
+                ? body(pointer)
+                : String(decoding: text.utf8.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self).withCString(body)
         }
     }
 
     private static func emit(_ h: HandoffRecord) {
-        h.kind.rawValue.withCString { kind in
-            h.from.withCString { from in
-                h.to.withCString { to in
+        withCText(h.kind.rawValue) { kind in
+            withCText(h.from) { from in
+                withCText(h.to) { to in
                     st_emit_handoff(h.handoffID, h.sessionID ?? -1, h.ts, kind, from, to)
                 }
             }
@@ -152,9 +180,9 @@ public struct LTTngSink: TraceSink {
     }
 
     private static func emit(_ i: IntervalRecord) {
-        i.name.withCString { name in
-            metadataJSON(i.metadata).withCString { metadata in
-                (i.error ?? "").withCString { error in
+        withCText(i.name) { name in
+            withCText(metadataJSON(i.metadata)) { metadata in
+                withCText(i.error) { error in
                     st_emit_interval(
                         i.intervalID, i.parentID ?? -1, i.sessionID ?? -1, i.ts, i.dur, name, metadata,
                         error)
@@ -164,24 +192,24 @@ public struct LTTngSink: TraceSink {
     }
 
     private static func emit(_ i: InstantRecord) {
-        i.name.withCString { name in
-            metadataJSON(i.metadata).withCString { metadata in
+        withCText(i.name) { name in
+            withCText(metadataJSON(i.metadata)) { metadata in
                 st_emit_instant(i.instantID, i.parentID ?? -1, i.ts, name, metadata)
             }
         }
     }
 
     private static func emit(_ p: PayloadRecord) {
-        p.kind.rawValue.withCString { kind in
-            p.text.withCString { text in
+        withCText(p.kind.rawValue) { kind in
+            withCText(p.text) { text in
                 st_emit_payload(p.payloadID, p.parentID ?? -1, p.ts, kind, text)
             }
         }
     }
 
     private static func emit(_ d: DroppedRecord) {
-        d.sinkName.withCString { sink in
-            d.reason.rawValue.withCString { reason in
+        withCText(d.sinkName) { sink in
+            withCText(d.reason.rawValue) { reason in
                 st_emit_dropped(d.ts, sink, reason, d.count)
             }
         }

@@ -1,3 +1,4 @@
+import AllocationCounter
 import Foundation
 import LTTngReader
 @testable import LTTngRecording
@@ -124,6 +125,56 @@ struct LTTngSinkTests {
         #expect(request.model == "small model")
         #expect(request.error == "cut here")
     }
+
+    /// The sink's doc promises no allocation on the emit path: text goes to the tracepoint where
+    /// Swift stores it. Counted by the test binary's own malloc (the AllocationCounter target).
+    @Test("emitting a request, a tool call or an instant into an enabled session allocates nothing")
+    func emitAllocatesNothing() throws {
+        let daemon = try LTTngControl.ensureSessionDaemon()
+        defer { daemon.stop() }
+        let directory = try TemporaryDirectory()
+        let session = try LTTngControl.Session.create(outputDirectory: directory.path("trace"))
+        defer { try? session.destroy() }
+        try session.start(until: { LTTngSink().isEnabled(.request) })
+        // Strings made at run time, long enough to live on the heap, as a real program's are.
+        let model = "SmolLM2-135M-Instruct-\(getpid())"
+        let request = TraceEvent.request(
+            RequestRecord(
+                requestID: 1, sessionID: 2, parentID: 3, ts: 4, dur: 5, timeToFirstToken: 6, profile: "economy",
+                provider: "llama.cpp", model: model, inputTokens: 7, cachedInputTokens: 8, outputTokens: 9,
+                promptBytes: 10, transcriptEntries: 11, reusedPrefixEntries: 12, finishReason: "stop",
+                error: "the server closed the stream after \(model)",
+                serverTimings: ServerTimings(
+                    promptTokens: 13, cachedTokens: 14, promptDuration: 15, predictedTokens: 16, predictedDuration: 17),
+                turnID: 18, instructionsFingerprint: "a1b2c3d4e5f60718", toolsFingerprint: "0f1e2d3c4b5a6978",
+                cacheWriteTokens: 19, responseID: "chatcmpl-\(model)", responseModel: model, serverAddress: "127.0.0.1",
+                serverPort: 8080, streamed: true, maxTokens: 256, temperature: 0.5))
+        let toolCall = TraceEvent.toolCall(
+            ToolCallRecord(
+                toolCallID: 20, requestID: 1, sessionID: 2, ts: 21, dur: 22, name: "getWeather-\(model)",
+                callID: "call_abc", argumentsFingerprint: "sha256:0f1e", argumentsBytes: 23, argumentsSketch: [1, 2],
+                outputBytes: 24, outcome: .ok, outputFingerprint: "77aa", outputSketch: [3, 4]))
+        let sink = LTTngSink()
+        let tracer = Tracer(sink: sink, label: "allocations")
+        func allocations(_ body: () -> Void) -> Int {
+            body()  // the first event of a thread may set up LTTng's per-thread state
+            st_allocations_begin()
+            for _ in 0..<100 { body() }
+            return st_allocations_end()
+        }
+        // The counter counts: a fresh array is one allocation each time.
+        #expect(allocations { blackHole([getpid()]) } == 100)
+        #expect(allocations { sink.record(request) } == 0)
+        #expect(allocations { tracer.record(request, kind: .request) } == 0)
+        #expect(allocations { sink.record(toolCall) } == 0)
+        #expect(allocations { tracer.instant("checkpoint") } == 0)
+        try session.stop()
+        let recorded = try LTTngTrace.load(path: directory.path("trace")).runs.flatMap(\.events)
+        #expect(recorded.filter { $0.kind == .request }.count == 202)
+    }
+
+    @inline(never)
+    private func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
 
     /// Emits every kind, through a tracer and as direct records, and returns what the reader
     /// should give back: every record as it was, with LTTng's -1 and "" read as nil again.
