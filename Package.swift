@@ -179,7 +179,7 @@ let package = Package(
             name: "InstrumentationTests",
             dependencies: [
                 "SessionInstrumentation", "ModelSession", "SessionTrace", "SessionTraceTesting", "TraceStore",
-                "LlamaServer", "TestSupport",
+                "LlamaServer", "TestSupport", "TraceAnalysis",
             ]),
         // The scenario stores of tracefiles/scenarios: recorded through the real session and middleware
         // with a scripted model server, and the findings each must give. `swift run make-scenarios DIR`.

@@ -12,6 +12,27 @@ function row(dl, label, value) {
     return dd;
 }
 
+/// The wait before the first token as one stacked bar of its parts, each part a row below it;
+/// a part the client or the server did not report reads "not reported" and takes no room.
+function waitParts(dl, parts, ttft) {
+    const bar = el('div', 'wait-bar', null);
+    parts.forEach((part, index) => {
+        const ns = num(part.ns);
+        if (ns !== null && ns > 0 && ttft > 0) {
+            const piece = el('span', 'wait-part wait-part-' + index, null);
+            piece.style.width = (100 * ns / ttft).toFixed(2) + '%';
+            piece.title = str(part.label) + ' ' + formatDuration(ns);
+            bar.appendChild(piece);
+        }
+    });
+    row(dl, 'TTFT split', ' ').appendChild(bar);
+    parts.forEach((part, index) => {
+        const ns = num(part.ns);
+        const dd = row(dl, str(part.label), ns === null ? 'not reported' : formatDuration(ns));
+        dd.classList.add('wait-key', 'wait-key-' + index);
+    });
+}
+
 function linkTo(entry, text, actions) {
     const button = el('button', 'link-button', text);
     button.type = 'button';
@@ -58,11 +79,10 @@ export function showDetails(state, entry, actions) {
         row(dl, 'start', formatDuration(entry.ts));
         row(dl, 'duration', formatDuration(entry.dur));
         row(dl, 'TTFT', formatDuration(entry.ttft));
-        if (entry.promptDur !== null) {
-            row(dl, 'server prompt processing', formatDuration(entry.promptDur));
-            row(dl, 'queueing, network, client', formatDuration(entry.ttft - entry.promptDur));
+        if (Array.isArray(r.ttftParts) && entry.ttft !== null) {
+            waitParts(dl, r.ttftParts, entry.ttft);
         } else if (entry.ttft !== null) {
-            row(dl, 'TTFT split', 'no server timings');
+            row(dl, 'TTFT split', 'no server timings or client phases');
         }
         row(dl, 'generating', entry.ttft === null ? '–' : formatDuration(entry.dur - entry.ttft));
         row(dl, 'rate', formatRate(requestRate(r)));

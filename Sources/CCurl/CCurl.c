@@ -63,6 +63,16 @@ long ccurl_easy_primary_port(CURL *easy) {
     return curl_easy_getinfo(easy, CURLINFO_PRIMARY_PORT, &port) == CURLE_OK ? port : 0;
 }
 
+void ccurl_easy_phases(CURL *easy, long long microseconds[5]) {
+    static const CURLINFO phases[5] = {CURLINFO_NAMELOOKUP_TIME_T, CURLINFO_CONNECT_TIME_T,
+                                       CURLINFO_APPCONNECT_TIME_T, CURLINFO_PRETRANSFER_TIME_T,
+                                       CURLINFO_STARTTRANSFER_TIME_T};
+    for (int i = 0; i < 5; i++) {
+        curl_off_t value = 0;
+        microseconds[i] = curl_easy_getinfo(easy, phases[i], &value) == CURLE_OK ? (long long)value : 0;
+    }
+}
+
 int ccurl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result) {
     int queued = 0;
     CURLMsg *message;

@@ -38,7 +38,8 @@ void st_reference_request_loop(int64_t n) {
             .turn_id = 9, .instructions_fingerprint = "3f2a9c0d1e4b5a69", .tools_fingerprint = "",
             .cache_write_tokens = -1, .response_id = "", .response_model = "smollm2-135m",
             .server_address = "127.0.0.1", .server_port = 8080, .streamed = 1, .max_tokens = 256,
-            .temperature = -1,
+            .temperature = -1, .server_queue_dur = -1, .client_first_byte = 2000000, .client_dns = 40000,
+            .client_connect = 160000, .client_tls = -1, .client_sent = 300000,
         };
         st_emit_request(&fields);
     }

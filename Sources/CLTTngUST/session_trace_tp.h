@@ -13,7 +13,8 @@
  * never a real value; "" is never a real finish reason, error, label, revision or call id.
  *
  * Times are nanoseconds on the tracer's clock (`ts`) or durations (`dur`, `ttft`,
- * `server_prompt_dur`, `server_predicted_dur`); LTTng's own event timestamp is kept as well.
+ * `server_prompt_dur`, `server_predicted_dur`, `server_queue_dur`, and the `client_*` phases,
+ * which count from `ts`); LTTng's own event timestamp is kept as well.
  * An event is emitted when its record is complete, so LTTng stamps it at the interval's end
  * (`ts + dur`); the `session` event is emitted again each time the session grows, and the last
  * one per `session_id` is the whole session. docs/lttng.md documents every field.
@@ -111,6 +112,12 @@ LTTNG_UST_TRACEPOINT_EVENT(session_trace, request,
         lttng_ust_field_integer(int8_t, streamed, r->streamed)
         lttng_ust_field_integer(int64_t, max_tokens, r->max_tokens)
         lttng_ust_field_float(double, temperature, r->temperature)
+        lttng_ust_field_integer(int64_t, server_queue_dur, r->server_queue_dur)
+        lttng_ust_field_integer(int64_t, client_first_byte, r->client_first_byte)
+        lttng_ust_field_integer(int64_t, client_dns, r->client_dns)
+        lttng_ust_field_integer(int64_t, client_connect, r->client_connect)
+        lttng_ust_field_integer(int64_t, client_tls, r->client_tls)
+        lttng_ust_field_integer(int64_t, client_sent, r->client_sent)
     )
 )
 LTTNG_UST_TRACEPOINT_MODEL_EMF_URI(session_trace, request, SESSION_TRACE_TRACEPOINTS_URI)

@@ -13,8 +13,11 @@ public enum ModelEvent: Sendable, Hashable {
     /// The response's id, the model that answered and the server's address; sent once, before
     /// ``finished(reason:)`` or the error that ends the stream, when a response came at all.
     case responseInfo(ResponseInfo)
-    /// llama.cpp's `timings` object: prompt processing and generation speed, cache reuse.
+    /// llama.cpp's `timings` object: prompt processing and generation speed, cache reuse; or
+    /// vLLM's `metrics` object, with its queue time.
     case serverTimings(ServerTimingsReport)
+    /// The client's phases of the exchange, sent when the first byte of the response arrives.
+    case connectionPhases(ConnectionPhases)
     /// The last event of a successful stream, with the server's finish reason
     /// (`stop`, `length`, `tool_calls`, `end_turn`, `max_tokens`, `tool_use`).
     case finished(reason: String)

@@ -1,4 +1,5 @@
-/// llama.cpp's `timings` object for one request: what the server measured itself.
+/// What the server measured itself of one request: llama.cpp's `timings` object, or what a
+/// backend reads from another server's report (vLLM's `metrics` object).
 public struct ServerTimingsReport: Sendable, Hashable, Codable {
     /// `prompt_n`: prompt tokens processed for this request (not served from the cache).
     public var promptTokens: Int
@@ -12,10 +13,13 @@ public struct ServerTimingsReport: Sendable, Hashable, Codable {
     public var predictedMilliseconds: Double
     /// `predicted_per_second`.
     public var predictedPerSecond: Double
+    /// Time in the server's queue before it took the request up (vLLM `queue_time_ms`); nil where
+    /// the server reports none (llama.cpp).
+    public var queueMilliseconds: Double?
 
     public init(
         promptTokens: Int, cachedTokens: Int, promptMilliseconds: Double, predictedTokens: Int,
-        predictedMilliseconds: Double, predictedPerSecond: Double
+        predictedMilliseconds: Double, predictedPerSecond: Double, queueMilliseconds: Double? = nil
     ) {
         self.promptTokens = promptTokens
         self.cachedTokens = cachedTokens
@@ -23,6 +27,7 @@ public struct ServerTimingsReport: Sendable, Hashable, Codable {
         self.predictedTokens = predictedTokens
         self.predictedMilliseconds = predictedMilliseconds
         self.predictedPerSecond = predictedPerSecond
+        self.queueMilliseconds = queueMilliseconds
     }
 
     enum CodingKeys: String, CodingKey {
@@ -32,6 +37,7 @@ public struct ServerTimingsReport: Sendable, Hashable, Codable {
         case predictedTokens = "predicted_n"
         case predictedMilliseconds = "predicted_ms"
         case predictedPerSecond = "predicted_per_second"
+        case queueMilliseconds = "queue_ms"
     }
 
     /// Missing fields read as zero: older servers leave out `cache_n`.
@@ -44,5 +50,6 @@ public struct ServerTimingsReport: Sendable, Hashable, Codable {
         predictedMilliseconds =
             try container.decodeIfPresent(Double.self, forKey: .predictedMilliseconds) ?? 0
         predictedPerSecond = try container.decodeIfPresent(Double.self, forKey: .predictedPerSecond) ?? 0
+        queueMilliseconds = try container.decodeIfPresent(Double.self, forKey: .queueMilliseconds)
     }
 }

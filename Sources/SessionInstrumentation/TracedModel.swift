@@ -135,6 +135,17 @@ package struct ResponseObservation {
                     promptDuration: Int64(timings.promptMilliseconds * 1e6),
                     predictedTokens: Int64(timings.predictedTokens),
                     predictedDuration: Int64(timings.predictedMilliseconds * 1e6)))
+            if let queue = timings.queueMilliseconds { request.setServerQueue(Int64(queue * 1e6)) }
+        case .connectionPhases(let phases):
+            // Sent at the first response byte: the transfer began `firstByte` before now.
+            let nanoseconds = { (phase: Duration) in Int64((phase / .nanoseconds(1)).rounded()) }
+            let began = request.tracer.now() - request.start - nanoseconds(phases.firstByte)
+            let at = { (phase: Duration) in max(0, began + nanoseconds(phase)) }
+            request.setClientPhases(
+                ClientPhases(
+                    nameResolved: at(phases.nameResolved), connected: at(phases.connected),
+                    tlsDone: phases.tlsDone.map(at), requestSent: at(phases.requestSent),
+                    firstByte: at(phases.firstByte)))
         case .responseInfo(let info):
             request.setResponse(id: info.id, model: info.model)
             request.setServer(address: info.serverAddress, port: info.serverPort.map(Int64.init))

@@ -88,6 +88,35 @@ public struct ServerTimings: Sendable, Hashable {
     }
 }
 
+/// The client's side of a request's wait, as its HTTP transport measured it: when each phase of
+/// the exchange ended, in nanoseconds from the request's `ts` (libcurl's `NAMELOOKUP`, `CONNECT`,
+/// `APPCONNECT`, `PRETRANSFER` and `STARTTRANSFER` times, moved onto the tracer's clock).
+///
+/// Each is a point in the wait, not a length, so they only grow: a connection the client reused
+/// gives the same time for the name, the connection and the request sent. Before the name is
+/// looked up comes whatever the client did first (building the request, waiting for its turn).
+public struct ClientPhases: Sendable, Hashable {
+    /// The server's name resolved.
+    public var nameResolved: Int64
+    /// The TCP connection made.
+    public var connected: Int64
+    /// The TLS handshake done; nil without TLS.
+    public var tlsDone: Int64?
+    /// The request about to be sent: the connection is ready and nothing of the answer is due yet.
+    public var requestSent: Int64
+    /// The first byte of the response arrived.
+    public var firstByte: Int64
+
+    /// Phases in nanoseconds from the request's `ts`.
+    public init(nameResolved: Int64, connected: Int64, tlsDone: Int64? = nil, requestSent: Int64, firstByte: Int64) {
+        self.nameResolved = nameResolved
+        self.connected = connected
+        self.tlsDone = tlsDone
+        self.requestSent = requestSent
+        self.firstByte = firstByte
+    }
+}
+
 /// One `respond` or `streamResponse` call, recorded when it ends.
 public struct RequestRecord: Sendable, Hashable {
     /// Unique id of this request, made by `Tracer.makeID`; tool calls, chunks and payloads point at it.
@@ -153,6 +182,13 @@ public struct RequestRecord: Sendable, Hashable {
     public var maxTokens: Int64?
     /// `gen_ai.request.temperature`, when the request set one.
     public var temperature: Double?
+    /// How long the request waited in the server's queue before the server took it up, as the
+    /// server reports it (vLLM's `metrics.queue_time_ms`), in nanoseconds; nil where it reports
+    /// none, as llama.cpp.
+    public var serverQueueDuration: Int64?
+    /// The client's phases of the wait (connection, request sent, first byte); nil where the
+    /// transport measured none.
+    public var clientPhases: ClientPhases?
 
     /// A request record; what is not known stays nil, and the counts and names zero or empty.
     public init(
@@ -164,7 +200,8 @@ public struct RequestRecord: Sendable, Hashable {
         serverTimings: ServerTimings? = nil, turnID: Int64? = nil, instructionsFingerprint: String? = nil,
         toolsFingerprint: String? = nil, cacheWriteTokens: Int64? = nil, responseID: String? = nil,
         responseModel: String? = nil, serverAddress: String? = nil, serverPort: Int64? = nil,
-        streamed: Bool? = nil, maxTokens: Int64? = nil, temperature: Double? = nil
+        streamed: Bool? = nil, maxTokens: Int64? = nil, temperature: Double? = nil,
+        serverQueueDuration: Int64? = nil, clientPhases: ClientPhases? = nil
     ) {
         self.requestID = requestID
         self.sessionID = sessionID
@@ -195,6 +232,8 @@ public struct RequestRecord: Sendable, Hashable {
         self.streamed = streamed
         self.maxTokens = maxTokens
         self.temperature = temperature
+        self.serverQueueDuration = serverQueueDuration
+        self.clientPhases = clientPhases
     }
 
     /// The record's token counts, as ``RequestUsage`` holds them.

@@ -181,6 +181,16 @@ public final class RequestHandle: Sendable {
         change { $0.serverTimings = timings }
     }
 
+    /// Sets how long the request waited in the server's queue, in nanoseconds, as the server reported it.
+    public func setServerQueue(_ duration: Int64) {
+        change { $0.serverQueueDuration = duration }
+    }
+
+    /// Sets the client's phases of the wait, each in nanoseconds from the request's start (``start``).
+    public func setClientPhases(_ phases: ClientPhases) {
+        change { $0.clientPhases = phases }
+    }
+
     /// Sets why generation stopped (`stop`, `length`, `tool_calls`, ...), as the server said it, for
     /// a client that learns it before the request finishes.
     public func setFinishReason(_ finishReason: String) {

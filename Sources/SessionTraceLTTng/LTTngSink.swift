@@ -87,6 +87,7 @@ public struct LTTngSink: TraceSink {
     // itself would copy it, retaining every string, at each level (3.5× the cost of the C call).
     private static func emit(_ record: RequestRecord) {
         let server = record.serverTimings
+        let client = record.clientPhases
         var fields = st_request_fields(
             request_id: record.requestID, session_id: record.sessionID ?? -1, parent_id: record.parentID ?? -1,
             ts: record.ts, dur: record.dur, ttft: record.timeToFirstToken ?? -1, profile: nil, provider: nil,
@@ -100,7 +101,10 @@ public struct LTTngSink: TraceSink {
             instructions_fingerprint: nil, tools_fingerprint: nil, cache_write_tokens: record.cacheWriteTokens ?? -1,
             response_id: nil, response_model: nil, server_address: nil, server_port: record.serverPort ?? -1,
             streamed: record.streamed.map { $0 ? 1 : 0 } ?? -1, max_tokens: record.maxTokens ?? -1,
-            temperature: record.temperature ?? -1)
+            temperature: record.temperature ?? -1, server_queue_dur: record.serverQueueDuration ?? -1,
+            client_first_byte: client?.firstByte ?? -1, client_dns: client?.nameResolved ?? -1,
+            client_connect: client?.connected ?? -1, client_tls: client?.tlsDone ?? -1,
+            client_sent: client?.requestSent ?? -1)
         withUnsafePointer(to: record) { r in
             withCText(r.pointee.profile) { fields.profile = $0
             withCText(r.pointee.provider) { fields.provider = $0

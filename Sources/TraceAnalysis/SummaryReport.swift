@@ -14,6 +14,12 @@ import TraceStore
 /// (``TTFTSplit``), each with its own median.
 public struct SummaryReport: Sendable {
     /// The figures of one group of requests.
+    /// A request and the parts of its wait.
+    public struct MedianWait: Sendable, Hashable {
+        public var requestID: Int64
+        public var parts: TTFTSplit.Parts
+    }
+
     public struct Group: Sendable, Hashable {
         /// What the group is: a run, a session or a profile/model pair.
         public enum Kind: String, Sendable { case run, session, profile }
@@ -38,6 +44,9 @@ public struct SummaryReport: Sendable {
         public var ttftPromptP50: Int64?
         /// Median of those requests' rest of the wait: queueing, network and the client.
         public var ttftRestP50: Int64?
+        /// The request at the median time to first token and its wait in five parts, which add up
+        /// to its time to first token (``TTFTSplit/Parts``); nil when it has nothing to split it by.
+        public var ttftMedianParts: MedianWait?
         public var tokensPerSecondP50: Double?
         public var latencyP50: Int64?
         public var latencyP95: Int64?
@@ -81,8 +90,9 @@ public struct SummaryReport: Sendable {
         .request: [
             "session_id", "ts", "dur", "ttft", "profile", "provider", "model", "input_tokens",
             "cached_input_tokens", "output_tokens", "error", "cache_write_tokens",
-            // Whether the server reported timings, and its prompt processing: the TTFT split.
-            "server_prompt_tokens", "server_prompt_dur",
+            // Whether the server reported timings, and its prompt processing: the TTFT split; with
+            // the queue and the client's phases, the five parts of the median request's wait.
+            "server_prompt_tokens", "server_prompt_dur", "server_queue_dur", "client_first_byte", "client_sent",
         ],
         .toolCall: ["request_id", "session_id", "dur"],
         .dropped: ["count"],
@@ -140,6 +150,7 @@ public struct SummaryReport: Sendable {
         var latencies: [Int64] = []
         var prompts: [Int64] = []
         var rests: [Int64] = []
+        var waits: [(ttft: Int64, requestID: Int64, parts: TTFTSplit.Parts?)] = []
 
         mutating func add(_ request: RequestRecord, cost: Double?, priced: Bool) {
             group.requests += 1
@@ -153,6 +164,7 @@ public struct SummaryReport: Sendable {
             latencies.append(request.dur)
             if let ttft = request.timeToFirstToken {
                 ttfts.append(ttft)
+                waits.append((ttft, request.requestID, TTFTSplit.Parts(request)))
                 if let serverPromptDuration = request.serverTimings?.promptDuration {
                     let split = TTFTSplit(ttft: ttft, serverPromptDuration: serverPromptDuration)
                     prompts.append(split.prompt)
@@ -175,6 +187,12 @@ public struct SummaryReport: Sendable {
                 group.ttftP50 = Percentile.select(&ttfts, rank: Percentile.rank(50, count: ttfts.count))
                 group.ttftP95 = Percentile.select(&ttfts, rank: Percentile.rank(95, count: ttfts.count))
                 group.ttftMax = ttfts.max()
+                // The request at the median (the lowest id among ties, whatever the order): one pass.
+                if let p50 = group.ttftP50,
+                    let median = waits.filter({ $0.ttft == p50 }).min(by: { $0.requestID < $1.requestID })
+                {
+                    group.ttftMedianParts = median.parts.map { MedianWait(requestID: median.requestID, parts: $0) }
+                }
             }
             if !prompts.isEmpty {
                 group.splitRequests = Int64(prompts.count)
@@ -394,6 +412,15 @@ extension SummaryReport.Group {
                     ("requests", .int(splitRequests)), ("server_prompt_p50_ns", .int(ttftPromptP50)),
                     ("rest_p50_ns", .int(ttftRestP50)),
                 ])
+            ),
+            (
+                "ttft_p50_request",
+                ttftMedianParts.map { median in
+                    .object([
+                        ("request_id", .string(String(median.requestID))), ("ttft_ns", .int(median.parts.ttft)),
+                        ("parts", median.parts.json),
+                    ])
+                } ?? .null
             ),
             ("tokens_per_second_p50", .double(tokensPerSecondP50)),
             ("latency_ns", .object([("p50", .int(latencyP50)), ("p95", .int(latencyP95)), ("sum", .int(modelTime))])),

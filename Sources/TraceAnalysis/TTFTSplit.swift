@@ -1,3 +1,4 @@
+import Reproducible
 import SessionTrace
 
 /// Where a request's time to first token went, when its server reported its own timings: the
@@ -33,5 +34,71 @@ public struct TTFTSplit: Sendable, Hashable {
     public init?(_ request: RequestRecord) {
         guard let ttft = request.timeToFirstToken, let timings = request.serverTimings else { return nil }
         self.init(ttft: ttft, serverPromptDuration: timings.promptDuration)
+    }
+}
+
+extension TTFTSplit {
+    /// A time to first token in five parts that add up to it exactly, each measured where it is
+    /// known and nil ("not reported") where it is not, never 0 for unknown:
+    ///
+    /// 1. ``connect``: from `ts` to the request about to be sent: building it, DNS, TCP, TLS
+    ///    (the client's phases);
+    /// 2. ``queue``: the server's queue, where it reports one (vLLM);
+    /// 3. ``prompt``: the server's prompt processing (llama.cpp `prompt_ms`; vLLM's time to first
+    ///    token, which holds the first decode);
+    /// 4. ``toFirstByte``: the rest until the response's first byte: sending, the network, the
+    ///    server's other work. Without client phases it holds the whole rest, the client included;
+    /// 5. ``afterFirstByte``: the rest from the first byte to the first token.
+    ///
+    /// The server's parts are its last work before the first token, so they are placed at the end
+    /// of the wait after the request was sent, clamped to it when the two clocks disagree; what
+    /// they leave of that wait is cut at the first byte.
+    public struct Parts: Sendable, Hashable {
+        public var ttft: Int64
+        public var connect: Int64?
+        public var queue: Int64?
+        public var prompt: Int64?
+        public var toFirstByte: Int64
+        public var afterFirstByte: Int64?
+
+        /// The parts of `request`'s wait; nil without a time to first token, or with nothing to
+        /// split it by (no client phases, no server timings, no queue).
+        public init?(_ request: RequestRecord) {
+            guard let measured = request.timeToFirstToken,
+                request.clientPhases != nil || request.serverTimings != nil || request.serverQueueDuration != nil
+            else { return nil }
+            let ttft = max(0, measured)
+            self.ttft = ttft
+            let phases = request.clientPhases
+            let sent = phases.map { min(max(0, $0.requestSent), ttft) } ?? 0
+            let firstByte = phases.map { min(max(sent, $0.firstByte), ttft) }
+            // The server's work ends at the first token: prompt, then queue before it, inside [sent, ttft].
+            let promptStart = request.serverTimings.map { max(sent, ttft - max(0, $0.promptDuration)) } ?? ttft
+            let queueStart = request.serverQueueDuration.map { max(sent, promptStart - max(0, $0)) } ?? promptStart
+            connect = phases == nil ? nil : sent
+            prompt = request.serverTimings == nil ? nil : ttft - promptStart
+            queue = request.serverQueueDuration == nil ? nil : promptStart - queueStart
+            // [sent, queueStart) is not the server's: cut it at the first byte.
+            let cut = min(firstByte ?? queueStart, queueStart)
+            toFirstByte = cut - sent
+            afterFirstByte = firstByte == nil ? nil : queueStart - cut
+        }
+
+        /// The parts as a JSON object in nanoseconds, `null` for a part not reported.
+        public var json: OrderedJSON {
+            .object(named.map { ($0.key, $0.value.map(OrderedJSON.int) ?? .null) })
+        }
+
+        /// The parts in order, with their names in JSON (`_ns`) and in reports; nil is "not reported".
+        public var named: [(key: String, label: String, value: Int64?)] {
+            [
+                ("connect_ns", "connect (client: DNS, TCP, TLS)", connect),
+                ("queue_ns", "server queue", queue),
+                ("prompt_ns", "server prompt processing", prompt),
+                ("to_first_byte_ns", connect == nil ? "rest (send, network, client)" : "send and wait for the first byte",
+                 toFirstByte),
+                ("after_first_byte_ns", "first byte to first token", afterFirstByte),
+            ]
+        }
     }
 }

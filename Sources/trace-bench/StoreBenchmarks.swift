@@ -55,7 +55,8 @@ func benchmarkRequest(id: Int64, ts: Int64) -> RequestRecord {
             promptTokens: 128, cachedTokens: 384, promptDuration: 40_000_000, predictedTokens: 79,
             predictedDuration: 760_000_000),
         turnID: 9, instructionsFingerprint: "3f2a9c0d1e4b5a69", responseModel: "smollm2-135m",
-        serverAddress: "127.0.0.1", serverPort: 8_080, streamed: true, maxTokens: 256)
+        serverAddress: "127.0.0.1", serverPort: 8_080, streamed: true, maxTokens: 256,
+        clientPhases: ClientPhases(nameResolved: 40_000, connected: 160_000, requestSent: 300_000, firstByte: 2_000_000))
 }
 
 /// Median ns per request record on the caller's thread into a fresh store at `path`.

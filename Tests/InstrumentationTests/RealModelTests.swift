@@ -9,6 +9,7 @@ import SessionTrace
 import Synchronization
 import TestSupport
 import Testing
+import TraceAnalysis
 import TraceStore
 
 /// The middleware against SmolLM2-135M on a real llama.cpp server, recorded into a real store
@@ -99,12 +100,32 @@ struct RealModelTests {
             #expect(request.inputTokens ?? 0 > 0)
             #expect(request.provider == "openai" && request.model == "SmolLM2-135M-Instruct")
             #expect(request.error == nil)
+            try expectWaitSplitsIntoParts(request, ttft: ttft)
         }
         // The second turn appends to the first: the server serves the shared prefix from its cache.
         #expect(requests[1].reusedPrefixEntries == 1)
         #expect(requests[1].cachedInputTokens ?? 0 > 0)
         #expect(requests[1].serverTimings?.cachedTokens ?? 0 > 0)
         #expect(try reader.sessions(runID: runID).map(\.label) == ["chat"])
+    }
+
+    /// The client's phases from libcurl and the server's prompt time from llama.cpp, joined: the
+    /// milestones keep their order inside the wait, and the five parts add up to the measured time
+    /// to first token. llama.cpp reports no queue: "not reported", not 0.
+    private func expectWaitSplitsIntoParts(_ request: RequestRecord, ttft: Int64) throws {
+        let phases = try #require(request.clientPhases)
+        #expect(phases.nameResolved <= phases.connected && phases.connected <= phases.requestSent)
+        #expect(phases.requestSent <= phases.firstByte && phases.firstByte <= ttft)
+        #expect(phases.tlsDone == nil, "plain HTTP on loopback has no TLS")
+        #expect(request.serverQueueDuration == nil)
+        let parts = try #require(TTFTSplit.Parts(request))
+        #expect(parts.queue == nil)
+        #expect(parts.connect == phases.requestSent)
+        #expect(parts.prompt == request.serverTimings.map { min($0.promptDuration, ttft - phases.requestSent) })
+        let sum = [parts.connect, parts.queue, parts.prompt, parts.toFirstByte, parts.afterFirstByte]
+            .compactMap { $0 }.reduce(0, +)
+        #expect(sum == ttft)
+        #expect(parts.named.allSatisfy { $0.value.map { $0 >= 0 } ?? true })
     }
 
     @Test func aRollingWindowBreaksTheCacheAndTheDropShows() async throws {

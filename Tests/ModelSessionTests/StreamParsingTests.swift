@@ -114,6 +114,37 @@ struct StreamParsingTests {
             ])
     }
 
+    /// vLLM with `--enable-per-request-metrics`, in its documented format: the `metrics` object
+    /// beside the usage of the last chunk. Its queue time is the one a server reports; its time
+    /// to first token (prefill and first decode) stands for the prompt's time.
+    @Test("vLLM chunks: per-request metrics give the server's queue and prompt times")
+    func vLLMPerRequestMetrics() throws {
+        let body = """
+            data: {"id":"chatcmpl-abc123","object":"chat.completion.chunk","model":"meta-llama/Llama-3.1-8B-Instruct",\
+            "choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}
+
+            data: {"id":"chatcmpl-abc123","object":"chat.completion.chunk","model":"meta-llama/Llama-3.1-8B-Instruct",\
+            "choices":[{"index":0,"delta":{},"finish_reason":"stop"}],\
+            "usage":{"prompt_tokens":42,"completion_tokens":128,"total_tokens":170,"prompt_tokens_details":{"cached_tokens":32}},\
+            "metrics":{"time_to_first_token_ms":85.2,"generation_time_ms":1240.5,"queue_time_ms":12.3,\
+            "mean_itl_ms":9.1,"tokens_per_second":103.2}}
+
+            data: [DONE]
+
+
+            """
+        #expect(
+            try assemble(body) == [
+                .outputStarted, .contentDelta("Hi"),
+                .usage(TokenUsage(inputTokens: 42, cachedInputTokens: 32, outputTokens: 128)),
+                .serverTimings(
+                    ServerTimingsReport(
+                        promptTokens: 10, cachedTokens: 32, promptMilliseconds: 85.2, predictedTokens: 128,
+                        predictedMilliseconds: 1240.5, predictedPerSecond: 103.2, queueMilliseconds: 12.3)),
+                .finished(reason: "stop"),
+            ])
+    }
+
     @Test("tool call fragments assemble by index")
     func openAIToolCallDeltas() throws {
         let body = """

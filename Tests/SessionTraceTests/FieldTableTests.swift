@@ -19,6 +19,8 @@ struct FieldTableTests {
             "tools_fingerprint": .text("tf"), "cache_write_tokens": .integer(29), "response_id": .text("resp"),
             "response_model": .text("gpt-x-1"), "server_address": .text("127.0.0.1"), "server_port": .integer(30),
             "streamed": .bool(true), "max_tokens": .integer(31), "temperature": .real(0.25),
+            "server_queue_dur": .integer(32), "client_first_byte": .integer(33), "client_dns": .integer(34),
+            "client_connect": .integer(35), "client_tls": .integer(36), "client_sent": .integer(37),
         ]
         let record = RequestRecord.table.record { _, spec in values[spec.column] ?? .null }
         #expect(
@@ -33,7 +35,8 @@ struct FieldTableTests {
                         predictedDuration: 27),
                     turnID: 28, instructionsFingerprint: "if", toolsFingerprint: "tf", cacheWriteTokens: 29,
                     responseID: "resp", responseModel: "gpt-x-1", serverAddress: "127.0.0.1", serverPort: 30,
-                    streamed: true, maxTokens: 31, temperature: 0.25))
+                    streamed: true, maxTokens: 31, temperature: 0.25, serverQueueDuration: 32,
+                    clientPhases: ClientPhases(nameResolved: 34, connected: 35, tlsDone: 36, requestSent: 37, firstByte: 33)))
         #expect(Set(values.keys) == Set(RequestRecord.table.specs.map(\.column)))
         for field in RequestRecord.table.fields {
             #expect(field.get(record) == values[field.spec.column], "\(field.spec.column)")

@@ -29,7 +29,9 @@ struct ExportCoverageTests {
             predictedDuration: 700_000_000),
         turnID: runID | 9, instructionsFingerprint: "1a2b3c4d", toolsFingerprint: "5e6f7a8b", cacheWriteTokens: 12,
         responseID: "resp_1", responseModel: "gpt-x-2025", serverAddress: "127.0.0.1", serverPort: 8080,
-        streamed: true, maxTokens: 256, temperature: 0.5)
+        streamed: true, maxTokens: 256, temperature: 0.5, serverQueueDuration: 30_000_000,
+        clientPhases: ClientPhases(
+            nameResolved: 100_000, connected: 200_000, tlsDone: 900_000, requestSent: 1_000_000, firstByte: 300_000_000))
     static let toolCall = ToolCallRecord(
         toolCallID: runID | 4, requestID: runID | 3, sessionID: runID | 1, ts: 2_100_000_000, dur: 300_000_000,
         name: "searchNotes", callID: "call_7", argumentsFingerprint: "de8087d81190c16c", argumentsBytes: 20,

@@ -28,7 +28,7 @@ struct ViewerReadingTests {
         }
     }
 
-    @Test("the wait bar splits TTFT into the server's prompt processing and the rest, as the store has them")
+    @Test("the details panel splits TTFT into its parts, as the store has them; a part not reported says so")
     func splitWaitBar() throws {
         try #require(Chromium.path != nil, Chromium.missingMessage)
         let directory = try TemporaryDirectory()
@@ -49,7 +49,11 @@ struct ViewerReadingTests {
             #expect(dom.selfTest("data-clicked-id") == String(requests[index].requestID))
             #expect(dom.detail("TTFT") == ttft)
             #expect(dom.detail("server prompt processing") == prompt)
-            #expect(dom.detail("queueing, network, client") == rest)
+            #expect(dom.detail("rest (send, network, client)") == rest)
+            // This store predates the client's phases, and llama.cpp reports no queue.
+            #expect(dom.detail("connect (client: DNS, TCP, TLS)") == "not reported")
+            #expect(dom.detail("server queue") == "not reported")
+            #expect(dom.detail("first byte to first token") == "not reported")
         }
         // A store without server timings: one shade, and the panel says why; nothing guessed.
         let small = directory.path("small.sqlite")
@@ -57,8 +61,30 @@ struct ViewerReadingTests {
         let plain = try export([small], directory)
         let dom = try Chromium.dumpDOM(plain, fragment: "selftest=click:request:0")
         #expect(dom.canvas("data-drawn-split-wait") == 0)
-        #expect(dom.detail("TTFT split") == "no server timings")
+        #expect(dom.detail("TTFT split") == "no server timings or client phases")
         #expect(dom.detail("server prompt processing") == nil)
+        // Every part known: the client's phases, a server queue and its prompt, adding up to 500 ms.
+        let parted = directory.path("parts.sqlite")
+        let sink = try StoreSink(path: parted)
+        let tracer = Tracer(sink: sink, label: "parts")
+        tracer.record(
+            .request(
+                RequestRecord(
+                    requestID: tracer.makeID(), ts: tracer.now(), dur: 2_000_000_000, timeToFirstToken: 500_000_000,
+                    serverTimings: ServerTimings(
+                        promptTokens: 10, cachedTokens: 0, promptDuration: 300_000_000, predictedTokens: 5,
+                        predictedDuration: 1_000_000_000),
+                    serverQueueDuration: 100_000_000,
+                    clientPhases: ClientPhases(
+                        nameResolved: 1_000_000, connected: 2_000_000, requestSent: 10_000_000, firstByte: 150_000_000))),
+            kind: .request)
+        sink.close()
+        let parts = try Chromium.dumpDOM(try export([parted], directory), fragment: "selftest=click:request:0")
+        #expect(parts.detail("connect (client: DNS, TCP, TLS)") == "10.0 ms")
+        #expect(parts.detail("server queue") == "100 ms")
+        #expect(parts.detail("server prompt processing") == "300 ms")
+        #expect(parts.detail("send and wait for the first byte") == "90.0 ms")
+        #expect(parts.detail("first byte to first token") == "0 ns")
     }
 
     @Test("one meaning per colour: no two legend entries share one; failure is hatched in a colour of its own")

@@ -58,6 +58,10 @@ long long ccurl_easy_retry_after(CURL *easy);
 const char *ccurl_easy_primary_ip(CURL *easy);
 long ccurl_easy_primary_port(CURL *easy);
 
+/* The transfer's phases so far, in microseconds from its start: name resolved, connected, TLS
+ * done (0 without TLS), about to send, first byte received; 0 for a phase not reached. */
+void ccurl_easy_phases(CURL *easy, long long microseconds[5]);
+
 /*
  * A request of `method` (GET, POST, DELETE, ...) to `url` with `headers` and `body` (both kept, not
  * copied: they must outlive the transfer; the body is sent when `body_length` is not 0 or the

@@ -76,6 +76,8 @@ struct st_request_fields {
     int8_t streamed;
     int64_t max_tokens;
     double temperature;
+    int64_t server_queue_dur;
+    int64_t client_first_byte, client_dns, client_connect, client_tls, client_sent;
 };
 
 void st_emit_request(const struct st_request_fields *fields);

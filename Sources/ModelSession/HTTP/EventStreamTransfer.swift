@@ -43,6 +43,7 @@ final class EventStreamTransfer: @unchecked Sendable {
     /// Why a receiver stopped the transfer.
     private var failure: (any Error)?
     private var sentResponseInfo = false
+    private var sentPhases = false
 
     init(
         endpoint: HTTPEndpoint, path: String, body: Data, assembler: some ModelEventAssembler,
@@ -165,6 +166,25 @@ final class EventStreamTransfer: @unchecked Sendable {
 
     private func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
         lastActivity = .now
+        if !sentPhases {
+            sentPhases = true
+            continuation.yield(.connectionPhases(phases()))
+        }
+    }
+
+    /// The exchange's phases so far, read at its first response byte.
+    private func phases() -> ConnectionPhases {
+        var microseconds = [Int64](repeating: 0, count: 5)
+        microseconds.withUnsafeMutableBufferPointer { ccurl_easy_phases(easy, $0.baseAddress) }
+        // libcurl leaves a phase it skipped at 0: a reused connection has no lookup or connect.
+        var last: Int64 = 0
+        let phase = microseconds.map { value -> Duration in
+            last = max(last, value)
+            return .microseconds(last)
+        }
+        return ConnectionPhases(
+            nameResolved: phase[0], connected: phase[1], tlsDone: microseconds[2] > 0 ? phase[2] : nil,
+            requestSent: phase[3], firstByte: phase[4])
     }
 
     /// Takes one chunk of the body; false stops the transfer (`failure` or `captured` says why).

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Assembles chat completion chunks: content deltas pass through, tool call fragments join by
-/// index, usage and llama.cpp's timings arrive at the end, `[DONE]` closes the stream.
+/// index, usage and the server's own timings (llama.cpp's `timings`, vLLM's `metrics`) arrive at
+/// the end, `[DONE]` closes the stream.
 package struct OpenAIStreamAssembler: ModelEventAssembler {
     let url: URL
     /// Content is the JSON of ``StructuredToolCalling``: kept back and decoded at the end.
@@ -13,6 +14,7 @@ package struct OpenAIStreamAssembler: ModelEventAssembler {
     private var structuredReply = ""
     private var usage: TokenUsage?
     private var timings: ServerTimingsReport?
+    private var metrics: VLLMMetrics?
     private var finishReason: String?
     private var sawDone = false
     private var outputStarted = false
@@ -41,6 +43,7 @@ package struct OpenAIStreamAssembler: ModelEventAssembler {
                 outputTokens: reported.completionTokens)
         }
         if let reported = chunk.timings { timings = reported }
+        if let reported = chunk.metrics { metrics = reported }
         var events: [ModelEvent] = []
         for choice in chunk.choices ?? [] where (choice.index ?? 0) == 0 {
             if let reason = choice.finishReason { finishReason = reason }
@@ -85,11 +88,36 @@ package struct OpenAIStreamAssembler: ModelEventAssembler {
             events.append(.toolCall(call))
         }
         if let usage { events.append(.usage(usage)) }
-        if let timings { events.append(.serverTimings(timings)) }
+        if let timings = timings ?? metrics.map(serverTimings) { events.append(.serverTimings(timings)) }
         let hasToolCall = events.contains { if case .toolCall = $0 { true } else { false } }
         events.append(
             .finished(reason: hasToolCall && expectsStructuredOutput ? "tool_calls" : finishReason ?? "stop"))
         return events
+    }
+
+    /// vLLM's per-request metrics (`--enable-per-request-metrics`) as llama.cpp's timings hold
+    /// them: its time to first token (from scheduling: prefill and the first decode) as the
+    /// prompt's time, its decode time as the generation's, the token counts from the usage.
+    private func serverTimings(_ metrics: VLLMMetrics) -> ServerTimingsReport {
+        let cached = usage?.cachedInputTokens ?? 0
+        return ServerTimingsReport(
+            promptTokens: max(0, (usage?.inputTokens ?? 0) - cached), cachedTokens: cached,
+            promptMilliseconds: metrics.timeToFirstTokenMilliseconds ?? 0, predictedTokens: usage?.outputTokens ?? 0,
+            predictedMilliseconds: metrics.generationMilliseconds ?? 0, predictedPerSecond: metrics.tokensPerSecond ?? 0,
+            queueMilliseconds: metrics.queueMilliseconds)
+    }
+
+    private struct VLLMMetrics: Decodable {
+        var timeToFirstTokenMilliseconds: Double?
+        var generationMilliseconds: Double?
+        var queueMilliseconds: Double?
+        var tokensPerSecond: Double?
+        enum CodingKeys: String, CodingKey {
+            case timeToFirstTokenMilliseconds = "time_to_first_token_ms"
+            case generationMilliseconds = "generation_time_ms"
+            case queueMilliseconds = "queue_time_ms"
+            case tokensPerSecond = "tokens_per_second"
+        }
     }
 
     private struct Chunk: Decodable {
@@ -98,6 +126,7 @@ package struct OpenAIStreamAssembler: ModelEventAssembler {
         var choices: [Choice]?
         var usage: Usage?
         var timings: ServerTimingsReport?
+        var metrics: VLLMMetrics?
         var error: ErrorBody?
     }
 

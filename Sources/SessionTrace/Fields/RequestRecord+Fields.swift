@@ -114,7 +114,49 @@ extension RequestRecord: TableRecord {
                 "temperature", "temperature", "`gen_ai.request.temperature`",
                 get: { $0.temperature }, set: { $0.temperature = $1 })
                 .otel("gen_ai.request.temperature"),
-        ])
+            .optionalInteger(
+                "serverQueueDuration", "server_queue_dur", unit: .nanoseconds,
+                "time in the server's queue, as the server reports it (vLLM: `metrics.queue_time_ms`); "
+                    + "NULL where it reports none (llama.cpp)",
+                get: { $0.serverQueueDuration }, set: { $0.serverQueueDuration = $1 }),
+        ] + ClientPhases.requestFields)
+}
+
+extension ClientPhases {
+    /// The client's phases as five request fields, NULL together when the transport measured none.
+    ///
+    /// Read in order: `client_first_byte` makes the phases (NULL leaves them nil), and the others
+    /// fill in phases that exist.
+    static let requestFields: [RecordField<RequestRecord>] = [
+        .optionalInteger(
+            "clientPhases.firstByte", "client_first_byte", unit: .nanoseconds,
+            "ns from `ts` to the response's first byte at the client (libcurl `STARTTRANSFER`); "
+                + "NULL where the transport measured no phases",
+            get: { $0.clientPhases?.firstByte },
+            set: { record, value in
+                guard let value else { return record.clientPhases = nil }
+                if record.clientPhases == nil {
+                    record.clientPhases = ClientPhases(nameResolved: 0, connected: 0, requestSent: 0, firstByte: value)
+                }
+                record.clientPhases?.firstByte = value
+            }),
+        .optionalInteger(
+            "clientPhases.nameResolved", "client_dns", unit: .nanoseconds,
+            "ns from `ts` to the server's name resolved (libcurl `NAMELOOKUP`)",
+            get: { $0.clientPhases?.nameResolved }, set: { $0.clientPhases?.nameResolved = $1 ?? 0 }),
+        .optionalInteger(
+            "clientPhases.connected", "client_connect", unit: .nanoseconds,
+            "ns from `ts` to the TCP connection made (libcurl `CONNECT`)",
+            get: { $0.clientPhases?.connected }, set: { $0.clientPhases?.connected = $1 ?? 0 }),
+        .optionalInteger(
+            "clientPhases.tlsDone", "client_tls", unit: .nanoseconds,
+            "ns from `ts` to the TLS handshake done (libcurl `APPCONNECT`); NULL without TLS",
+            get: { $0.clientPhases?.tlsDone }, set: { $0.clientPhases?.tlsDone = $1 }),
+        .optionalInteger(
+            "clientPhases.requestSent", "client_sent", unit: .nanoseconds,
+            "ns from `ts` to the request about to be sent on a ready connection (libcurl `PRETRANSFER`)",
+            get: { $0.clientPhases?.requestSent }, set: { $0.clientPhases?.requestSent = $1 ?? 0 }),
+    ]
 }
 
 extension ServerTimings {

@@ -378,6 +378,25 @@ struct OTLPTraceBuilder {
                 OTLPAttribute("session_trace.ttft.rest_ns", split.rest),
             ]
         }
+        if let queue = request.serverQueueDuration {
+            attributes.append(OTLPAttribute("session_trace.server.queue_duration_ns", queue))
+        }
+        if let phases = request.clientPhases {
+            attributes += [
+                OTLPAttribute("session_trace.client.dns_ns", phases.nameResolved),
+                OTLPAttribute("session_trace.client.connect_ns", phases.connected),
+                OTLPAttribute("session_trace.client.sent_ns", phases.requestSent),
+                OTLPAttribute("session_trace.client.first_byte_ns", phases.firstByte),
+            ]
+            if let tls = phases.tlsDone { attributes.append(OTLPAttribute("session_trace.client.tls_ns", tls)) }
+        }
+        // The five parts of the wait (the two-part split above stays for one version); a part not
+        // reported is left out, never sent as 0.
+        if let parts = TTFTSplit.Parts(request) {
+            attributes += parts.named.compactMap { part in
+                part.value.map { OTLPAttribute("session_trace.ttft.part.\(part.key)", $0) }
+            }
+        }
         if let prices, let cost = prices.costParts(of: request) {
             attributes += [
                 OTLPAttribute("llm.cost.prompt", cost.prompt), OTLPAttribute("llm.cost.completion", cost.completion),

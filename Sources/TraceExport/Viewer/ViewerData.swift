@@ -143,6 +143,12 @@ private struct Builder {
                     ("predictedDur", .int(timings.predictedDuration)),
                 ])))
             }
+            if let parts = TTFTSplit.Parts(request) {
+                // The five parts of the wait in order; ns null: not reported.
+                members.append(("ttftParts", .array(parts.named.map { part in
+                    .object([("label", .string(part.label)), ("ns", .int(part.value))])
+                })))
+            }
             return .object(members)
         }
         let toolCalls: [OrderedJSON] = recorded.toolCalls.filter { call in

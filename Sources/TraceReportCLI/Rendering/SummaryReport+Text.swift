@@ -40,6 +40,16 @@ extension SummaryReport {
         out += "\nBy profile/model\n" + table(profiles, first: ("profile/model", { group in
             TerminalText.fitted(group.profile ?? "", width: 16) + " / " + TerminalText.fitted(group.model ?? "", width: 24)
         }), dropped: false)
+        let waits = profiles.compactMap { group in group.ttftMedianParts.map { (group, $0) } }
+        if !waits.isEmpty {
+            out += "\nTime to first token of each profile/model's median request, in parts that add up to it\n"
+            for (group, median) in waits {
+                let parts = median.parts.named.map { "\($0.label) " + ($0.value.map(Format.duration) ?? "not reported") }
+                out += "  " + TerminalText.fitted(group.profile ?? "", width: 16) + " / "
+                    + TerminalText.fitted(group.model ?? "", width: 24) + "  ttft " + Format.duration(median.parts.ttft)
+                    + " = " + parts.joined(separator: " + ") + "\n"
+            }
+        }
         out += """
 
             Percentiles are nearest-rank. prompt p50 and rest p50 split the time to first token, over \
