@@ -39,6 +39,41 @@ export function percentile(sorted, p) {
     return sorted[Math.min(sorted.length, rank) - 1];
 }
 
+/**
+ * Two runs or more are compared: each gets a letter (A, B, ...) named with its store file and run,
+ * and each finding the letter of its run and whether the first run (A) has one of the same kind
+ * on the same subject: "new in B" where it has not, "also in A" where it has; a finding of A that
+ * no later run repeats reads "not in B".
+ */
+function compareRuns(runs, findings) {
+    if (runs.length < 2) return;
+    runs.forEach((run, index) => {
+        run.letter = index < 26 ? String.fromCharCode(65 + index) : String(index + 1);
+        const store = str(run.raw.store);
+        const id = str(run.raw.runID);
+        run.label = run.letter + ' · ' + (store ? store + ' · ' : '') + run.label
+            + ' (run ' + id.slice(-8) + ')';
+    });
+    const key = (f) => str(f.kind) + '\u0000' + str(f.subject);
+    const byRun = runs.map(() => new Set());
+    for (const f of findings) {
+        const r = num(f.run);
+        if (r !== null && byRun[r]) byRun[r].add(key(f));
+    }
+    for (const f of findings) {
+        const r = num(f.run);
+        if (r === null || !runs[r]) continue;
+        f.runLetter = runs[r].letter;
+        if (r === 0) {
+            const also = runs.filter((run, i) => i > 0 && byRun[i].has(key(f))).map((run) => run.letter);
+            f.compared = also.length ? 'also in ' + also.join(', ')
+                : 'not in ' + runs.slice(1).map((run) => run.letter).join(', ');
+        } else {
+            f.compared = byRun[0].has(key(f)) ? 'also in A' : 'new in ' + runs[r].letter;
+        }
+    }
+}
+
 /** One run of the data as lanes and entries; `given` is the export's summary of it, if any. */
 export function prepareRun(raw, index, given) {
     const run = {
@@ -292,6 +327,7 @@ export function loadTrace(data) {
     const given = data.summary && Array.isArray(data.summary.runs) ? data.summary.runs : [];
     const runs = data.runs.map((raw, index) => prepareRun(raw, index, given[index]));
     const findings = Array.isArray(data.findings) ? data.findings : [];
+    compareRuns(runs, findings);
     return {
         runs: runs,
         fullSpan: Math.max(MIN_SPAN, ...runs.map((r) => r.end)),

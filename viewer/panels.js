@@ -111,6 +111,12 @@ function findingButton(state, finding, index, focusFinding) {
     button.dataset.index = String(index);
     button.dataset.severity = str(finding.severity);
     button.classList.toggle('active', index === state.activeFinding);
+    if (finding.runLetter) {
+        const tag = el('span', 'finding-run', finding.runLetter + ' · ' + finding.compared);
+        button.dataset.run = finding.runLetter;
+        button.dataset.compared = finding.compared;
+        button.appendChild(tag);
+    }
     button.appendChild(el('span', 'finding-kind', finding.kind));
     button.appendChild(el('span', 'finding-title', finding.title));
     if (finding.detail) button.appendChild(el('span', 'finding-detail', finding.detail));
@@ -136,6 +142,11 @@ function groupItem(state, groups, index, focusFinding) {
     button.dataset.group = String(index);
     button.dataset.count = String(members.length);
     button.dataset.severity = str(group.severity);
+    const run = state.runs[num(group.run)];
+    if (state.runs.length > 1 && run) {
+        button.dataset.run = run.letter;
+        button.appendChild(el('span', 'finding-run', run.letter));
+    }
     button.appendChild(el('span', 'finding-kind', group.kind));
     button.appendChild(el('span', 'finding-count', '×' + formatCount(members.length)));
     button.appendChild(el('span', 'finding-title', group.title));

@@ -211,7 +211,7 @@ struct ViewerBrowserTests {
         try Chromium.screenshot(html, fragment: "selftest=finding:0", to: screenshotDirectory + "/tool-loop-finding.png")
     }
 
-    @Test("two stores are shown one above the other on the same time scale")
+    @Test("two stores are shown one above the other on the same time scale, as A and B, their findings tagged")
     func diffOfTwoStores() throws {
         try #require(Chromium.path != nil, Chromium.missingMessage)
         let directory = try TemporaryDirectory()
@@ -233,6 +233,33 @@ struct ViewerBrowserTests {
         #expect(dom.selfTest("data-clicked-id") == String(request.requestID))
         #expect(request.timeToFirstToken == 25_000_000)
         #expect(dom.detail("TTFT") == "25.0 ms")
+        // The runs are told apart: a letter, the store's file and the run.
+        let runA = try #require(try StoreReader(path: small).runs().first).runID
+        let runB = try #require(try StoreReader(path: other).runs().first).runID
+        #expect(dom.count("<span id=\"runs-title\">A · small.sqlite · small (run \(String(String(runA).suffix(8))))") == 1)
+        #expect(dom.count("  vs  B · \(Scenario.modelSwitch.fileName) · ") == 1)
+        // In the title and in its row of figures.
+        #expect(dom.count("(run \(String(String(runB).suffix(8))))</span>") == 2)
+        // Each finding names its run, and whether the other run has one of its kind on its subject.
+        let findings = try [small, other].map { path in
+            Diagnosis.analyze([try TraceLoader.load(StoreReader(path: path))]).findings
+        }
+        let keysA = Set(findings[0].map { "\($0.kind.rawValue) \($0.subject)" })
+        let keysB = Set(findings[1].map { "\($0.kind.rawValue) \($0.subject)" })
+        let newInB = findings[1].filter { !keysA.contains("\($0.kind.rawValue) \($0.subject)") }.count
+        let onlyInA = findings[0].filter { !keysB.contains("\($0.kind.rawValue) \($0.subject)") }.count
+        #expect(!findings[0].isEmpty && !findings[1].isEmpty)
+        #expect(dom.count("data-run=\"B\" data-compared=\"new in B\"") == newInB)
+        #expect(dom.count("data-run=\"B\" data-compared=\"also in A\"") == findings[1].count - newInB)
+        #expect(dom.count("data-run=\"A\" data-compared=\"not in B\"") == onlyInA)
+        #expect(dom.count("data-run=\"A\" data-compared=\"also in B\"") == findings[0].count - onlyInA)
+        // A run against itself: every finding is in both.
+        let same = directory.path("same.html")
+        _ = try exportHTML([other, other], to: same)
+        let twice = try Chromium.dumpDOM(same)
+        #expect(twice.count("data-run=\"B\" data-compared=\"also in A\"") == findings[1].count)
+        #expect(twice.count("data-run=\"A\" data-compared=\"also in B\"") == findings[1].count)
+        #expect(twice.count("data-compared=\"new in B\"") == 0)
         try Chromium.screenshot(html, to: screenshotDirectory + "/diff.png")
     }
 }

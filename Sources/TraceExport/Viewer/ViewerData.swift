@@ -273,7 +273,7 @@ private struct Builder {
         for id in finding.toolCallIDs + finding.requestIDs where !events.contains(id) { events.append(id) }
         return .object([
             ("kind", .string(finding.kind.rawValue)), ("run", .int(runIndex[finding.runID].map(Int64.init))),
-            ("title", text(finding.summary)), ("detail", text(detail)), ("eventIDs", .array(events.map { .id($0) })),
+            ("subject", text(finding.subject)), ("title", text(finding.summary)), ("detail", text(detail)), ("eventIDs", .array(events.map { .id($0) })),
             ("group", .int(Int64(group))), ("severity", .string(finding.severity.rawValue)),
         ])
     }
