@@ -166,9 +166,12 @@ private func measurePlainSQLite(path: String, events: Int) -> Double? {
         INSERT OR REPLACE INTO request (request_id, run_id, session_id, parent_id, ts, dur, ttft, profile,
             provider, model, input_tokens, cached_input_tokens, output_tokens, prompt_bytes,
             transcript_entries, reused_prefix_entries, finish_reason, error, server_prompt_tokens,
-            server_cached_tokens, server_prompt_dur, server_predicted_tokens, server_predicted_dur)
+            server_cached_tokens, server_prompt_dur, server_predicted_tokens, server_predicted_dur, turn_id,
+            instructions_fingerprint, tools_fingerprint, cache_write_tokens, response_id, response_model,
+            server_address, server_port, streamed, max_tokens, temperature, server_queue_dur, client_first_byte,
+            client_dns, client_connect, client_tls, client_sent)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-            ?20, ?21, ?22, ?23)
+            ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40)
         """
     var insert: OpaquePointer?
     guard sqlite3_prepare_v2(database, sql, -1, &insert, nil) == SQLITE_OK, let insert else { return nil }
@@ -215,6 +218,31 @@ private func measurePlainSQLite(path: String, events: Int) -> Double? {
         bindOptional(21, record.serverTimings?.promptDuration)
         bindOptional(22, record.serverTimings?.predictedTokens)
         bindOptional(23, record.serverTimings?.predictedDuration)
+        // Every other column the store writes, so that both sides write the same row.
+        func bindOptionalText(_ index: Int32, _ text: String?) {
+            if let text { bindText(index, text) } else { sqlite3_bind_null(insert, index) }
+        }
+        bindOptional(24, record.turnID)
+        bindOptionalText(25, record.instructionsFingerprint)
+        bindOptionalText(26, record.toolsFingerprint)
+        bindOptional(27, record.cacheWriteTokens)
+        bindOptionalText(28, record.responseID)
+        bindOptionalText(29, record.responseModel)
+        bindOptionalText(30, record.serverAddress)
+        bindOptional(31, record.serverPort)
+        bindOptional(32, record.streamed.map { $0 ? 1 : 0 })
+        bindOptional(33, record.maxTokens)
+        if let temperature = record.temperature {
+            sqlite3_bind_double(insert, 34, temperature)
+        } else {
+            sqlite3_bind_null(insert, 34)
+        }
+        bindOptional(35, record.serverQueueDuration)
+        bindOptional(36, record.clientPhases?.firstByte)
+        bindOptional(37, record.clientPhases?.nameResolved)
+        bindOptional(38, record.clientPhases?.connected)
+        bindOptional(39, record.clientPhases?.tlsDone)
+        bindOptional(40, record.clientPhases?.requestSent)
         guard sqlite3_step(insert) == SQLITE_DONE else { return nil }
         sqlite3_reset(insert)
     }
