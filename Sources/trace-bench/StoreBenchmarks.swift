@@ -162,17 +162,12 @@ private func measurePlainSQLite(path: String, events: Int) -> Double? {
     else { return nil }
     defer { sqlite3_close_v2(database) }
     sqlite3_exec(database, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL", nil, nil, nil)
-    let sql = """
-        INSERT OR REPLACE INTO request (request_id, run_id, session_id, parent_id, ts, dur, ttft, profile,
-            provider, model, input_tokens, cached_input_tokens, output_tokens, prompt_bytes,
-            transcript_entries, reused_prefix_entries, finish_reason, error, server_prompt_tokens,
-            server_cached_tokens, server_prompt_dur, server_predicted_tokens, server_predicted_dur, turn_id,
-            instructions_fingerprint, tools_fingerprint, cache_write_tokens, response_id, response_model,
-            server_address, server_port, streamed, max_tokens, temperature, server_queue_dur, client_first_byte,
-            client_dns, client_connect, client_tls, client_sent)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-            ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40)
-        """
+    // Every column the store writes, in its order: the benchmark's record, whose values do not
+    // change from row to row but for its id and `ts`, read once before the timed loop.
+    let template = benchmarkRequest(id: 0, ts: 0)
+    let columns = RequestRecord.table.fields.map { ($0.spec.column, $0.get(template)) }
+    let sql = "INSERT OR REPLACE INTO request (run_id, " + columns.map(\.0).joined(separator: ", ")
+        + ") VALUES (" + (1...columns.count + 1).map { "?\($0)" }.joined(separator: ", ") + ")"
     var insert: OpaquePointer?
     guard sqlite3_prepare_v2(database, sql, -1, &insert, nil) == SQLITE_OK, let insert else { return nil }
     defer { sqlite3_finalize(insert) }
@@ -181,10 +176,11 @@ private func measurePlainSQLite(path: String, events: Int) -> Double? {
         var text = text
         text.withUTF8 { _ = sqlite3_bind_text(insert, index, $0.baseAddress, Int32($0.count), transient) }
     }
-    func bindOptional(_ index: Int32, _ value: Int64?) {
-        if let value { sqlite3_bind_int64(insert, index, value) } else { sqlite3_bind_null(insert, index) }
-    }
 
+    guard let id = columns.firstIndex(where: { $0.0 == "request_id" }),
+        let ts = columns.firstIndex(where: { $0.0 == "ts" })
+    else { return nil }
+    let (idPosition, tsPosition) = (Int32(id + 2), Int32(ts + 2))
     let runID: Int64 = 1 << 32
     let batch = StoreSink.maximumTransactionSize
     let clock = MonotonicClock()
@@ -194,55 +190,20 @@ private func measurePlainSQLite(path: String, events: Int) -> Double? {
         if index > 0 && index % batch == 0 {
             sqlite3_exec(database, "COMMIT; BEGIN", nil, nil, nil)
         }
-        let record = benchmarkRequest(id: runID | Int64(index + 1), ts: Int64(index))
-        sqlite3_bind_int64(insert, 1, record.requestID)
-        sqlite3_bind_int64(insert, 2, runID)
-        bindOptional(3, record.sessionID)
-        bindOptional(4, record.parentID)
-        sqlite3_bind_int64(insert, 5, record.ts)
-        sqlite3_bind_int64(insert, 6, record.dur)
-        bindOptional(7, record.timeToFirstToken)
-        bindText(8, record.profile)
-        bindText(9, record.provider)
-        bindText(10, record.model)
-        bindOptional(11, record.inputTokens)
-        bindOptional(12, record.cachedInputTokens)
-        bindOptional(13, record.outputTokens)
-        sqlite3_bind_int64(insert, 14, record.promptBytes)
-        sqlite3_bind_int64(insert, 15, record.transcriptEntries)
-        sqlite3_bind_int64(insert, 16, record.reusedPrefixEntries)
-        if let reason = record.finishReason { bindText(17, reason) } else { sqlite3_bind_null(insert, 17) }
-        if let error = record.error { bindText(18, error) } else { sqlite3_bind_null(insert, 18) }
-        bindOptional(19, record.serverTimings?.promptTokens)
-        bindOptional(20, record.serverTimings?.cachedTokens)
-        bindOptional(21, record.serverTimings?.promptDuration)
-        bindOptional(22, record.serverTimings?.predictedTokens)
-        bindOptional(23, record.serverTimings?.predictedDuration)
-        // Every other column the store writes, so that both sides write the same row.
-        func bindOptionalText(_ index: Int32, _ text: String?) {
-            if let text { bindText(index, text) } else { sqlite3_bind_null(insert, index) }
+        // Every value bound for every row, as a program inserting its rows would.
+        sqlite3_bind_int64(insert, 1, runID)
+        for (offset, (_, value)) in columns.enumerated() {
+            let position = Int32(offset + 2)
+            switch value {
+            case .null, .metadata, .sketch: sqlite3_bind_null(insert, position)
+            case .integer(let integer): sqlite3_bind_int64(insert, position, integer)
+            case .real(let real): sqlite3_bind_double(insert, position, real)
+            case .text(let text): bindText(position, text)
+            case .bool(let flag): sqlite3_bind_int64(insert, position, flag ? 1 : 0)
+            }
         }
-        bindOptional(24, record.turnID)
-        bindOptionalText(25, record.instructionsFingerprint)
-        bindOptionalText(26, record.toolsFingerprint)
-        bindOptional(27, record.cacheWriteTokens)
-        bindOptionalText(28, record.responseID)
-        bindOptionalText(29, record.responseModel)
-        bindOptionalText(30, record.serverAddress)
-        bindOptional(31, record.serverPort)
-        bindOptional(32, record.streamed.map { $0 ? 1 : 0 })
-        bindOptional(33, record.maxTokens)
-        if let temperature = record.temperature {
-            sqlite3_bind_double(insert, 34, temperature)
-        } else {
-            sqlite3_bind_null(insert, 34)
-        }
-        bindOptional(35, record.serverQueueDuration)
-        bindOptional(36, record.clientPhases?.firstByte)
-        bindOptional(37, record.clientPhases?.nameResolved)
-        bindOptional(38, record.clientPhases?.connected)
-        bindOptional(39, record.clientPhases?.tlsDone)
-        bindOptional(40, record.clientPhases?.requestSent)
+        sqlite3_bind_int64(insert, idPosition, runID | Int64(index + 1))
+        sqlite3_bind_int64(insert, tsPosition, Int64(index))
         guard sqlite3_step(insert) == SQLITE_DONE else { return nil }
         sqlite3_reset(insert)
     }

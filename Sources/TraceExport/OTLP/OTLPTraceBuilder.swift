@@ -21,6 +21,14 @@ struct OTLPTraceBuilder {
     /// Request fields no span, attribute or event carries, by column, with the reason; every other
     /// field of the request's table is mapped below (ExportCoverageTests holds the two together).
     static let requestFieldsNotExported: [String: String] = [:]
+    /// The names a request field also goes by: OpenInference's, which Phoenix reads, and a GenAI
+    /// name before its rename, kept beside the new one for one version.
+    static let otherNames: [String: [String]] = [
+        "gen_ai.usage.cache_read.input_tokens": ["llm.token_count.prompt_details.cache_read"],
+        "gen_ai.usage.cache_write.input_tokens": [
+            "llm.token_count.prompt_details.cache_write", "gen_ai.usage.cache_creation.input_tokens",
+        ],
+    ]
     /// Tool-call fields no span carries, by column, with the reason.
     static let toolCallFieldsNotExported: [String: String] = [
         "session_id": "a call goes in its request's trace; the session places only a call outside any request"
@@ -331,9 +339,13 @@ struct OTLPTraceBuilder {
             OTLPAttribute("llm.system", request.provider),
             OTLPAttribute("llm.model_name", request.model.isEmpty ? request.responseModel ?? "" : request.model),
         ]
-        // Every field the semantic conventions name, under its name, from the field table.
-        attributes += RequestRecord.table.fields.compactMap { field in
-            field.spec.otelAttribute.flatMap { OTLPAttribute($0, field.get(request)) }
+        // Every field the semantic conventions name, under its name and its other names, from the
+        // field table.
+        for field in RequestRecord.table.fields {
+            guard let name = field.spec.otelAttribute else { continue }
+            for name in [name] + (Self.otherNames[name] ?? []) {
+                if let attribute = OTLPAttribute(name, field.get(request)) { attributes.append(attribute) }
+            }
         }
         attributes += conversationAttributes(request.sessionID)
         let optional: [OTLPAttribute?] = [
@@ -342,10 +354,6 @@ struct OTLPTraceBuilder {
             request.inputTokens.flatMap { input in
                 request.outputTokens.map { OTLPAttribute("llm.token_count.total", input &+ $0) }
             },
-            request.cachedInputTokens.map { OTLPAttribute("llm.token_count.prompt_details.cache_read", $0) },
-            request.cacheWriteTokens.map { OTLPAttribute("llm.token_count.prompt_details.cache_write", $0) },
-            // The name before gen_ai.usage.cache_write.input_tokens, kept beside it for one version.
-            request.cacheWriteTokens.map { OTLPAttribute("gen_ai.usage.cache_creation.input_tokens", $0) },
             request.timeToFirstToken.map {
                 OTLPAttribute("gen_ai.response.time_to_first_chunk", Double($0) / 1e9)
             },
