@@ -273,6 +273,8 @@ struct ExportTests {
         #expect(a["gen_ai.usage.input_tokens"]?["intValue"] as? String == "500")
         #expect(a["gen_ai.usage.output_tokens"]?["intValue"] as? String == "41")
         #expect(a["gen_ai.usage.cache_read.input_tokens"]?["intValue"] as? String == "300")
+        // The same count under OpenInference's name, which Phoenix reads.
+        #expect(a["llm.token_count.prompt_details.cache_read"]?["intValue"] as? String == "300")
         #expect(a["llm.token_count.total"]?["intValue"] as? String == "541")
         #expect(a["gen_ai.response.time_to_first_chunk"]?["doubleValue"] as? Double == 0.25)
         #expect(a["gen_ai.conversation.id"]?["stringValue"] as? String == String(known.session.sessionID))
