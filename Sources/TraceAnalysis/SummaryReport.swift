@@ -103,10 +103,20 @@ public struct SummaryReport: Sendable {
     public static func compute(
         reader: StoreReader, prices: PriceTable? = nil
     ) throws(StoreError) -> SummaryReport {
+        try compute(readers: [reader], prices: prices)
+    }
+
+    /// Aggregates several stores as one (their runs side by side), streaming each through the
+    /// same ``Fold``; `path` names them all, comma-separated.
+    public static func compute(
+        readers: [StoreReader], prices: PriceTable? = nil
+    ) throws(StoreError) -> SummaryReport {
         var fold = Fold(prices: prices)
-        try reader.forEachRecord(selecting: fieldsRead) { event, runID in fold.add(event, runID: runID) }
-        fold.unclosed = try reader.unclosedRuns()
-        return fold.finish(path: reader.path)
+        for reader in readers {
+            try reader.forEachRecord(selecting: fieldsRead) { event, runID in fold.add(event, runID: runID) }
+            fold.unclosed += try reader.unclosedRuns()
+        }
+        return fold.finish(path: readers.map(\.path).joined(separator: ", "))
     }
 
     /// Aggregates a loaded trace through the same ``Fold``; the same figures as ``compute(reader:)``.
@@ -417,7 +427,8 @@ extension SummaryReport.Group {
                 "ttft_p50_request",
                 ttftMedianParts.map { median in
                     .object([
-                        ("request_id", .string(String(median.requestID))), ("ttft_ns", .int(median.parts.ttft)),
+                        ("request_id", .id(median.requestID)),
+                        ("request_short_id", .string(ShortID.record(median.requestID))), ("ttft_ns", .int(median.parts.ttft)),
                         ("parts", median.parts.json),
                     ])
                 } ?? .null

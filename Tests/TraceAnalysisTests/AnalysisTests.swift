@@ -10,6 +10,26 @@ import TraceStore
 
 @Suite("Analyses")
 struct AnalysisTests {
+    /// `summary` takes several stores as `check` does: their runs side by side, each run's figures
+    /// what it has alone.
+    @Test func summaryOfSeveralStoresListsEveryRunAsItsOwnSummaryHasIt() throws {
+        let paths = [Scenario.modelSwitch, .fanOut].map(scenarioPath)
+        let together = try parseJSON(report(["summary", "--json"] + paths).out)
+        let alone = try paths.map { try parseJSON(report(["summary", "--json", $0]).out) }
+        let runs = try #require(together["runs"] as? [[String: Any]])
+        let separate = alone.flatMap { ($0["runs"] as? [[String: Any]]) ?? [] }
+        #expect(runs.count == separate.count && runs.count >= 2)
+        for run in separate {
+            let id = run["run_id"] as? String
+            let same = runs.first { $0["run_id"] as? String == id }
+            #expect(same?["requests"] as? Int == run["requests"] as? Int, "run \(id ?? "?")")
+            #expect(
+                (same?["ttft_ns"] as? [String: Any])?["p50"] as? Int == (run["ttft_ns"] as? [String: Any])?["p50"] as? Int)
+        }
+        #expect(together["store"] as? String == paths.joined(separator: ", "))
+        #expect(report(["summary"] + paths).status == .success)
+    }
+
     @Test func nearestRankPercentiles() {
         #expect(Percentile.nearestRank(50, of: [40, 10, 30, 20]) == 20)
         #expect(Percentile.nearestRank(95, of: Array(1...20)) == 19)

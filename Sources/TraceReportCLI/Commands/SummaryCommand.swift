@@ -2,12 +2,12 @@ import LTTngReader
 import TraceAnalysis
 import TraceStore
 
-/// `trace-report summary STORE`: latency, generation rate, cache and errors per run, session and
+/// `trace-report summary STORE...`: latency, generation rate, cache and errors per run, session and
 /// profile/model.
 struct SummaryCommand: ReportCommand {
     static let name = "summary"
     static let abstract = "Latency, generation rate, cache hits and errors per run, session and model."
-    static let operands = "STORE"
+    static let operands = "STORE..."
     static let discussion = """
         For each run, session and profile/model pair: requests; time to first token p50, p95 and max;
         generation rate p50 in tokens/s, (output_tokens - 1) / ((dur - ttft) / 1e9); latency p50, p95
@@ -16,6 +16,8 @@ struct SummaryCommand: ReportCommand {
         the sinks dropped; and with --prices, the cost of each group's requests in dollars.
         Percentiles are nearest-rank: the value at rank ceil(p/100 × n) of the n sorted values.
         Rows are streamed from SQLite, so a store of a million requests needs no more than its figures.
+        Several stores are summarized together, their runs side by side, as 'check' reads them; an
+        LTTng trace is summarized alone.
         """
     /// The options of this command alone, each declared once and read through its declaration.
     enum Option {
@@ -57,12 +59,19 @@ struct SummaryCommand: ReportCommand {
                 throw .input(.lttng(error))
             }
         } else {
-            let reader = try openStore(arguments)
+            guard !arguments.positionals.isEmpty else { throw .usage(UsageError("no store given; name a .sqlite file")) }
+            var readers: [StoreReader] = []
+            var found: [StoreAnomaly] = []
             do {
-                // The summary reads a few columns of a few tables; the rest of the file is checked too.
-                try reader.checkPages()
-                report = try SummaryReport.compute(reader: reader, prices: prices).redacted(by: context.redactor)
-                anomalies = try reader.anomalies().map { $0.redacted(by: context.redactor) }
+                for path in arguments.positionals {
+                    let reader = try StoreReader(path: path)
+                    // The summary reads a few columns of a few tables; the rest of the file is checked too.
+                    try reader.checkPages()
+                    found += try reader.anomalies()
+                    readers.append(reader)
+                }
+                report = try SummaryReport.compute(readers: readers, prices: prices).redacted(by: context.redactor)
+                anomalies = found.map { $0.redacted(by: context.redactor) }
             } catch {
                 throw .input(error)
             }
