@@ -1,7 +1,7 @@
 // The details panel: every figure of the chosen entry, links to its tool calls or its request,
 // the findings that touch it and its captured (redacted) text, as text only.
 
-import { formatBytes, formatCount, formatDuration, formatPercent, formatRate, num, str } from './format.js';
+import { formatBytes, formatCount, formatDollars, formatDuration, formatPercent, formatRate, num, str } from './format.js';
 import { requestRate } from './model.js';
 import { $, clear, el } from './dom.js';
 
@@ -86,6 +86,7 @@ export function showDetails(state, entry, actions) {
         }
         row(dl, 'generating', entry.ttft === null ? '–' : formatDuration(entry.dur - entry.ttft));
         row(dl, 'rate', formatRate(requestRate(r)));
+        if (num(r.cost) !== null) row(dl, 'cost', formatDollars(num(r.cost)));
         row(dl, 'input tokens', formatCount(r.inputTokens));
         row(dl, 'cached tokens', formatCount(r.cachedInputTokens));
         row(dl, 'cache hit', formatPercent(entry.ratio));

@@ -53,3 +53,13 @@ export function formatBytes(value) {
     if (n >= 1024) return (n / 1024).toFixed(1) + ' KiB';
     return n + ' B';
 }
+
+/** Dollars as the CLI writes them (PriceTable.dollars): 2 digits from $1, 4 below, more below a cent. */
+export function formatDollars(value) {
+    if (value === null || value === undefined || !Number.isFinite(value)) return '–';
+    const magnitude = Math.abs(value);
+    let digits = magnitude >= 100 ? 0 : magnitude >= 1 ? 2 : 4;
+    if (magnitude > 0 && magnitude < 0.01) digits = Math.min(12, Math.floor(-Math.log10(magnitude)) + 2);
+    const text = magnitude >= 1000 ? formatCount(Math.round(magnitude)) : magnitude.toFixed(digits);
+    return (value < 0 ? '-$' : '$') + text;
+}

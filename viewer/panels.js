@@ -1,7 +1,7 @@
 // The panels around the timeline, built from the prepared runs as text only: the header's
 // figures per run, the findings list (a page at a time), the legend and the hidden event list.
 
-import { formatCount, formatDuration, formatPercent, formatRate, num, str } from './format.js';
+import { formatCount, formatDollars, formatDuration, formatPercent, formatRate, num, str } from './format.js';
 import { STYLE } from './style.js';
 import { turnText } from './labels.js';
 import { $, clear, el } from './dom.js';
@@ -37,6 +37,8 @@ export function buildHeader(state) {
         const tool = num(s.toolTime) || 0;
         row.appendChild(figure('model / tool', formatDuration(model) + ' / ' + formatDuration(tool),
             'time in requests against time in tool calls, summed'));
+        if (num(s.cost) !== null) row.appendChild(figure('cost', formatDollars(num(s.cost)),
+            'dollars of the priced requests, from the price file given to the export'));
         if (num(s.errors)) row.appendChild(figure('errors', formatCount(s.errors)));
         if (num(s.droppedEvents)) row.appendChild(figure('dropped', formatCount(s.droppedEvents)));
         summary.appendChild(row);

@@ -134,7 +134,7 @@ func writeSmallStore(_ path: String) throws {
 /// Exports `stores` as HTML with `trace-report export`, run in-process, into `out`; returns
 /// its note (the redaction report). The page carries the test driver (`viewer/selftest.js`,
 /// steered by `#selftest=…`) unless `testDriver` is false, as in what `trace-report` writes.
-func exportHTML(_ stores: [String], to out: String, testDriver: Bool = true) throws -> String {
+func exportHTML(_ stores: [String], to out: String, testDriver: Bool = true, options: [String] = []) throws -> String {
     let output = Mutex("")
     let errors = Mutex("")
     var context = CommandContext(
@@ -143,7 +143,7 @@ func exportHTML(_ stores: [String], to out: String, testDriver: Bool = true) thr
         output.withLock { $0 += text }
     }
     if testDriver { context.viewerTestDriver = ("selftest.js", try viewerSource("selftest.js")) }
-    let status = TraceReport.main(["export", "--format", "html", "--out", out] + stores, context: context) { text in
+    let status = TraceReport.main(["export", "--format", "html", "--out", out] + options + stores, context: context) { text in
         errors.withLock { $0 += text }
     }
     guard status == .success else {

@@ -87,6 +87,28 @@ struct ViewerReadingTests {
         #expect(parts.detail("first byte to first token") == "0 ns")
     }
 
+    /// With the export given prices, the page shows money: each request's cost, as the CLI prices
+    /// it, and the run's total in its row of figures.
+    @Test("with --prices, a request's details and the run's figures show their cost in dollars")
+    func costWithPrices() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let directory = try TemporaryDirectory()
+        let pricesPath = repositoryRoot + "/examples/prices.json"
+        let html = directory.path("priced.html")
+        _ = try exportHTML([Self.planner], to: html, options: ["--prices", pricesPath])
+        let prices = try PriceTable.load(path: pricesPath)
+        let requests = try requestsInViewerOrder(Self.planner)
+        let dom = try Chromium.dumpDOM(html, fragment: "selftest=click:request:0")
+        let first = try #require(prices.cost(of: requests[0]))
+        #expect(first > 0)
+        #expect(dom.detail("cost") == PriceTable.dollars(first))
+        let total = requests.compactMap { prices.cost(of: $0) }.reduce(0, +)
+        #expect(dom.count(">cost</span><span class=\"value\">\(PriceTable.dollars(total))</span>") == 1)
+        // Without prices, no cost anywhere.
+        let plain = try Chromium.dumpDOM(try export([Self.planner], directory), fragment: "selftest=click:request:0")
+        #expect(plain.detail("cost") == nil)
+    }
+
     @Test("one meaning per colour: no two legend entries share one; failure is hatched in a colour of its own")
     func colourAndShapeTable() throws {
         try #require(Chromium.path != nil, Chromium.missingMessage)

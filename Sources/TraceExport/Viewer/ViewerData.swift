@@ -35,14 +35,17 @@ public struct ViewerData: Sendable {
     ///
     /// - Parameter redactor: applied to every string through ``RedactedTrace``, the one redaction
     ///   every export goes through; findings and summaries are computed from the redacted records.
-    public static func build(_ traces: [RecordedTrace], redactor: Redactor = .standard) -> ViewerData {
+    /// With `prices`, each request, run and finding also carries its cost in dollars.
+    public static func build(
+        _ traces: [RecordedTrace], redactor: Redactor = .standard, prices: PriceTable? = nil
+    ) -> ViewerData {
         var report = RedactionReport()
         let traces = traces.map { trace -> RecordedTrace in
             let redacted = RedactedTrace.redact(trace, with: redactor)
             report.merge(redacted.report)
             return redacted.trace
         }
-        let builder = Builder()
+        let builder = Builder(prices: prices)
         var runs: [OrderedJSON] = []
         var findings: [OrderedJSON] = []
         var groups: [OrderedJSON] = []
@@ -69,7 +72,7 @@ public struct ViewerData: Sendable {
                 counts.tools += run.toolCalls.count
                 counts.handoffs += run.handoffs.count
             }
-            let summary = SummaryReport.compute(trace: trace)
+            let summary = SummaryReport.compute(trace: trace, prices: prices)
             for run in trace.runs {
                 let group = summary.runs.first { $0.runID == run.run.runID }
                 summaries.append(builder.summary(group, run: run))
@@ -94,6 +97,9 @@ public struct ViewerData: Sendable {
 
 /// Turns redacted records into the viewer's JSON.
 private struct Builder {
+    /// Dollars per million tokens; nil: no costs in the document.
+    let prices: PriceTable?
+
     func text(_ value: String) -> OrderedJSON {
         .string(value)
     }
@@ -132,7 +138,7 @@ private struct Builder {
                 ("transcriptEntries", .int(request.transcriptEntries)),
                 ("reusedPrefixEntries", .int(request.reusedPrefixEntries)),
                 ("finishReason", text(request.finishReason)), ("error", text(request.error)),
-                ("rate", .double(request.tokensPerSecond)),
+                ("rate", .double(request.tokensPerSecond)), ("cost", .double(prices?.cost(of: request))),
             ]
             if let timings = request.serverTimings {
                 members.append(("server", .object([
@@ -236,7 +242,7 @@ private struct Builder {
             ("inputTokens", .int(group.inputTokens)), ("cachedInputTokens", .int(group.cachedInputTokens)),
             ("cacheHitRate", .double(group.cacheHitRate)), ("errors", .int(group.errors)),
             ("droppedEvents", .int(group.droppedEvents)),
-            ("unclosed", .string(group.unclosed?.description)),
+            ("unclosed", .string(group.unclosed?.description)), ("cost", .double(group.cost)),
         ])
     }
 
@@ -248,7 +254,7 @@ private struct Builder {
     func findings(_ trace: RecordedTrace, turns: [RunTurns], runIndex: [Int64: Int], firstGroup: Int)
         -> (findings: [OrderedJSON], groups: [FindingGroupEntry])
     {
-        let groups = FindingGroup.grouping(Diagnosis.analyze([(trace, turns)], prices: nil).findings)
+        let groups = FindingGroup.grouping(Diagnosis.analyze([(trace, turns)], prices: prices).findings)
         let ordered = groups.filter { $0.severity != .noise } + groups.filter { $0.severity == .noise }
         var findings: [OrderedJSON] = []
         var entries: [FindingGroupEntry] = []
@@ -283,6 +289,7 @@ private struct Builder {
         var parts: [String] = []
         if cost.time > 0 { parts.append(Format.duration(cost.time)) }
         if cost.tokens > 0 { parts.append("\(Format.count(cost.tokens)) tokens") }
+        if let dollars = cost.dollars, dollars != 0 { parts.append(PriceTable.dollars(dollars)) }
         return parts.joined(separator: ", ")
     }
 

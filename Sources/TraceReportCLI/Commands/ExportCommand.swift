@@ -33,7 +33,9 @@ struct ExportCommand: ReportCommand {
         html      the web viewer as one file that works offline: lanes per session, requests (the wait
                   before the first token and the generating part, coloured by cache hits), tool calls,
                   handoffs; zoom, pan, details on click, findings. With STORE2, both runs one above
-                  the other on the same time scale (docs/viewer-data.md). Only html takes STORE2.
+                  the other on the same time scale, labelled A and B, each finding tagged with its
+                  run (docs/viewer-data.md). Only html takes STORE2. --prices FILE adds the cost of
+                  each request, run and finding.
         Every string is redacted first (labels, names, metadata, errors, payloads, the command
         line); what was replaced is counted by kind, never shown: on standard error, and inside the
         file (perfetto: otherData.redaction; otlp: session_trace.redaction.* resource attributes;
@@ -98,8 +100,11 @@ struct ExportCommand: ReportCommand {
         }
         let otlp = OTLPExport.Options(
             prices: try CommonOptions.priceTable(arguments), project: arguments.value(Option.project))
-        if format != .otlp, otlp.prices != nil || otlp.project != nil {
-            throw .usage(UsageError("--prices and --project go with --format otlp"))
+        if format != .otlp, format != .html, otlp.prices != nil {
+            throw .usage(UsageError("--prices goes with --format otlp or html"))
+        }
+        if format != .otlp, otlp.project != nil {
+            throw .usage(UsageError("--project goes with --format otlp"))
         }
         if let endpoint = arguments.value(Option.endpoint) {
             guard format == .otlp else { throw .usage(UsageError("--endpoint pushes OTLP only; add --format otlp")) }
@@ -219,7 +224,7 @@ struct ExportCommand: ReportCommand {
                 do { trace = try TraceLoader.load(path: path, chunks: false) } catch { throw .input(error) }
                 traces.append(try SessionOption.narrowed(trace, arguments, session: true))
             }
-            let data = ViewerData.build(traces, redactor: redactor)
+            let data = ViewerData.build(traces, redactor: redactor, prices: otlp.prices)
             do { return (try ViewerDocument.html(data: data, testDriver: viewerTestDriver), data.redaction, traces.flatMap(\.anomalies)) } catch {
                 throw .message(error.description)
             }
