@@ -84,6 +84,14 @@ extension TTFTSplit {
             afterFirstByte = firstByte == nil ? nil : queueStart - cut
         }
 
+        /// The parts in the order they happen: the client's connection; the wait that is not the
+        /// server's, before and after the first byte; then the server's queue and prompt, which
+        /// end the wait.
+        public var inTimeOrder: [(key: String, label: String, value: Int64?)] {
+            let parts = named
+            return [parts[0], parts[3], parts[4], parts[1], parts[2]]
+        }
+
         /// The parts as a JSON object in nanoseconds, `null` for a part not reported.
         public var json: OrderedJSON {
             .object(named.map { ($0.key, $0.value.map(OrderedJSON.int) ?? .null) })

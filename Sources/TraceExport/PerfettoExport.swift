@@ -236,28 +236,30 @@ private struct RunBuilder {
         guard let ttft = request.timeToFirstToken else { return }
         let waiting = min(max(0, ttft), dur)
         var waitArgs: [(String, OrderedJSON)] = [("ttft_ms", .double(Double(ttft) / 1e6))]
-        let split = TTFTSplit(request)?.drawn(in: waiting)
-        if let split {
-            waitArgs += [
-                ("server_prompt_ms", .double(Double(split.prompt) / 1e6)), ("rest_ms", .double(Double(split.rest) / 1e6)),
-            ]
+        // The wait's five parts, a slice each in the order they happen, when the wait ended inside
+        // the request; a part not reported gets no slice, and says so in the wait's args.
+        let parts = TTFTSplit.Parts(request).flatMap { $0.ttft <= waiting ? $0 : nil }
+        if let parts {
+            for part in parts.named {
+                let key = String(part.key.dropLast(3)) + "_ms"
+                waitArgs.append((key, part.value.map { .double(Double($0) / 1e6) } ?? .string("not reported")))
+            }
         } else {
-            waitArgs.append(("split", .string("no server timings")))
+            waitArgs.append(("split", .string("no server timings or client phases")))
         }
         slice("waiting for first token", cat: "ttft", ts: request.ts, dur: waiting, tid: tid, args: waitArgs)
-        // The server processes the prompt just before its first token: the rest of the wait comes first.
-        if let split {
-            slice(
-                "queue, network, client", cat: "ttft.rest", ts: request.ts, dur: split.rest, tid: tid,
-                args: [("rest_ms", .double(Double(split.rest) / 1e6))])
-            slice(
-                "server prompt processing", cat: "ttft.prompt", ts: request.ts + split.rest, dur: split.prompt,
-                tid: tid,
-                args: [
-                    ("server_prompt_ms", .double(Double(split.prompt) / 1e6)),
+        var at = request.ts
+        for part in parts?.inTimeOrder ?? [] {
+            guard let value = part.value, value > 0 else { continue }
+            var args: [(String, OrderedJSON)] = [(String(part.key.dropLast(3)) + "_ms", .double(Double(value) / 1e6))]
+            if part.key == "prompt_ns" {
+                args += [
                     ("server_prompt_tokens", .int(request.serverTimings?.promptTokens)),
                     ("server_cached_tokens", .int(request.serverTimings?.cachedTokens)),
-                ])
+                ]
+            }
+            slice(part.label, cat: "ttft." + part.key.dropLast(3), ts: at, dur: value, tid: tid, args: args)
+            at += value
         }
         if dur > waiting {
             slice(

@@ -56,6 +56,40 @@ struct TTFTSplitTests {
         return (try #require(queued), try #require(longPrompt))
     }
 
+    /// The five parts add up to the time to first token in every case: all known; the server's
+    /// clock reporting more than the client waited (clamped into the wait after the request was
+    /// sent); the first byte after the server began; nothing but client phases.
+    @Test func theFivePartsAddUpToTheWaitWhateverIsReported() throws {
+        let ms = Self.ms
+        func parts(
+            ttft: Int64, sent: Int64? = nil, firstByte: Int64? = nil, prompt: Int64? = nil, queue: Int64? = nil
+        ) throws -> TTFTSplit.Parts {
+            let phases = sent.map { ClientPhases(nameResolved: 0, connected: 0, requestSent: $0, firstByte: firstByte ?? $0) }
+            let timings = prompt.map {
+                ServerTimings(promptTokens: 1, cachedTokens: 0, promptDuration: $0, predictedTokens: 1, predictedDuration: 1)
+            }
+            let request = RequestRecord(
+                requestID: 1, ts: 0, dur: 2_000 * ms, timeToFirstToken: ttft, serverTimings: timings,
+                serverQueueDuration: queue, clientPhases: phases)
+            let split = try #require(TTFTSplit.Parts(request))
+            let sum = split.named.compactMap(\.value).reduce(0, +)
+            #expect(sum == ttft)
+            #expect(split.named.allSatisfy { ($0.value ?? 0) >= 0 })
+            return split
+        }
+        let all = try parts(ttft: 500 * ms, sent: 10 * ms, firstByte: 450 * ms, prompt: 300 * ms, queue: 100 * ms)
+        #expect(all.connect == 10 * ms && all.queue == 100 * ms && all.prompt == 300 * ms)
+        #expect(all.toFirstByte == 90 * ms && all.afterFirstByte == 0)
+        let early = try parts(ttft: 500 * ms, sent: 10 * ms, firstByte: 20 * ms, prompt: 300 * ms)
+        #expect(early.toFirstByte == 10 * ms && early.afterFirstByte == 180 * ms && early.queue == nil)
+        let overReported = try parts(ttft: 500 * ms, sent: 10 * ms, firstByte: 450 * ms, prompt: 600 * ms, queue: 50 * ms)
+        #expect(overReported.prompt == 490 * ms && overReported.queue == 0 && overReported.toFirstByte == 0)
+        let clientOnly = try parts(ttft: 500 * ms, sent: 10 * ms, firstByte: 480 * ms)
+        #expect(clientOnly.prompt == nil && clientOnly.queue == nil)
+        #expect(clientOnly.toFirstByte == 470 * ms && clientOnly.afterFirstByte == 20 * ms)
+        #expect(TTFTSplit.Parts(RequestRecord(requestID: 2, ts: 0, dur: 1, timeToFirstToken: 1)) == nil)
+    }
+
     @Test func theSplitClampsAServerPromptLongerThanTheWait() {
         let split = TTFTSplit(ttft: 100, serverPromptDuration: 130)
         #expect(split.prompt == 100 && split.rest == 0)
@@ -135,9 +169,11 @@ struct TTFTSplitTests {
             events.first { ($0["args"] as? [String: Any])?["request_id"] as? String == String(queued.requestID) })
         let start = try #require(chatSlice["ts"] as? Double)
         let wait = try sliceAt(events, cat: "ttft", ts: start)
-        let rest = try sliceAt(events, cat: "ttft.rest", ts: start)
+        // A store without client phases: the wait is its rest, then the server's prompt.
+        let rest = try sliceAt(events, cat: "ttft.to_first_byte", ts: start)
         let prompt = try sliceAt(events, cat: "ttft.prompt", ts: start + 850_000)
         #expect(wait.dur == 900_000 && rest.dur == 850_000 && prompt.dur == 50_000)
+        #expect(!events.contains { ($0["cat"] as? String).map { ["ttft.connect", "ttft.queue"].contains($0) } == true })
 
         let otlpPath = directory.path("otlp.json")
         try #require(report(["export", "--format", "otlp", "--out", otlpPath, path]).status == .success)
@@ -153,6 +189,12 @@ struct TTFTSplitTests {
                 && attribute($0, "session_trace.request_id")?["stringValue"] as? String == String(queued.requestID) })
         #expect(attribute(chat, "session_trace.ttft.server_prompt_ns")?["intValue"] as? String == String(50 * Self.ms))
         #expect(attribute(chat, "session_trace.ttft.rest_ns")?["intValue"] as? String == String(850 * Self.ms))
+        // The five parts, those reported: no queue and no connection here, so neither attribute.
+        #expect(attribute(chat, "session_trace.ttft.part.prompt_ns")?["intValue"] as? String == String(50 * Self.ms))
+        #expect(
+            attribute(chat, "session_trace.ttft.part.to_first_byte_ns")?["intValue"] as? String == String(850 * Self.ms))
+        #expect(attribute(chat, "session_trace.ttft.part.queue_ns") == nil)
+        #expect(attribute(chat, "session_trace.ttft.part.connect_ns") == nil)
         // Attributes only: child spans for the two parts cluttered every back end's tree.
         #expect(!spans.contains { $0["parentSpanId"] as? String == chat["spanId"] as? String })
     }
