@@ -100,8 +100,8 @@ let package = Package(
                 .embedInCode("view.js"), .embedInCode("model.js"), .embedInCode("hit-test.js"),
                 .embedInCode("labels.js"), .embedInCode("canvas.js"), .embedInCode("bars.js"),
                 .embedInCode("overview.js"), .embedInCode("timeline.js"), .embedInCode("dom.js"),
-                .embedInCode("panels.js"), .embedInCode("details.js"), .embedInCode("input.js"),
-                .embedInCode("main.js"),
+                .embedInCode("panels.js"), .embedInCode("details.js"), .embedInCode("table.js"),
+                .embedInCode("input.js"), .embedInCode("main.js"),
             ]),
         // What a recording holds once read: runs, sessions, turns, prices, and how ids and numbers read.
         .target(name: "TraceModel", dependencies: ["TraceStore", "SessionTrace"]),

@@ -28,6 +28,7 @@ package enum ViewerAssets {
         ("dom.js", text(PackageResources.dom_js)),
         ("panels.js", text(PackageResources.panels_js)),
         ("details.js", text(PackageResources.details_js)),
+        ("table.js", text(PackageResources.table_js)),
         ("input.js", text(PackageResources.input_js)),
         ("main.js", text(PackageResources.main_js)),
     ]

@@ -6,6 +6,7 @@ import { timeScale } from './view.js';
 import { hitTest } from './hit-test.js';
 import { hoverText } from './labels.js';
 import { buildEventList } from './panels.js';
+import { toggleRequestTable } from './table.js';
 import { $ } from './dom.js';
 
 /**
@@ -122,6 +123,8 @@ export function installInput(viewer) {
     $('zoom-in').addEventListener('click', () => zoom(0.5));
     $('zoom-out').addEventListener('click', () => zoom(2));
     $('zoom-reset').addEventListener('click', () => { resetView(); render(); });
+    $('toggle-table').addEventListener('click', () => toggleRequestTable(viewer.state, viewer.select));
+
     $('toggle-events').addEventListener('click', () => {
         const events = $('events');
         events.hidden = !events.hidden;

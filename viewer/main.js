@@ -16,6 +16,7 @@ import { drawTimeline } from './timeline.js';
 import { $, clear, el } from './dom.js';
 import { buildEventList, buildFindings, buildHeader, buildLegend } from './panels.js';
 import { showDetails } from './details.js';
+import { markSelected, resetRequestTable } from './table.js';
 import { installInput } from './input.js';
 
 const state = {
@@ -63,6 +64,7 @@ function load(data) {
     buildFindings(state, focusFinding);
     buildLegend();
     clear($('event-list'));
+    resetRequestTable();
     showDetails(state, null, actions);
 }
 
@@ -70,6 +72,7 @@ function load(data) {
 
 function select(entry, reveal) {
     state.selected = entry;
+    markSelected(entry);
     showDetails(state, entry, actions);
     if (entry && reveal) revealEntry(entry, false);
     render();
@@ -111,6 +114,7 @@ function focusFinding(index) {
     const pad = Math.max((end - start) * 0.15, MIN_SPAN * 10);
     setView(start - pad, end + pad);
     state.selected = entries[0];
+    markSelected(entries[0]);
     showDetails(state, entries[0], actions);
     scrollToLane(entries[0].lane);
     render();

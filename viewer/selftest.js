@@ -11,6 +11,11 @@
 //   more                    click the button that shows the next page of findings
 //   key:KEY                 press KEY (+, -, ArrowLeft, 0, ...) on the timeline
 //   wheel:DELTA             turn the wheel over the middle of the timeline
+//   table                   click the toolbar's Table button (shows or hides the request table)
+//   sort:KEY                click the table's KEY column header (ttft, latency, input, cost, ...)
+//   filter:NAME:VALUE       choose VALUE (URI-encoded) in the table's NAME filter (session, tool, model)
+//   failed                  tick (or untick) the table's "failed only" box
+//   row:INDEX               click the INDEX-th row the table shows
 // The result goes to an <output> element, id selftest, which this module adds to the page: the
 // details panel's text, and data attributes.
 //
@@ -81,6 +86,24 @@ function runSelfTest(spec) {
             lanesCanvas.dispatchEvent(new WheelEvent('wheel', { deltaY: Number(parts[1]), bubbles: true,
                 cancelable: true, clientX: rect.left + LABEL_WIDTH + plotWidth / 2,
                 clientY: rect.top + rect.height / 2 }));
+        } else if (parts[0] === 'table') {
+            $('toggle-table').click();
+        } else if (parts[0] === 'sort') {
+            const button = document.querySelector('#requests-head button[data-sort="' + parts[1] + '"]');
+            if (!button) { log.push('no ' + step); continue; }
+            button.click();
+        } else if (parts[0] === 'filter') {
+            const select = $('filter-' + parts[1]);
+            if (!select) { log.push('no ' + step); continue; }
+            select.value = decodeURIComponent(parts.slice(2).join(':'));
+            select.dispatchEvent(new Event('change'));
+        } else if (parts[0] === 'failed') {
+            $('filter-failed').click();
+        } else if (parts[0] === 'row') {
+            const row = document.querySelectorAll('#requests-body tr')[Number(parts[1])];
+            if (!row) { log.push('no ' + step); continue; }
+            row.click();
+            output.dataset.clickedId = state.selected ? state.selected.id : '';
         } else {
             log.push('unknown ' + step);
             continue;
