@@ -16,7 +16,7 @@ import { drawTimeline } from './timeline.js';
 import { $, clear, el } from './dom.js';
 import { buildEventList, buildFindings, buildHeader, buildLegend } from './panels.js';
 import { showDetails } from './details.js';
-import { markSelected, resetRequestTable } from './table.js';
+import { buildRequestTable, markSelected, resetRequestTable } from './table.js';
 import { installInput } from './input.js';
 
 const state = {
@@ -205,6 +205,10 @@ function start() {
         const listBegan = performance.now();
         buildEventList(state.runs);
         document.body.dataset.eventListMs = (performance.now() - listBegan).toFixed(1);
+        // The request table too, hidden until its button shows it.
+        const tableBegan = performance.now();
+        buildRequestTable(state, select);
+        document.body.dataset.requestTableMs = (performance.now() - tableBegan).toFixed(1);
         document.body.dataset.status = 'ready';
         markReady();
     }, 0);

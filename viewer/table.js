@@ -1,7 +1,7 @@
 // The request table: every request drawn as a bar, one row each, sortable by time to first token,
 // latency, tokens, cache hit and cost, filtered by session, tool, profile/model and failure. A
 // click on a row selects its request on the timeline; a selection on the timeline marks its row.
-// Built when first shown: a page that never opens it pays nothing for it.
+// Built just after the first frame, with the event list; shown by the toolbar's Table button.
 
 import { formatCount, formatDollars, formatDuration, formatPercent, num, str } from './format.js';
 import { $, clear, el } from './dom.js';
