@@ -14,7 +14,7 @@ public struct ServerTimingsReport: Sendable, Hashable, Codable {
     /// `predicted_per_second`.
     public var predictedPerSecond: Double
     /// Time in the server's queue before it took the request up (vLLM `queue_time_ms`); nil where
-    /// the server reports none (llama.cpp).
+    /// the server reports none (llama.cpp's `timings` has no such field, so it is never decoded).
     public var queueMilliseconds: Double?
 
     public init(
@@ -37,7 +37,6 @@ public struct ServerTimingsReport: Sendable, Hashable, Codable {
         case predictedTokens = "predicted_n"
         case predictedMilliseconds = "predicted_ms"
         case predictedPerSecond = "predicted_per_second"
-        case queueMilliseconds = "queue_ms"
     }
 
     /// Missing fields read as zero: older servers leave out `cache_n`.
@@ -50,6 +49,6 @@ public struct ServerTimingsReport: Sendable, Hashable, Codable {
         predictedMilliseconds =
             try container.decodeIfPresent(Double.self, forKey: .predictedMilliseconds) ?? 0
         predictedPerSecond = try container.decodeIfPresent(Double.self, forKey: .predictedPerSecond) ?? 0
-        queueMilliseconds = try container.decodeIfPresent(Double.self, forKey: .queueMilliseconds)
+        queueMilliseconds = nil
     }
 }
