@@ -10,4 +10,20 @@ public protocol TraceSink: Sendable {
     func record(_ event: consuming TraceEvent)
     /// Returns once every event recorded so far is durable, or counted as dropped.
     func flush()
+    /// This sink, keeping every event only with its free text redacted by `redact`
+    /// (``TraceEvent/redacted(by:)``); a ``Tracer`` with a ``Tracer/payloadRedaction`` records
+    /// through it.
+    ///
+    /// By default each event is redacted on the caller's thread before this sink sees it, which a
+    /// sink that writes at once (a tracepoint) needs. A sink that queues events may redact them
+    /// where it writes them instead, off the caller's thread, as `StoreSink` does: raw text then
+    /// waits in its queue, in memory, but never reaches a file or a tracepoint unredacted.
+    func redacting(_ redact: @escaping @Sendable (String) -> String) -> any TraceSink
+}
+
+extension TraceSink {
+    /// Redacts each event on the caller's thread, then records it here.
+    public func redacting(_ redact: @escaping @Sendable (String) -> String) -> any TraceSink {
+        RedactingSink(base: self, redact: redact)
+    }
 }

@@ -28,9 +28,11 @@ public final class Tracer: Sendable {
     public let clock: any TraceClock
     /// The run this tracer records; every id it makes carries it in its upper half.
     public let runID: Int64
-    /// Redacts the text of every event before any sink sees it: run and session labels, host and
+    /// Redacts the text of every event before any sink keeps it: run and session labels, host and
     /// command line, profile, model, interval and instant names, metadata values, handoff values,
-    /// errors and captured payloads. Payload capture is off while this is nil.
+    /// errors and captured payloads. Payload capture is off while this is nil. Where it runs is the
+    /// sink's choice (``TraceSink/redacting(_:)``): on the caller's thread for LTTng, on the writer
+    /// thread for a `StoreSink`.
     public let payloadRedaction: (@Sendable (String) -> String)?
 
     private let nextSequence = Atomic<Int64>(1)
@@ -44,7 +46,7 @@ public final class Tracer: Sendable {
         gitRevision: String? = nil,
         payloadRedaction: (@Sendable (String) -> String)? = nil
     ) {
-        self.sink = payloadRedaction.map { RedactingSink(base: sink, redact: $0) } ?? sink
+        self.sink = payloadRedaction.map { sink.redacting($0) } ?? sink
         self.clock = clock
         self.payloadRedaction = payloadRedaction
         // 31 random bits keep ids from two runs in one store apart and positive as SQLite INTEGERs.
@@ -100,7 +102,7 @@ public final class Tracer: Sendable {
     /// Records `text` as a payload of `parentID`, redacted, if payload capture is on.
     public func capturePayload(_ kind: PayloadRecord.Kind, _ text: @autoclosure () -> String, parentID: Int64?) {
         guard payloadRedaction != nil, sink.isEnabled(.payload) else { return }
-        // The sink is a RedactingSink here, which redacts the text with every other field.
+        // The sink redacts here (`redacting(_:)`), the text with every other field.
         sink.record(
             .payload(PayloadRecord(payloadID: makeID(), parentID: parentID, ts: clock.now(), kind: kind,
                                    text: text())))

@@ -58,7 +58,7 @@ public final class StoreSink: TraceSink {
     /// large events are.
     public let byteCapacity: Int
     private let enabledMask: UInt32
-    private let engine: Engine
+    fileprivate let engine: Engine
 
     /// Opens or creates the store at `path` (mode 0600) and starts its writer thread.
     ///
@@ -99,7 +99,15 @@ public final class StoreSink: TraceSink {
     /// Queues `event` for the writer thread and returns at once; counts it as dropped if the
     /// queue is full or the sink is closed.
     public func record(_ event: TraceEvent) {
-        engine.enqueue(event)
+        engine.enqueue(Queued(event: event, redaction: nil))
+    }
+
+    /// This store, redacting each event on its writer thread just before writing it, so the
+    /// caller pays for queueing alone (``TraceSink/redacting(_:)``). Raw text waits in the queue,
+    /// in this process's memory, until then; the writer redacts every event it writes, including
+    /// when it writes the queue out at exit, on a signal or on a crash, so none reaches the file.
+    public func redacting(_ redact: @escaping @Sendable (String) -> String) -> any TraceSink {
+        Redacting(store: self, redaction: Redaction(redact: redact))
     }
 
     /// Blocks until every event recorded before the call is committed to the file, or counted
@@ -122,18 +130,48 @@ public final class StoreSink: TraceSink {
 }
 
 extension StoreSink {
+    /// The sink ``redacting(_:)`` returns: records into the same queue, each event with its
+    /// redaction.
+    private struct Redacting: TraceSink {
+        let store: StoreSink
+        let redaction: Redaction
+
+        func isEnabled(_ kind: TraceEventKind) -> Bool { store.isEnabled(kind) }
+
+        func record(_ event: consuming TraceEvent) {
+            store.engine.enqueue(Queued(event: event, redaction: redaction))
+        }
+
+        func flush() { store.flush() }
+    }
+
+    /// A redaction the writer thread applies; a class so that a queued event carries a pointer.
+    final class Redaction: Sendable {
+        let redact: @Sendable (String) -> String
+        init(redact: @escaping @Sendable (String) -> String) { self.redact = redact }
+    }
+
+    /// An event waiting to be written, with the redaction to apply first, if any.
+    struct Queued {
+        var event: TraceEvent
+        var redaction: Redaction?
+
+        /// The event as it may be written.
+        var writable: TraceEvent { redaction.map { event.redacted(by: $0.redact) } ?? event }
+    }
+
     /// The queue, the writer thread and the accounting behind a ``StoreSink``.
     ///
     /// Apart from the sink so the thread can hold it without keeping the sink alive: a sink that
     /// goes out of scope closes its store.
-    private final class Engine: Drainable {
+    fileprivate final class Engine: Drainable {
         /// When the writer next expects work: while `busy` nobody signals it; while `napping`
         /// (a short timed wait) producers signal only once a batch is worth writing; while
         /// `sleeping` (idle for a while, untimed wait) the first event wakes it.
         enum WriterMode { case busy, napping, sleeping }
 
         struct State {
-            var queue: [TraceEvent] = []
+            var queue: [Queued] = []
             /// Approximate bytes of the queued events, and of the batch the writer is writing.
             var queuedBytes = 0
             var writingBytes = 0
@@ -181,8 +219,8 @@ extension StoreSink {
         }
 
         @inline(__always)
-        func enqueue(_ event: TraceEvent) {
-            let size = event.approximateBytes
+        func enqueue(_ item: Queued) {
+            let size = item.event.approximateBytes
             let signal = state.withLock { state -> Bool? in
                 if state.signalEnds { return nil }
                 if state.closeRequested {
@@ -196,7 +234,7 @@ extension StoreSink {
                     state.pendingDrops[.queueFull, default: 0] += 1
                     return false
                 }
-                state.queue.append(event)
+                state.queue.append(item)
                 state.queuedBytes += size
                 switch state.writerMode {
                 case .busy:
@@ -289,7 +327,7 @@ extension StoreSink {
 
         /// The writer thread: takes the whole queue at a time and writes it.
         private func run(_ writer: StoreWriter) {
-            var batch: [TraceEvent] = []
+            var batch: [Queued] = []
             batch.reserveCapacity(min(capacity, Self.initialReservation))
             /// Drops not yet stored as `dropped` rows, by reason, carried over when a commit fails.
             var unwritten: [DroppedRecord.Reason: Int64] = [:]
@@ -362,7 +400,7 @@ extension StoreSink {
         /// SQLite roll the whole transaction back (a full disk, `RAISE(ROLLBACK)`) loses the rows
         /// written so far in it; they are counted, and a new transaction begins.
         private func write(
-            _ events: ArraySlice<TraceEvent>, with writer: StoreWriter, clock: MonotonicClock,
+            _ events: ArraySlice<Queued>, with writer: StoreWriter, clock: MonotonicClock,
             unwritten: inout [DroppedRecord.Reason: Int64]
         ) {
             var failed: Int64 = 0
@@ -371,7 +409,7 @@ extension StoreSink {
                 try writer.begin()
                 for event in events {
                     do {
-                        try writer.insert(event)
+                        try writer.insert(event.writable)
                         uncommitted += 1
                     } catch {
                         failed += 1

@@ -1,6 +1,7 @@
 import CLTTngUST
 import Foundation
 import LTTngRecording
+import Redaction
 import SessionTrace
 import SessionTraceLTTng
 import TraceStore
@@ -12,7 +13,9 @@ import Glibc
 /// `emit.lttng+store`: ns per request record on the caller's thread with both real sinks on at
 /// once, an enabled LTTng snapshot session and a SQLite store, as `planner-demo --lttng` runs;
 /// `emit.lttng.request`, the same records into LTTng alone, judged against `c.lttng.request`, the
-/// same events from a C loop, shows how the cost splits.
+/// same events from a C loop, shows how the cost splits. `emit.lttng.redacting` and
+/// `emit.store.redacting`: the caller's cost with a payload redaction (`Redactor.standard`), which
+/// LTTng runs on the caller's thread and the store on its writer thread.
 func combinedBenchmarks(events: Int) throws -> [BenchmarkRow] {
     let daemon = try LTTngControl.ensureSessionDaemon()
     defer { daemon.stop() }
@@ -39,6 +42,14 @@ func combinedBenchmarks(events: Int) throws -> [BenchmarkRow] {
     let cost = callerCost(of: MultiplexSink([LTTngSink(), store]), events: events)
     store.close()
     try LossyRun.check(store, metric: "emit.lttng+store")
+    // With payload redaction on: LTTng writes at once, so the caller redacts; the store redacts on
+    // its writer thread.
+    let redact: @Sendable (String) -> String = { Redactor.standard.redact($0).text }
+    let lttngRedacting = callerCost(of: LTTngSink(), events: events, payloadRedaction: redact)
+    let redactingStore = try StoreSink(path: directory.appendingPathComponent("redacting.sqlite").path)
+    let storeRedacting = callerCost(of: redactingStore, events: events, payloadRedaction: redact)
+    redactingStore.close()
+    try LossyRun.check(redactingStore, metric: "emit.store.redacting")
     try session.stop()
     return [
         BenchmarkRow(metric: "c.lttng.request", value: lttngOnly[0], unit: "ns/event"),
@@ -46,5 +57,7 @@ func combinedBenchmarks(events: Int) throws -> [BenchmarkRow] {
             metric: "emit.lttng.request", value: lttngOnly[1], unit: "ns/event", reference: "c.lttng.request",
             referenceValue: lttngOnly[0]),
         BenchmarkRow(metric: "emit.lttng+store", value: cost, unit: "ns/event"),
+        BenchmarkRow(metric: "emit.lttng.redacting", value: lttngRedacting, unit: "ns/event"),
+        BenchmarkRow(metric: "emit.store.redacting", value: storeRedacting, unit: "ns/event"),
     ]
 }

@@ -109,10 +109,12 @@ func losslessIngestRate(events: Int, path: String) throws -> Double {
 
 /// Median ns per request record on the caller's thread, emitted in bursts of 8,192 with an
 /// untimed `flush()` between bursts (see ``measureStoreSink(path:events:)``).
-func callerCost(of sink: any TraceSink, events: Int) -> Double {
+func callerCost(
+    of sink: any TraceSink, events: Int, payloadRedaction: (@Sendable (String) -> String)? = nil
+) -> Double {
     let clock = MonotonicClock()
     let burst = 8_192
-    let tracer = Tracer(sink: sink, label: "trace-bench")
+    let tracer = Tracer(sink: sink, label: "trace-bench", payloadRedaction: payloadRedaction)
     var perBurst: [Double] = []
     // The first burst warms the queue's buffers up; it is not timed.
     for round in 0...max(10, events / burst) {

@@ -20,6 +20,11 @@ public struct MultiplexSink: TraceSink {
         for sink in sinks where sink.isEnabled(kind) { sink.record(event) }
     }
 
+    /// Each sink redacting as it does alone: a sink that redacts off the caller's thread still can.
+    public func redacting(_ redact: @escaping @Sendable (String) -> String) -> any TraceSink {
+        MultiplexSink(sinks.map { $0.redacting(redact) })
+    }
+
     /// Flushes every sink, in order.
     public func flush() {
         for sink in sinks { sink.flush() }
