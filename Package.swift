@@ -97,7 +97,9 @@ let package = Package(
                 .embedInCode("index.html"), .embedInCode("viewer.css"),
                 // The ES modules; ViewerAssets.modules gives the order an export inlines them in.
                 .embedInCode("format.js"), .embedInCode("style.js"), .embedInCode("geometry.js"),
-                .embedInCode("view.js"), .embedInCode("model.js"), .embedInCode("hit-test.js"),
+                .embedInCode("view.js"), .embedInCode("instructions.js"), .embedInCode("money.js"),
+                .embedInCode("model.js"),
+                .embedInCode("hit-test.js"),
                 .embedInCode("labels.js"), .embedInCode("canvas.js"), .embedInCode("bars.js"),
                 .embedInCode("overview.js"), .embedInCode("timeline.js"), .embedInCode("dom.js"),
                 .embedInCode("panels.js"), .embedInCode("details.js"), .embedInCode("table.js"),

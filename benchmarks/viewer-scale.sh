@@ -7,7 +7,9 @@
 # Stores are generated in SQL into the real schema by benchmarks/lib/generate-store.sh.
 # Figures: <body data-first-render-ms> (performance.now() at the first frame, HTML and JSON
 # parsing included) and the self-test's per-step times (a `+` zoom, a wheel zoom, an arrow-key
-# pan, a click with its details).
+# pan, a click with its details, then the request table shown and sorted by time to first token
+# and by latency: one row per request drawn as a bar, so the 100k page's table holds only the
+# requests outside its aggregate bands).
 #
 # Usage: benchmarks/viewer-scale.sh
 set -euo pipefail
@@ -34,9 +36,10 @@ measure() {
         local dom
         dom=$(timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
             --user-data-dir="$profile" --window-size=1400,900 --hide-scrollbars --virtual-time-budget=15000 \
-            --dump-dom "file://$html#selftest=key:%2B,wheel:-300,key:ArrowRight,$3" 2>/dev/null)
+            --dump-dom "file://$html#selftest=key:%2B,wheel:-300,key:ArrowRight,$3,table,sort:ttft,sort:latency" 2>/dev/null)
         echo "  first render $(grep -o 'data-first-render-ms="[^"]*"' <<<"$dom" | head -1 | cut -d'"' -f2) ms;" \
-            "$(grep -o 'data-steps="[^"]*"' <<<"$dom" | head -1 | cut -d'"' -f2)"
+            "$(grep -o 'data-steps="[^"]*"' <<<"$dom" | head -1 | cut -d'"' -f2);" \
+            "table rows $(grep -o '<section id="requests"[^>]*data-shown="[^"]*"' <<<"$dom" | head -1 | grep -o 'data-shown="[^"]*"' | cut -d'"' -f2)"
     done
 }
 

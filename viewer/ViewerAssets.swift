@@ -18,6 +18,8 @@ package enum ViewerAssets {
         ("style.js", text(PackageResources.style_js)),
         ("geometry.js", text(PackageResources.geometry_js)),
         ("view.js", text(PackageResources.view_js)),
+        ("instructions.js", text(PackageResources.instructions_js)),
+        ("money.js", text(PackageResources.money_js)),
         ("model.js", text(PackageResources.model_js)),
         ("hit-test.js", text(PackageResources.hit_test_js)),
         ("labels.js", text(PackageResources.labels_js)),

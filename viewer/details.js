@@ -40,8 +40,8 @@ function linkTo(entry, text, actions) {
     return button;
 }
 
-function showPayloads(body, run, id) {
-    const payloads = run.payloads.get(id) || [];
+function showPayloads(body, run, id, kinds) {
+    const payloads = (run.payloads.get(id) || []).filter((p) => !kinds || kinds.includes(str(p.kind)));
     if (!payloads.length) return;
     body.appendChild(el('h3', null, 'Captured text (redacted)'));
     for (const payload of payloads) {
@@ -64,7 +64,7 @@ export function showDetails(state, entry, actions) {
     const r = entry.record;
     const run = entry.run;
     const heading = { request: 'Request', tool: 'Tool call', handoff: 'Handoff', interval: 'Interval',
-        session: 'Session', band: 'Aggregate band' }[entry.kind];
+        session: 'Session', band: 'Aggregate band', instructions: 'Instructions and tools' }[entry.kind];
     body.appendChild(el('h3', null, heading + (state.runs.length > 1 ? ' · ' + run.label : '')));
     const dl = el('dl');
     dl.dataset.kind = entry.kind;
@@ -146,6 +146,8 @@ export function showDetails(state, entry, actions) {
         row(dl, 'turns starting here', formatCount(r.turns));
         row(dl, 'their total time', formatDuration(num(r.turnTime)));
         row(dl, 'longest turn', formatDuration(num(r.longestTurn)));
+    } else if (entry.kind === 'instructions') {
+        showContext(dl, entry, actions);
     } else if (entry.kind === 'interval') {
         row(dl, 'name', str(r.name));
         row(dl, 'start', formatDuration(entry.ts));
@@ -156,7 +158,31 @@ export function showDetails(state, entry, actions) {
         if (r.error) row(dl, 'error', str(r.error));
     }
     showFindingsOf(body, entry, state.data.findings, actions);
-    showPayloads(body, run, entry.id);
+    // A stretch shows the instructions and tool definitions its first request was sent with.
+    showPayloads(body, run, entry.kind === 'instructions' ? entry.first.id : entry.id,
+        entry.kind === 'instructions' ? ['instructions', 'tool_definitions'] : null);
+}
+
+/** What the model was told over a stretch: profile, model, the two fingerprints, what changed from
+ *  the stretch before, and the tools its requests called. */
+function showContext(dl, entry, actions) {
+    const r = entry.record;
+    const previous = entry.previous;
+    row(dl, 'changed', entry.changed.length
+        ? entry.changed.map((f) => f + ' ' + (previous[f] || 'none') + ' → ' + (r[f] || 'none')).join('; ')
+        : 'first in its session');
+    row(dl, 'profile', r.profile);
+    row(dl, 'model', r.model);
+    row(dl, 'instructions', r.instructions || 'not recorded');
+    row(dl, 'tools', r.tools || 'not recorded');
+    row(dl, 'from', formatDuration(entry.ts));
+    row(dl, 'for', formatDuration(entry.dur));
+    row(dl, 'requests', formatCount(entry.requests.length));
+    const called = [...new Set(entry.requests.flatMap((q) => q.toolCalls.map((t) => str(t.record.name))))];
+    row(dl, 'tools called', called.length ? called.join(', ') : 'none');
+    const first = row(dl, 'first request', null);
+    first.textContent = '';
+    first.appendChild(linkTo(entry.first, entry.first.id, actions));
 }
 
 function showFindingsOf(body, entry, findings, actions) {

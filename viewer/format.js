@@ -63,3 +63,10 @@ export function formatDollars(value) {
     const text = magnitude >= 1000 ? formatCount(Math.round(magnitude)) : magnitude.toFixed(digits);
     return (value < 0 ? '-$' : '$') + text;
 }
+
+/** An event's short id as the CLI prints it (`#` and the id's low 32 bits: its number in its run);
+ *  an id that is not a number stays as it is. */
+export function shortID(id) {
+    const text = str(id);
+    return /^-?\d+$/.test(text) ? '#' + (BigInt(text) & 0xFFFFFFFFn).toString() : text;
+}

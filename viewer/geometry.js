@@ -4,13 +4,17 @@
 export const LABEL_WIDTH = 150;
 export const AXIS_HEIGHT = 24;
 export const RUN_HEADER = 22;
-export const LANE_HEIGHT = 58;
+/** A lane's height without its instructions row; a lane with stretches to draw is taller by
+ *  INSTRUCTIONS_HEIGHT (laneHeight). */
+export const LANE_HEIGHT = 56;
+export const INSTRUCTIONS_HEIGHT = 8;
 /** The rows of a lane, from its top. */
 export const ROW = {
-    interval: { top: 4, height: 6 },
-    request: { top: 13, height: 15 },
-    tool: { top: 31, height: 11 },
-    turn: { top: 45, height: 10 },
+    interval: { top: 3, height: 6 },
+    request: { top: 11, height: 15 },
+    tool: { top: 28, height: 11 },
+    turn: { top: 41, height: 10 },
+    instructions: { top: 54, height: 8 },
 };
 // A lane of signposts only draws nested intervals one row per depth.
 export const SIGNPOST_ROW = 13;
@@ -22,8 +26,14 @@ export function intervalRow(l, e) {
     return { top: 3 + e.depth * SIGNPOST_ROW, height: SIGNPOST_ROW - 3 };
 }
 
-/** Sets each run's and lane's `top` (and each run's `height`), one above the other; returns the
- *  height of them all. */
+/** A lane's height: with the instructions row when it has stretches (requests) to draw, so that
+ *  lanes of signposts or aggregate bands take no room for it. */
+export function laneHeight(l) {
+    return LANE_HEIGHT + (l.contexts && l.contexts.length ? INSTRUCTIONS_HEIGHT : 0);
+}
+
+/** Sets each run's and lane's `top` and `height` (and each run's), one above the other; returns
+ *  the height of them all. */
 export function layoutRuns(runs) {
     let y = 0;
     for (const run of runs) {
@@ -31,7 +41,8 @@ export function layoutRuns(runs) {
         y += RUN_HEADER;
         for (const l of run.lanes) {
             l.top = y;
-            y += LANE_HEIGHT;
+            l.height = laneHeight(l);
+            y += l.height;
         }
         run.height = y - run.top;
         y += 8;

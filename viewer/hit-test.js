@@ -2,7 +2,7 @@
 // directions of one mapping. Pure: takes the runs (laid out by layoutRuns), the time scale of the
 // frame (timeScale) and the vertical scroll, and returns an entry or a point.
 
-import { AXIS_HEIGHT, LABEL_WIDTH, LANE_HEIGHT, ROW, SIGNPOST_DEPTHS, SIGNPOST_ROW, intervalRow } from './geometry.js';
+import { AXIS_HEIGHT, LABEL_WIDTH, ROW, SIGNPOST_DEPTHS, SIGNPOST_ROW, intervalRow } from './geometry.js';
 
 /** Index of the first entry with ts >= t in a list sorted by ts. */
 export function lowerBound(list, t) {
@@ -31,7 +31,7 @@ export function hitTest(runs, scale, scrollY, x, y) {
     const t = scale.timeAt(x);
     for (const run of runs) {
         for (const l of run.lanes) {
-            if (contentY < l.top || contentY >= l.top + LANE_HEIGHT) continue;
+            if (contentY < l.top || contentY >= l.top + l.height) continue;
             const local = contentY - l.top;
             // Handoff markers win: they are thin and drawn on top.
             let best = null;
@@ -64,6 +64,7 @@ export function hitTest(runs, scale, scrollY, x, y) {
             if (inRow(ROW.request)) return pick(l.requests, l.maxDur.request);
             if (inRow(ROW.tool)) return pick(l.tools, l.maxDur.tool);
             if (inRow(ROW.interval)) return pick(l.intervals, l.maxDur.interval);
+            if (inRow(ROW.instructions)) return pick(l.contexts, l.maxDur.instructions);
             return null;
         }
     }
@@ -75,7 +76,8 @@ export function hitTest(runs, scale, scrollY, x, y) {
 export function entryPoint(entry, scale, scrollY) {
     const xOf = scale.xOf;
     const rowSpec = entry.kind === 'tool' ? ROW.tool
-        : entry.kind === 'interval' ? intervalRow(entry.lane, entry) : ROW.request;
+        : entry.kind === 'interval' ? intervalRow(entry.lane, entry)
+        : entry.kind === 'instructions' ? ROW.instructions : ROW.request;
     let x;
     if (entry.kind === 'request' && entry.ttft !== null && entry.dur > entry.ttft) {
         x = (xOf(entry.ts + entry.ttft) + xOf(entry.ts + entry.dur)) / 2;
@@ -83,6 +85,6 @@ export function entryPoint(entry, scale, scrollY) {
         x = (xOf(entry.ts) + xOf(entry.ts + entry.dur)) / 2;
     }
     const y = entry.lane.top + AXIS_HEIGHT - scrollY
-        + (entry.kind === 'handoff' ? LANE_HEIGHT / 2 : rowSpec.top + rowSpec.height / 2);
+        + (entry.kind === 'handoff' ? entry.lane.height / 2 : rowSpec.top + rowSpec.height / 2);
     return { x: x, y: y };
 }

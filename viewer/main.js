@@ -9,7 +9,7 @@
 // (#event-list) holds one <li data-kind=...> per event, built from the same prepared data, and the
 // canvas reports what each frame drew in data-drawn-* attributes. Tests read both.
 
-import { AXIS_HEIGHT, LANE_HEIGHT, RUN_HEADER, layoutRuns } from './geometry.js';
+import { AXIS_HEIGHT, RUN_HEADER, layoutRuns } from './geometry.js';
 import { MIN_SPAN, clampView, fitView, panView, revealView, zoomView } from './view.js';
 import { loadTrace } from './model.js';
 import { drawTimeline } from './timeline.js';
@@ -61,7 +61,7 @@ function load(data) {
     state.contentHeight = layoutRuns(state.runs);
     resetView();
     buildHeader(state);
-    buildFindings(state, focusFinding);
+    buildFindings(state, focusFinding, select);
     buildLegend();
     clear($('event-list'));
     resetRequestTable();
@@ -86,7 +86,7 @@ function revealEntry(entry, zoom) {
 
 function scrollToLane(laneRef) {
     const height = canvases.lanes.clientHeight - AXIS_HEIGHT;
-    if (laneRef.top < state.scrollY || laneRef.top + LANE_HEIGHT > state.scrollY + height) {
+    if (laneRef.top < state.scrollY || laneRef.top + laneRef.height > state.scrollY + height) {
         state.scrollY = Math.max(0, laneRef.top - RUN_HEADER - 4);
         clampScroll();
     }

@@ -5,6 +5,8 @@
 import { num, str } from './format.js';
 import { SIGNPOST_DEPTHS } from './geometry.js';
 import { MIN_SPAN } from './view.js';
+import { prepareContexts } from './instructions.js';
+import { prepareMoney } from './money.js';
 
 /** Cached over input tokens, or null when the server did not report both. */
 export function cacheRatio(record) {
@@ -220,6 +222,7 @@ export function prepareRun(raw, index, given) {
         nameLane(l);
     }
     prepareTurns(run, raw.turns || []);
+    prepareContexts(run);
     // Sessions by start, the requests outside any session last.
     const laneStart = (l) => (l.session ? num(l.session.ts) || 0
         : l.requests.length ? l.requests[0].ts : Number.MAX_SAFE_INTEGER);
@@ -328,6 +331,7 @@ export function loadTrace(data) {
     const runs = data.runs.map((raw, index) => prepareRun(raw, index, given[index]));
     const findings = Array.isArray(data.findings) ? data.findings : [];
     compareRuns(runs, findings);
+    prepareMoney(runs, findings);
     return {
         runs: runs,
         fullSpan: Math.max(MIN_SPAN, ...runs.map((r) => r.end)),

@@ -1,13 +1,16 @@
 // The panels around the timeline, built from the prepared runs as text only: the header's
 // figures per run, the findings list (a page at a time), the legend and the hidden event list.
 
-import { formatCount, formatDollars, formatDuration, formatPercent, formatRate, num, str } from './format.js';
+import { formatCount, formatDollars, formatDuration, formatPercent, formatRate, num, shortID, str } from './format.js';
 import { STYLE } from './style.js';
-import { turnText } from './labels.js';
+import { contextText, turnText } from './labels.js';
+import { cacheMoneyText } from './money.js';
 import { $, clear, el } from './dom.js';
 
 /** Findings listed at once; a button shows the next page. */
 const FINDINGS_PAGE = 200;
+/** The events a finding's item links to at most; the rest are counted. */
+const FINDING_LINKS = 12;
 
 function figure(label, value, title) {
     const span = el('span', 'figure');
@@ -39,6 +42,9 @@ export function buildHeader(state) {
             'time in requests against time in tool calls, summed'));
         if (num(s.cost) !== null) row.appendChild(figure('cost', formatDollars(num(s.cost)),
             'dollars of the priced requests, from the price file given to the export'));
+        if (run.money) row.appendChild(figure('cache', cacheMoneyText(run.money),
+            'what cached input tokens saved against the input price, what writing the cache cost above it, '
+            + 'and the dollars the cache breaks lost (their findings)'));
         if (num(s.errors)) row.appendChild(figure('errors', formatCount(s.errors)));
         if (num(s.droppedEvents)) row.appendChild(figure('dropped', formatCount(s.droppedEvents)));
         summary.appendChild(row);
@@ -70,7 +76,7 @@ export function buildHeader(state) {
  *  groups within noise apart after the others. A group of one is its finding's button; a larger
  *  group's button steps through its findings, one per click, and can list them all.
  *  `focusFinding(index)` is called with the finding to show. */
-export function buildFindings(state, focusFinding) {
+export function buildFindings(state, focusFinding, select) {
     const list = $('findings-list');
     clear(list);
     const findings = Array.isArray(state.data.findings) ? state.data.findings : [];
@@ -81,7 +87,7 @@ export function buildFindings(state, focusFinding) {
         list.appendChild(el('li', 'hint', 'No findings.'));
         return;
     }
-    showPage(list, groups.length, 0, 'groups', (index) => groupItem(state, groups, index, focusFinding));
+    showPage(list, groups.length, 0, 'groups', (index) => groupItem(state, groups, index, focusFinding, select));
 }
 
 /** Adds items `first` to a page further, made by `item(index)`, and a button for the rest: a run can
@@ -106,6 +112,27 @@ function showPage(list, count, first, noun, item) {
     list.appendChild(fragment);
 }
 
+/** The events a finding names, each a link that selects it (a dozen at most, then a count). */
+function findingLinks(state, index, select) {
+    const entries = state.findingEntries[index] || [];
+    const links = el('div', 'finding-ids');
+    links.dataset.finding = String(index);
+    if (!entries.length) return links;
+    links.appendChild(document.createTextNode('events: '));
+    for (const entry of entries.slice(0, FINDING_LINKS)) {
+        const link = el('button', 'link-button', entry.kind === 'band' ? 'band at ' + formatDuration(entry.ts)
+            : entry.kind + ' ' + shortID(entry.id));
+        link.type = 'button';
+        link.dataset.id = entry.id;
+        link.addEventListener('click', () => select(entry, true));
+        links.appendChild(link);
+    }
+    if (entries.length > FINDING_LINKS) {
+        links.appendChild(document.createTextNode(' and ' + formatCount(entries.length - FINDING_LINKS) + ' more'));
+    }
+    return links;
+}
+
 /** One finding's button. */
 function findingButton(state, finding, index, focusFinding) {
     const button = el('button', 'finding');
@@ -127,7 +154,7 @@ function findingButton(state, finding, index, focusFinding) {
 }
 
 /** The list item of group `index`: its finding's button, or the group's with a count. */
-function groupItem(state, groups, index, focusFinding) {
+function groupItem(state, groups, index, focusFinding, select) {
     const group = groups[index];
     const members = Array.isArray(group.findings) ? group.findings.map(num) : [];
     const li = el('li');
@@ -137,6 +164,7 @@ function groupItem(state, groups, index, focusFinding) {
     }
     if (members.length === 1) {
         li.appendChild(findingButton(state, state.data.findings[members[0]], members[0], focusFinding));
+        li.appendChild(findingLinks(state, members[0], select));
         return li;
     }
     const button = el('button', 'finding-group');
@@ -173,6 +201,7 @@ function groupItem(state, groups, index, focusFinding) {
             const item = el('li');
             const finding = members[position];
             item.appendChild(findingButton(state, state.data.findings[finding], finding, focusFinding));
+            item.appendChild(findingLinks(state, finding, select));
             return item;
         });
     });
@@ -206,7 +235,8 @@ export function buildEventList(runs) {
     const fragment = document.createDocumentFragment();
     for (const run of runs) {
         for (const l of run.lanes) {
-            const session = el('li', null, 'session ' + l.label);
+            const session = el('li', null, 'session ' + l.label + (l.money && l.money.cost !== null
+                ? ', cost ' + formatDollars(l.money.cost) + ', cache ' + cacheMoneyText(l.money) : ''));
             session.dataset.kind = 'session';
             session.dataset.run = String(run.index);
             if (l.session) session.dataset.id = str(l.session.id);
@@ -238,6 +268,7 @@ export function buildEventList(runs) {
         for (const l of run.lanes) {
             for (const turn of l.turns) add(turn, turnText(turn));
         }
+        for (const c of run.contexts) add(c, contextText(c));
     }
     list.appendChild(fragment);
 }

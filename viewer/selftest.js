@@ -3,17 +3,19 @@
 //
 // `#selftest=STEP,STEP...` drives the page the way a person would, for headless tests that
 // can only read the DOM afterwards (chromium --dump-dom). Steps:
-//   click:KIND:INDEX[:RUN]  zoom to the INDEX-th request/tool/handoff/interval/band of run RUN (by
-//                           time) and click the canvas at the point where it is drawn
+//   click:KIND:INDEX[:RUN]  zoom to the INDEX-th request/tool/handoff/interval/band/instructions
+//                           stretch of run RUN (by time) and click the canvas where it is drawn
 //   finding:INDEX           click the button of finding INDEX (of the data's list) in the side panel
 //   group:INDEX             click the INDEX-th group's button (a group of two or more findings)
 //   expand:INDEX            click the INDEX-th group's "list all" button
 //   more                    click the button that shows the next page of findings
 //   key:KEY                 press KEY (+, -, ArrowLeft, 0, ...) on the timeline
 //   wheel:DELTA             turn the wheel over the middle of the timeline
+//   idlink:FINDING:K        click the K-th event link under finding FINDING in the side panel
 //   table                   click the toolbar's Table button (shows or hides the request table)
 //   sort:KEY                click the table's KEY column header (ttft, latency, input, cost, ...)
-//   filter:NAME:VALUE       choose VALUE (URI-encoded) in the table's NAME filter (session, tool, model)
+//   filter:NAME:VALUE       choose VALUE (URI-encoded) in the table's NAME filter (session, tool, model,
+//                           finding), or type it in the text filter (NAME text)
 //   failed                  tick (or untick) the table's "failed only" box
 //   row:INDEX               click the INDEX-th row the table shows
 // The result goes to an <output> element, id selftest, which this module adds to the page: the
@@ -40,7 +42,7 @@ function runSelfTest(spec) {
     const lanesCanvas = viewer.canvases.lanes;
     const log = [];
     const lists = { request: 'requests', tool: 'tools', handoff: 'handoffs', interval: 'intervals',
-        band: 'bands' };
+        band: 'bands', instructions: 'contexts' };
     for (const step of spec.split(',')) {
         void document.body.offsetHeight;
         const parts = step.split(':');
@@ -86,6 +88,12 @@ function runSelfTest(spec) {
             lanesCanvas.dispatchEvent(new WheelEvent('wheel', { deltaY: Number(parts[1]), bubbles: true,
                 cancelable: true, clientX: rect.left + LABEL_WIDTH + plotWidth / 2,
                 clientY: rect.top + rect.height / 2 }));
+        } else if (parts[0] === 'idlink') {
+            const links = document.querySelectorAll('.finding-ids[data-finding="' + parts[1] + '"] button');
+            const link = links[Number(parts[2])];
+            if (!link) { log.push('no ' + step); continue; }
+            link.click();
+            output.dataset.clickedId = state.selected ? state.selected.id : '';
         } else if (parts[0] === 'table') {
             $('toggle-table').click();
         } else if (parts[0] === 'sort') {

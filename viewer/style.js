@@ -11,6 +11,7 @@ export const STYLE = {
     uncached: { color: '#cc79a7', label: 'generating, prompt < 10% cached' },
     noCache: { color: '#999999', label: 'generating, no cache figures' },
     tool: { color: '#e69f00', label: 'tool call' },
+    thinTool: { color: '#4d4d4d', label: 'dark cap: a tool call shorter than a pixel, drawn 2 px wide' },
     interval: { color: '#d55e00', label: 'signpost interval' },
     handoff: { color: '#0072b2', label: 'handoff (profile, model, instructions, tools)', shape: 'line' },
     failed: { color: '#000000', label: 'failed request, tool call or interval', shape: 'hatch' },
@@ -21,7 +22,14 @@ export const STYLE = {
     turn: { color: '#555555', shape: 'bracket',
         label: 'a user turn with its total time; under a band, the turns starting in it' },
     band: { color: '#44aa99', label: 'requests drawn as an aggregate band (taller: more)' },
+    instructions: { color: '#dfe6f3', shape: 'bar',
+        label: 'instructions and tools: a stretch per profile, model, instructions and tool set, one shade per '
+            + 'instructions-and-tools pair, a blue edge where one changed' },
 };
+
+/** The shades of the instructions row, one per instructions-and-tools pair of a run, in the order
+ *  the pairs first appear (instructions.js CONTEXT_SHADES of them); light, so labels read on them. */
+export const CONTEXT_COLORS = ['#dfe6f3', '#f6e3c8', '#d5eee4', '#f1dcea', '#eeecc9', '#d9e9f2'];
 
 export const COLORS = {
     grid: '#eceef1',

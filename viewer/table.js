@@ -1,5 +1,6 @@
 // The request table: every request drawn as a bar, one row each, sortable by time to first token,
-// latency, tokens, cache hit and cost, filtered by session, tool, profile/model and failure. A
+// latency, tokens, cache hit and cost, filtered by session, tool, profile/model, finding kind,
+// failure and (when text was captured) words in the request's captured text and its tool calls'. A
 // click on a row selects its request on the timeline; a selection on the timeline marks its row.
 // Built just after the first frame, with the event list; shown by the toolbar's Table button.
 
@@ -28,6 +29,18 @@ function toolNames(entry) {
     return (entry.toolCalls || []).map((call) => str(call.record.name));
 }
 
+/** The kinds of the findings about a request, or about one of its tool calls. */
+function findingKinds(entry, findings) {
+    const indices = (entry.findings || []).concat(...(entry.toolCalls || []).map((call) => call.findings || []));
+    return indices.map((index) => str(findings[index].kind));
+}
+
+/** The captured text of a request and of its tool calls, lower-cased, for the text filter. */
+function capturedText(entry) {
+    const ids = [entry.id].concat((entry.toolCalls || []).map((call) => call.id));
+    return ids.flatMap((id) => (entry.run.payloads.get(id) || []).map((p) => str(p.text))).join('\n').toLowerCase();
+}
+
 /** Shows or hides the table; builds it the first time. */
 export function toggleRequestTable(state, select) {
     const section = $('requests');
@@ -51,6 +64,26 @@ export function buildRequestTable(state, select) {
         (entry) => toolNames(entry)));
     filters.appendChild(choice('model', 'profile / model', table.rows.map((r) => modelOf(r.entry)),
         (entry) => modelOf(entry)));
+    const findings = state.data.findings || [];
+    filters.appendChild(choice('finding', 'finding kind', table.rows.flatMap((r) => findingKinds(r.entry, findings)),
+        (entry) => findingKinds(entry, findings)));
+    // Words in captured text: offered only where some text was captured.
+    if (state.runs.some((run) => run.payloads.size)) {
+        const search = el('input');
+        search.type = 'search';
+        search.id = 'filter-text';
+        search.placeholder = 'words in captured text';
+        const apply = () => {
+            const words = search.value.trim().toLowerCase();
+            table.filters.text = words === '' ? null : (entry) => capturedText(entry).includes(words);
+            show();
+        };
+        search.addEventListener('input', apply);
+        search.addEventListener('change', apply);
+        const searchLabel = el('label', null, 'text ');
+        searchLabel.appendChild(search);
+        filters.appendChild(searchLabel);
+    }
     const failed = el('input');
     failed.type = 'checkbox';
     failed.id = 'filter-failed';

@@ -2,15 +2,19 @@
 // and generating, tool calls, failures, labels, turns, handoffs, finding markers, outlines), the
 // time axis and the overview. The canvas reports what each frame drew in data-drawn-* attributes.
 
-import { formatDuration, num, str } from './format.js';
-import { COLORS, STYLE, cacheStyle } from './style.js';
-import { AXIS_HEIGHT, LABEL_WIDTH, LANE_HEIGHT, ROW, RUN_HEADER, intervalRow } from './geometry.js';
+import { formatDollars, formatDuration, num, str } from './format.js';
+import { COLORS, CONTEXT_COLORS, STYLE, cacheStyle } from './style.js';
+import { AXIS_HEIGHT, LABEL_WIDTH, ROW, RUN_HEADER, intervalRow } from './geometry.js';
 import { niceStep, timeScale } from './view.js';
 import { failed } from './model.js';
 import { forEachVisible } from './hit-test.js';
 import { drawFailure, fitText, sizeCanvas } from './canvas.js';
 import { makeBars, makeColumns } from './bars.js';
 import { drawOverview } from './overview.js';
+import { contextLabel } from './instructions.js';
+
+/** The width a tool call shorter than a pixel is drawn at, so that it can be seen and clicked. */
+const THIN_TOOL_WIDTH = 2;
 
 /**
  * Draws a frame of the viewer's `state` on `canvases.lanes` and `canvases.overview`, and says what
@@ -30,7 +34,8 @@ export function drawTimeline(state, canvases) {
     ctx.font = '11px system-ui, sans-serif';
     ctx.textBaseline = 'middle';
     const drawn = { request: 0, tool: 0, handoff: 0, interval: 0, failed: 0, splitWait: 0, turn: 0,
-        findingMarker: 0, noiseMarker: 0, modelLabel: 0, band: 0, bandRequests: 0, bandTurns: 0 };
+        findingMarker: 0, noiseMarker: 0, modelLabel: 0, band: 0, bandRequests: 0, bandTurns: 0,
+        instructions: 0, instructionChanges: 0, thinTool: 0 };
     const t0 = timeAt(LABEL_WIDTH);
     const t1 = timeAt(LABEL_WIDTH + plotWidth);
     const step = niceStep(state.view.end - state.view.start, Math.max(2, plotWidth / 110));
@@ -60,7 +65,7 @@ export function drawTimeline(state, canvases) {
         ctx.font = '11px system-ui, sans-serif';
         for (const l of run.lanes) {
             const y = l.top + offset;
-            if (y > height || y + LANE_HEIGHT < AXIS_HEIGHT) continue;
+            if (y > height || y + l.height < AXIS_HEIGHT) continue;
             drawLane(ctx, frame, l, y, t0, t1, drawn, width);
         }
     }
@@ -85,15 +90,17 @@ export function drawTimeline(state, canvases) {
 function drawLane(ctx, frame, l, y, t0, t1, drawn, width) {
     const { xOf, marked } = frame;
     ctx.fillStyle = COLORS.grid;
-    ctx.fillRect(0, y + LANE_HEIGHT - 1, width, 1);
+    ctx.fillRect(0, y + l.height - 1, width, 1);
     ctx.fillStyle = COLORS.text;
     ctx.fillText(fitText(ctx, l.label, LABEL_WIDTH - 12), 8, y + ROW.request.top + ROW.request.height / 2);
     ctx.fillStyle = COLORS.muted;
-    ctx.fillText(fitText(ctx, l.counts, LABEL_WIDTH - 12), 8, y + ROW.tool.top + 5);
+    ctx.fillText(fitText(ctx, l.counts + (l.money && l.money.cost !== null ? ' · ' + formatDollars(l.money.cost) : ''),
+        LABEL_WIDTH - 12), 8, y + ROW.tool.top + 5);
+    if (l.contexts.length) ctx.fillText('instructions · tools', 8, y + ROW.instructions.top + 4);
 
     ctx.save();
     ctx.beginPath();
-    ctx.rect(LABEL_WIDTH, y, width - LABEL_WIDTH, LANE_HEIGHT);
+    ctx.rect(LABEL_WIDTH, y, width - LABEL_WIDTH, l.height);
     ctx.clip();
     // Bars first, then on top of them: hatching, labels, turns, handoffs, markers, outlines.
     const bars = makeBars();
@@ -184,9 +191,15 @@ function drawLane(ctx, frame, l, y, t0, t1, drawn, width) {
 
     forEachVisible(l.tools, l.maxDur.tool, t0, t1, (e) => {
         const x0 = xOf(e.ts);
-        const w = Math.max(1, xOf(e.ts + e.dur) - x0);
+        const exact = xOf(e.ts + e.dur) - x0;
+        const w = exact < 1 ? THIN_TOOL_WIDTH : exact;
         const top = y + ROW.tool.top;
         bars.add(STYLE.tool.color, x0, top, w, ROW.tool.height);
+        // Shorter than a pixel: drawn wider than it lasted, and its dark cap says so.
+        if (exact < 1) {
+            bars.add(STYLE.thinTool.color, x0, top, w, 3);
+            drawn.thinTool += 1;
+        }
         if (failed(e)) failures.push([x0, top, w, ROW.tool.height]);
         // A thin stem ties the call to the request that asked for it.
         if (e.parent) {
@@ -196,6 +209,26 @@ function drawLane(ctx, frame, l, y, t0, t1, drawn, width) {
         if (w > 50) labels.push([COLORS.text, str(e.record.name), x0, top + ROW.tool.height / 2, w]);
         drawn.tool += 1;
         mark(e, x0, top, w, ROW.tool.height);
+    });
+
+    // The instructions row: a stretch per profile, model, instructions and tool set, its shade that
+    // of its instructions-and-tools pair, a handoff-blue edge where one changed, labelled with what
+    // changed (the first: with what it holds).
+    forEachVisible(l.contexts, l.maxDur.instructions, t0, t1, (e) => {
+        const x0 = xOf(e.ts);
+        const w = Math.max(1, xOf(e.ts + e.dur) - x0);
+        const top = y + ROW.instructions.top;
+        const h = ROW.instructions.height;
+        bars.add(CONTEXT_COLORS[e.shade], x0, top, w, h);
+        if (e.changed.length) {
+            bars.add(STYLE.handoff.color, x0, top, 2, h);
+            drawn.instructionChanges += 1;
+        }
+        // The label starts where the stretch comes into view, so a long one stays readable.
+        const shown = Math.max(x0, LABEL_WIDTH);
+        if (x0 + w - shown > 60) labels.push([COLORS.text, contextLabel(e), shown + 2, top + h / 2, x0 + w - shown - 2]);
+        drawn.instructions += 1;
+        if (marked(e)) outlines.push([e, x0, top, w, h]);
     });
 
     bars.draw(ctx);
@@ -211,7 +244,7 @@ function drawLane(ctx, frame, l, y, t0, t1, drawn, width) {
     forEachVisible(l.handoffs, 0, t0, t1, (e) => {
         const x = Math.round(xOf(e.ts));
         ctx.fillStyle = STYLE.handoff.color;
-        ctx.fillRect(x, y + 2, 2, LANE_HEIGHT - 4);
+        ctx.fillRect(x, y + 2, 2, l.height - 4);
         ctx.beginPath();
         ctx.moveTo(x - 5, y + 1);
         ctx.lineTo(x + 7, y + 1);
@@ -233,7 +266,7 @@ function drawLane(ctx, frame, l, y, t0, t1, drawn, width) {
         }
         drawn.handoff += 1;
         if (e.findings.length) markers.push([x + 1, y + ROW.request.top + ROW.request.height / 2, e.realFinding === true]);
-        if (marked(e)) outlines.push([e, x - 4, y + 1, 10, LANE_HEIGHT - 2]);
+        if (marked(e)) outlines.push([e, x - 4, y + 1, 10, l.height - 2]);
     });
 
     // A diamond on the left end of every event a finding is about, all of a lane in one path per

@@ -104,6 +104,19 @@ struct ViewerReadingTests {
         #expect(dom.detail("cost") == PriceTable.dollars(first))
         let total = requests.compactMap { prices.cost(of: $0) }.reduce(0, +)
         #expect(dom.count(">cost</span><span class=\"value\">\(PriceTable.dollars(total))</span>") == 1)
+        // Per session, its requests' cost; per run, what the cache saved and what its breaks cost.
+        let trace = try TraceLoader.load(path: Self.planner)
+        for session in try StoreReader(path: Self.planner).sessions() {
+            let cost = requests.filter { $0.sessionID == session.sessionID }.compactMap { prices.cost(of: $0) }.reduce(0, +)
+            #expect(dom.html.contains("session \(session.label), cost \(PriceTable.dollars(cost)), cache saved"),
+                    "no cost for session \(session.label)")
+        }
+        let saved = requests.compactMap { prices.cacheDollars(of: $0)?.saved }.reduce(0, +)
+        let findings = Diagnosis.analyze([trace], prices: prices).findings
+        let tax = findings.filter { [.cacheBreak, .chronicCacheBreak].contains($0.kind) }
+            .compactMap(\.cost.dollars).reduce(0, +)
+        #expect(saved > 0 && tax > 0)
+        #expect(dom.html.contains(">cache</span><span class=\"value\">saved \(PriceTable.dollars(saved)) · break tax \(PriceTable.dollars(tax))</span>"))
         // Without prices, no cost anywhere.
         let plain = try Chromium.dumpDOM(try export([Self.planner], directory), fragment: "selftest=click:request:0")
         #expect(plain.detail("cost") == nil)
@@ -119,7 +132,8 @@ struct ViewerReadingTests {
         let entries = legend(dom)
         let styles = entries.map(\.style)
         for needed in ["waitRest", "waitPrompt", "waitWhole", "cached", "partCached", "uncached", "noCache",
-                       "tool", "interval", "handoff", "failed", "finding", "noiseFinding", "selected", "turn"] {
+                       "tool", "interval", "handoff", "failed", "finding", "noiseFinding", "selected", "turn",
+                       "thinTool", "instructions"] {
             #expect(styles.contains(needed), "legend lacks \(needed)")
         }
         let colours = entries.map { $0.colour.lowercased() }
@@ -127,11 +141,13 @@ struct ViewerReadingTests {
         let failed = try #require(entries.first { $0.style == "failed" })
         #expect(failed.shape == "hatch")
         // The data colours are the Okabe–Ito palette's, or greys; aggregate bands take Tol's teal
-        // (also safe for colour-vision deficiencies), as Okabe–Ito has no ninth colour.
+        // (also safe for colour-vision deficiencies), as Okabe–Ito has no ninth colour; the
+        // instructions row's shades are light tints, under black labels.
         let okabeIto: Set<String> = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7",
                                      "#000000"]
         for entry in entries
-        where !["waitRest", "waitWhole", "noCache", "finding", "noiseFinding", "selected", "turn", "band"]
+        where !["waitRest", "waitWhole", "noCache", "finding", "noiseFinding", "selected", "turn", "band", "thinTool",
+                "instructions"]
             .contains(entry.style) {
             #expect(okabeIto.contains(entry.colour.lowercased()), "\(entry.style) is \(entry.colour)")
         }
@@ -201,6 +217,51 @@ struct ViewerReadingTests {
         let turn = try #require(turns.first { $0.requests.contains { $0.requestID == second.requestID } })
         let round = try #require(turn.requests.firstIndex { $0.requestID == second.requestID })
         #expect(clicked.detail("turn")?.contains("round \(round + 1) of \(turn.requests.count)") == true)
+    }
+
+    @Test("a tool call shorter than a pixel is drawn wider, says so, and can be clicked")
+    func thinToolCalls() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let directory = try TemporaryDirectory()
+        let store = directory.path("thin.sqlite")
+        let script = try StoreScript(path: store, label: "thin")
+        let session = script.session("agent", from: 0, to: 4_000)
+        let request = script.request(session: session, at: 10, dur: 3_900, ttft: 100)
+        // 4 s over about a thousand pixels: a millisecond is a quarter of a pixel.
+        script.toolCall(request: request, session: session, at: 200, dur: 400, name: "search")
+        let thin = script.toolCall(request: request, session: session, at: 1_000, dur: 1, name: "lookup")
+        script.close()
+        let html = try export([store], directory)
+        let dom = try Chromium.dumpDOM(html)
+        #expect(dom.canvas("data-drawn-tool") == 2)
+        #expect(dom.canvas("data-drawn-thin-tool") == 1)
+        // The second tool call by time is the thin one: a click on where it is drawn selects it.
+        let clicked = try Chromium.dumpDOM(html, fragment: "selftest=click:tool:1")
+        #expect(clicked.selfTest("data-clicked-id") == String(thin))
+    }
+
+    @Test("the events a finding names are links, by short id, that select the event")
+    func findingIDLinks() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let directory = try TemporaryDirectory()
+        let html = try export([Self.planner], directory)
+        let data = ViewerData.build([try TraceLoader.load(path: Self.planner)])
+        let json = try JSONSerialization.jsonObject(with: Data(data.json.compact().utf8)) as? [String: Any]
+        let findings = try #require(json?["findings"] as? [[String: Any]])
+        let groups = try #require(json?["findingGroups"] as? [[String: Any]])
+        let requests = Set(try StoreReader(path: Self.planner).requests().map(\.requestID))
+        // A finding listed alone (a group of one) that names two requests or more.
+        let listed = groups.compactMap { ($0["findings"] as? [Any])?.count == 1 ? ($0["findings"] as? [Any])?.first : nil }
+            .compactMap { ($0 as? Int) ?? ($0 as? String).flatMap(Int.init) }
+        let index = try #require(listed.first { index in
+            ((findings[index]["eventIDs"] as? [String]) ?? []).filter { Int64($0).map(requests.contains) ?? false }.count >= 2
+        })
+        let ids = try #require(findings[index]["eventIDs"] as? [String])
+        let second = try #require(Int64(ids[1]))
+        let page = try Chromium.dumpDOM(html, fragment: "selftest=idlink:\(index):1")
+        #expect(page.selfTest("data-clicked-id") == ids[1])
+        #expect(page.selfTest("data-selected") == "request:\(ids[1])")
+        #expect(page.html.contains(">request #\(second & 0xFFFF_FFFF)</button>"))
     }
 
     @Test("findings are on their bars: a marker on each event, the panel lists them, a click zooms to them")

@@ -4,6 +4,9 @@ import TestSupport
 import Testing
 import TraceStore
 
+@testable import TraceExport
+@testable import TraceModel
+
 /// The request table, driven in headless Chromium as a reader would: sorted, filtered, clicked,
 /// and in step with the timeline's selection. Every expectation is computed from the store.
 @Suite("Viewer request table", .serialized)
@@ -79,5 +82,44 @@ struct ViewerTableTests {
         let failed = try Chromium.dumpDOM(html, fragment: "selftest=table,failed")
         #expect(rows(failed).ids.count == requests.filter { $0.error != nil }.count)
         #expect(rows(try Chromium.dumpDOM(html, fragment: "selftest=table")).ids.count == requests.count)
+    }
+
+    @Test("filters keep the requests a finding kind is about, and those whose captured text has the words")
+    func findingAndTextFilters() throws {
+        try #require(Chromium.path != nil, Chromium.missingMessage)
+        let directory = try TemporaryDirectory()
+        let html = directory.path("table.html")
+        _ = try exportHTML([Self.planner], to: html)
+        let data = ViewerData.build([try TraceLoader.load(path: Self.planner)])
+        let json = try JSONSerialization.jsonObject(with: Data(data.json.compact().utf8)) as? [String: Any]
+        let findings = try #require(json?["findings"] as? [[String: Any]])
+        let requestIDs = Set(try StoreReader(path: Self.planner).requests().map { String($0.requestID) })
+        let calls = try StoreReader(path: Self.planner).toolCalls()
+        let kind = "capped_answer"
+        // A finding about a tool call counts for the request that made it.
+        let about = Set(findings.filter { ($0["kind"] as? String) == kind }.flatMap { finding in
+            ((finding["eventIDs"] as? [String]) ?? []).compactMap { id in
+                requestIDs.contains(id) ? id : calls.first { String($0.toolCallID) == id }?.requestID.map { String($0) }
+            }
+        })
+        try #require(!about.isEmpty && about.count < requestIDs.count)
+        let capped = try Chromium.dumpDOM(html, fragment: "selftest=table,filter:finding:\(kind)")
+        #expect(Set(rows(capped).ids) == about)
+
+        let store = directory.path("captured.sqlite")
+        let script = try StoreScript(path: store, label: "captured", capturePayloads: true)
+        let session = script.session("agent", from: 0, to: 3_000)
+        let tuesday = script.request(session: session, at: 10, dur: 500, ttft: 100, prompt: "Plan my Tuesday, please")
+        let dentist = script.request(session: session, at: 1_000, dur: 500, ttft: 100, prompt: "And the rest of the week")
+        script.toolCall(request: dentist, session: session, at: 1_600, dur: 50, name: "search", arguments: "dentist near me")
+        script.request(session: session, at: 2_000, dur: 500, ttft: 100, prompt: "Thanks")
+        script.close()
+        let captured = directory.path("captured.html")
+        _ = try exportHTML([store], to: captured)
+        #expect(rows(try Chromium.dumpDOM(captured, fragment: "selftest=table,filter:text:tuesday")).ids == [String(tuesday)])
+        #expect(rows(try Chromium.dumpDOM(captured, fragment: "selftest=table,filter:text:DENTIST")).ids == [String(dentist)])
+        #expect(rows(try Chromium.dumpDOM(captured, fragment: "selftest=table")).ids.count == 3)
+        // Without captured text there is nothing to search: no text filter.
+        #expect(try Chromium.dumpDOM(html, fragment: "selftest=table").count("id=\"filter-text\"") == 0)
     }
 }

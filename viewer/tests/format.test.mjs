@@ -1,7 +1,7 @@
 // format.js: each formatter's text at the edges of its units, and for missing values.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatBytes, formatCount, formatDuration, formatPercent, formatRate, num, str } from '../format.js';
+import { formatBytes, formatCount, formatDuration, formatPercent, formatRate, num, str, shortID } from '../format.js';
 
 test('formatDuration picks the unit and the digits by size', () => {
     const cases = [
@@ -57,4 +57,10 @@ test('num and str', () => {
     assert.equal(str(null), '');
     assert.equal(str(undefined), '');
     assert.equal(str(42), '42');
+});
+
+test('a short id is # and the low 32 bits of the id, as the CLI prints it', () => {
+    assert.equal(shortID('8455567854404632602'), '#' + String(8455567854404632602n & 0xFFFFFFFFn));
+    assert.equal(shortID('4294967303'), '#7');
+    assert.equal(shortID('band-3'), 'band-3');
 });

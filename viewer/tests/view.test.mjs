@@ -49,10 +49,14 @@ test('axis steps are 1, 2 or 5 times a power of ten', () => {
 
 test('runs and lanes are laid out one above the other', () => {
     const runs = [{ lanes: [{}, {}] }, { lanes: [{}] }];
-    assert.equal(layoutRuns(runs), 22 + 58 * 2 + 8 + 22 + 58 + 8);
-    assert.deepEqual(runs.map((r) => [r.top, r.height]), [[0, 138], [146, 80]]);
-    assert.deepEqual(runs[0].lanes.map((l) => l.top), [22, 80]);
-    assert.equal(runs[1].lanes[0].top, 168);
-    assert.deepEqual(intervalRow({ signpostsOnly: false }, { depth: 2 }), { top: 4, height: 6 });
+    assert.equal(layoutRuns(runs), 22 + 56 * 2 + 8 + 22 + 56 + 8);
+    assert.deepEqual(runs.map((r) => [r.top, r.height]), [[0, 134], [142, 78]]);
+    assert.deepEqual(runs[0].lanes.map((l) => l.top), [22, 78]);
+    assert.equal(runs[1].lanes[0].top, 164);
+    // A lane with instructions stretches to draw gets their row; the others take no room for it.
+    const withRow = [{ lanes: [{ contexts: [{}] }, { contexts: [] }] }];
+    assert.equal(layoutRuns(withRow), 22 + 64 + 56 + 8);
+    assert.deepEqual(withRow[0].lanes.map((l) => l.height), [64, 56]);
+    assert.deepEqual(intervalRow({ signpostsOnly: false }, { depth: 2 }), { top: 3, height: 6 });
     assert.deepEqual(intervalRow({ signpostsOnly: true }, { depth: 2 }), { top: 29, height: 10 });
 });

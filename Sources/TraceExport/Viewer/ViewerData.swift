@@ -117,11 +117,17 @@ private struct Builder {
         let storeName = store.split(separator: "/").last.map(String.init) ?? store
         let banded = ViewerBands.bandedSessions(recorded)
         let bands = ViewerBands.bands(recorded, sessions: banded, named: named, turns: turns.turns)
+        let money = prices.map { prices in
+            Dictionary(grouping: recorded.requests.filter { $0.sessionID != nil }, by: { $0.sessionID! })
+                .mapValues { Money(prices, $0) }
+        }
         let sessions: [OrderedJSON] = recorded.sessions.map { session in
-            .object([
+            var members: [(String, OrderedJSON)] = [
                 ("id", .id(session.sessionID)), ("label", text(session.label)),
                 ("ts", .int(session.ts - start)), ("dur", .int(session.dur)),
-            ])
+            ]
+            if let money { members += (money[session.sessionID] ?? Money()).members }
+            return .object(members)
         }
         func isBanded(_ session: Int64?) -> Bool { session.map(banded.contains) ?? false }
         let bandedRequests = Set(recorded.requests.filter { isBanded($0.sessionID) }.map(\.requestID))
@@ -138,8 +144,14 @@ private struct Builder {
                 ("transcriptEntries", .int(request.transcriptEntries)),
                 ("reusedPrefixEntries", .int(request.reusedPrefixEntries)),
                 ("finishReason", text(request.finishReason)), ("error", text(request.error)),
+                ("instructions", text(request.instructionsFingerprint)), ("tools", text(request.toolsFingerprint)),
                 ("rate", .double(request.tokensPerSecond)), ("cost", .double(prices?.cost(of: request))),
             ]
+            if let dollars = prices?.cacheDollars(of: request) {
+                // What the cache saved on this request, and what writing it cost above the input price.
+                members.append(("cacheSaved", .double(dollars.saved)))
+                members.append(("cacheWritePremium", .double(dollars.writePremium)))
+            }
             if let timings = request.serverTimings {
                 members.append(("server", .object([
                     ("promptTokens", .int(timings.promptTokens)),
@@ -227,12 +239,37 @@ private struct Builder {
         ])
     }
 
-    /// The header's figures for one run, from ``SummaryReport``.
+    /// Dollars over some requests, with a price file: what they cost, what the cache saved on them
+    /// and what writing it cost above the input price (`PriceTable.cacheDollars`).
+    struct Money {
+        var cost: Double?
+        var saved = 0.0
+        var writePremium = 0.0
+
+        init() {}
+
+        init(_ prices: PriceTable, _ requests: [RequestRecord]) {
+            for request in requests {
+                if let dollars = prices.cost(of: request) { cost = (cost ?? 0) + dollars }
+                if let cache = prices.cacheDollars(of: request) {
+                    saved += cache.saved
+                    writePremium += cache.writePremium
+                }
+            }
+        }
+
+        var members: [(String, OrderedJSON)] {
+            [("cost", .double(cost)), ("cacheSaved", .double(saved)), ("cacheWritePremium", .double(writePremium))]
+        }
+    }
+
+    /// The header's figures for one run, from ``SummaryReport``; with prices, the cache's dollars.
     func summary(_ group: SummaryReport.Group?, run: RecordedRun) -> OrderedJSON {
         guard let group else {
             return .object([("runID", .id(run.run.runID)), ("requests", .int(0))])
         }
-        return .object([
+        let money = prices.map { Money($0, run.requests).members.filter { $0.0 != "cost" } } ?? []
+        return .object(money + [
             ("runID", .id(run.run.runID)), ("requests", .int(group.requests)),
             ("ttftP50", .int(group.ttftP50)), ("ttftP95", .int(group.ttftP95)),
             ("ttftMax", .int(group.ttftMax)),
@@ -281,6 +318,7 @@ private struct Builder {
             ("kind", .string(finding.kind.rawValue)), ("run", .int(runIndex[finding.runID].map(Int64.init))),
             ("subject", text(finding.subject)), ("title", text(finding.summary)), ("detail", text(detail)), ("eventIDs", .array(events.map { .id($0) })),
             ("group", .int(Int64(group))), ("severity", .string(finding.severity.rawValue)),
+            ("sessionID", .id(finding.sessionID)), ("dollars", .double(finding.cost.dollars)),
         ])
     }
 
