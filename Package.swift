@@ -101,8 +101,10 @@ let package = Package(
                 .embedInCode("model.js"),
                 .embedInCode("hit-test.js"),
                 .embedInCode("labels.js"), .embedInCode("canvas.js"), .embedInCode("bars.js"),
+                .embedInCode("badges.js"),
                 .embedInCode("overview.js"), .embedInCode("timeline.js"), .embedInCode("dom.js"),
                 .embedInCode("panels.js"), .embedInCode("details.js"), .embedInCode("table.js"),
+                .embedInCode("diff.js"),
                 .embedInCode("input.js"), .embedInCode("main.js"),
             ]),
         // What a recording holds once read: runs, sessions, turns, prices, and how ids and numbers read.

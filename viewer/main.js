@@ -15,6 +15,7 @@ import { loadTrace } from './model.js';
 import { drawTimeline } from './timeline.js';
 import { $, clear, el } from './dom.js';
 import { buildEventList, buildFindings, buildHeader, buildLegend } from './panels.js';
+import { buildDiffPanel } from './diff.js';
 import { showDetails } from './details.js';
 import { buildRequestTable, markSelected, resetRequestTable } from './table.js';
 import { installInput } from './input.js';
@@ -62,6 +63,7 @@ function load(data) {
     resetView();
     buildHeader(state);
     buildFindings(state, focusFinding, select);
+    buildDiffPanel(state);
     buildLegend();
     clear($('event-list'));
     resetRequestTable();

@@ -92,6 +92,8 @@ export function prepareRun(raw, index, given) {
         bands: [],
         bandRequests: 0,
         bandTools: 0,
+        /** The fastest and slowest p95 time to first token of the run's bands. */
+        bandP95: [Infinity, -Infinity],
         payloads: new Map(),
         end: 0,
         top: 0,
@@ -104,6 +106,7 @@ export function prepareRun(raw, index, given) {
         if (!found) {
             found = {
                 key: key,
+                run: run,
                 label: label || (key === '' ? '' : 'session ' + key),
                 session: null,
                 requests: [], tools: [], handoffs: [], intervals: [], turns: [], bands: [],
@@ -190,6 +193,11 @@ export function prepareRun(raw, index, given) {
         l.bandRequests += entry.requests;
         l.bandTools += entry.tools;
         l.bandPeak = Math.max(l.bandPeak, entry.requests);
+        const p95 = num(record.ttftP95);
+        if (p95 !== null) {
+            run.bandP95[0] = Math.min(run.bandP95[0], p95);
+            run.bandP95[1] = Math.max(run.bandP95[1], p95);
+        }
         l.maxDur.band = Math.max(l.maxDur.band, entry.dur);
         run.bandRequests += entry.requests;
         run.bandTools += entry.tools;

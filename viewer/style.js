@@ -21,7 +21,9 @@ export const STYLE = {
     selected: { color: '#332288', label: 'selected', shape: 'outline' },
     turn: { color: '#555555', shape: 'bracket',
         label: 'a user turn with its total time; under a band, the turns starting in it' },
-    band: { color: '#44aa99', label: 'requests drawn as an aggregate band (taller: more)' },
+    band: { color: '#44aa99', label: 'cap of an aggregate band of requests (taller: more; its body coloured by its cache hit, '
+        + 'as a generating part; its findings as a count)' },
+    bandP95: { color: '#999933', label: 'p95 time to first token of a band: light for the run\'s fastest band, dark for its slowest' },
     instructions: { color: '#dfe6f3', shape: 'bar',
         label: 'instructions and tools: a stretch per profile, model, instructions and tool set, one shade per '
             + 'instructions-and-tools pair, a blue edge where one changed' },

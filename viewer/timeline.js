@@ -12,6 +12,7 @@ import { drawFailure, fitText, sizeCanvas } from './canvas.js';
 import { makeBars, makeColumns } from './bars.js';
 import { drawOverview } from './overview.js';
 import { contextLabel } from './instructions.js';
+import { heatColor, makeBadges } from './badges.js';
 
 /** The width a tool call shorter than a pixel is drawn at, so that it can be seen and clicked. */
 const THIN_TOOL_WIDTH = 2;
@@ -35,7 +36,7 @@ export function drawTimeline(state, canvases) {
     ctx.textBaseline = 'middle';
     const drawn = { request: 0, tool: 0, handoff: 0, interval: 0, failed: 0, splitWait: 0, turn: 0,
         findingMarker: 0, noiseMarker: 0, modelLabel: 0, band: 0, bandRequests: 0, bandTurns: 0,
-        instructions: 0, instructionChanges: 0, thinTool: 0 };
+        instructions: 0, instructionChanges: 0, thinTool: 0, bandP95: 0, bandFindings: 0, findingBadge: 0 };
     const t0 = timeAt(LABEL_WIDTH);
     const t1 = timeAt(LABEL_WIDTH + plotWidth);
     const step = niceStep(state.view.end - state.view.start, Math.max(2, plotWidth / 110));
@@ -128,22 +129,35 @@ function drawLane(ctx, frame, l, y, t0, t1, drawn, width) {
         mark(e, x0, top, w, rowSpec.height);
     });
 
-    // A band: as tall as its requests' share of the lane's densest band, its tool calls in the
-    // tool row; failures hatched as on single bars.
+    // A band shows what varies between bands: as tall as its requests' share of the lane's densest
+    // band, under a teal cap; its body coloured by its cache hit, as a request's generating part;
+    // its p95 time to first token as a strip in the top row, from light (the run's fastest band) to
+    // dark (its slowest), so the slow stretches of every session stand out; its tool calls in the tool row; failures hatched as on single bars; its findings
+    // as a count (badges.js), not a diamond each: a dense lane reads as numbers, not a hatch.
+    const badges = makeBadges(ctx, y + ROW.request.top, drawn);
     forEachVisible(l.bands, l.maxDur.band, t0, t1, (e) => {
         const x0 = xOf(e.ts);
         const w = Math.max(1, xOf(e.ts + e.dur) - x0);
         const top = y + ROW.request.top;
         const h = ROW.request.height;
         if (e.requests) {
-            const bar = Math.max(2, Math.round(h * e.requests / l.bandPeak));
-            bars.add(STYLE.band.color, x0, top + h - bar, w, bar);
+            const bar = Math.max(3, Math.round(h * e.requests / l.bandPeak));
+            bars.add(cacheStyle(num(e.record.cacheHitRate)).color, x0, top + h - bar, w, bar);
+            bars.add(STYLE.band.color, x0, top + h - bar, w, 2);
         }
+        const p95 = num(e.record.ttftP95);
+        if (p95 !== null) {
+            const [fastest, slowest] = l.run.bandP95;
+            bars.add(heatColor(slowest > fastest ? (p95 - fastest) / (slowest - fastest) : 0), x0,
+                y + ROW.interval.top, w, ROW.interval.height);
+            drawn.bandP95 += 1;
+        }
+        if (e.findings.length) badges.add(x0, e.findings);
         if (e.tools) bars.add(STYLE.tool.color, x0, y + ROW.tool.top, w, ROW.tool.height);
         if (num(e.record.errors) || num(e.record.toolErrors)) failures.push([x0, top, w, h]);
         drawn.band += 1;
         drawn.bandRequests += e.requests;
-        mark(e, x0, top, w, h);
+        if (marked(e)) outlines.push([e, x0, top, w, h]);
     });
 
     forEachVisible(l.requests, l.maxDur.request, t0, t1, (e) => {
@@ -233,6 +247,7 @@ function drawLane(ctx, frame, l, y, t0, t1, drawn, width) {
 
     bars.draw(ctx);
     for (const [x, top, w, h] of failures) drawFailure(ctx, x, top, w, h, drawn);
+    badges.draw();
     for (const [color, text, x, cy, w] of labels) {
         ctx.fillStyle = color;
         ctx.fillText(fitText(ctx, text, w - 6), x + 3, cy);

@@ -147,7 +147,7 @@ struct ViewerReadingTests {
                                      "#000000"]
         for entry in entries
         where !["waitRest", "waitWhole", "noCache", "finding", "noiseFinding", "selected", "turn", "band", "thinTool",
-                "instructions"]
+                "instructions", "bandP95"]
             .contains(entry.style) {
             #expect(okabeIto.contains(entry.colour.lowercased()), "\(entry.style) is \(entry.colour)")
         }

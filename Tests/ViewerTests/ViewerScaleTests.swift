@@ -120,6 +120,10 @@ struct ViewerScaleTests {
         let full = try Chromium.dumpDOM(html, budget: 15_000)
         #expect(full.canvas("data-drawn-band-requests") == counts.requests)
         #expect(full.canvas("data-drawn-request") == 0)
+        // The first screen says where the trouble is: findings on bands are counts, not diamonds,
+        // and every band carries its p95 strip.
+        #expect(full.canvas("data-drawn-finding-marker") == 0)
+        #expect(full.canvas("data-drawn-band-p95") == full.canvas("data-drawn-band"))
         try Chromium.screenshot(html, to: screenshotDirectory + "/hundred-thousand.png")
     }
 }

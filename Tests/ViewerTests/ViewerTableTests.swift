@@ -118,6 +118,8 @@ struct ViewerTableTests {
         _ = try exportHTML([store], to: captured)
         #expect(rows(try Chromium.dumpDOM(captured, fragment: "selftest=table,filter:text:tuesday")).ids == [String(tuesday)])
         #expect(rows(try Chromium.dumpDOM(captured, fragment: "selftest=table,filter:text:DENTIST")).ids == [String(dentist)])
+        try Chromium.screenshot(html, fragment: "selftest=table,filter:finding:\(kind),sort:ttft",
+                                to: screenshotDirectory + "/table-filtered.png")
         #expect(rows(try Chromium.dumpDOM(captured, fragment: "selftest=table")).ids.count == 3)
         // Without captured text there is nothing to search: no text filter.
         #expect(try Chromium.dumpDOM(html, fragment: "selftest=table").count("id=\"filter-text\"") == 0)

@@ -1,5 +1,6 @@
 import Reproducible
 import SessionTrace
+import TraceAnalysis
 import TraceModel
 
 /// Aggregate bands: how the viewer's export draws a run too large for one bar per request.
@@ -101,6 +102,11 @@ public enum ViewerBands {
         var first: Int64?
         var last: Int64?
         var findingEventIDs: [Int64] = []
+        /// The times to first token of its requests that have one, for its p95.
+        var ttfts: [Int64] = []
+        /// Input and cached input tokens of its requests that reported both.
+        var inputTokens: Int64 = 0
+        var cachedInputTokens: Int64 = 0
 
         mutating func add(_ request: RequestRecord, named: Set<Int64>) {
             requests += 1
@@ -109,6 +115,11 @@ public enum ViewerBands {
             let wait = min(request.timeToFirstToken ?? 0, request.dur)
             waitTime += wait
             promptTime += min(request.serverTimings?.promptDuration ?? 0, wait)
+            if let ttft = request.timeToFirstToken { ttfts.append(ttft) }
+            if let input = request.inputTokens, let cached = request.cachedInputTokens {
+                inputTokens += input
+                cachedInputTokens += cached
+            }
             first = first.map { min($0, request.requestID) } ?? request.requestID
             last = last.map { max($0, request.requestID) } ?? request.requestID
             if named.contains(request.requestID) { findingEventIDs.append(request.requestID) }
@@ -137,6 +148,8 @@ public enum ViewerBands {
                 ("turns", .int(turns)), ("turnTime", .int(turnTime)), ("longestTurn", .int(longestTurn)),
                 ("firstRequestID", .id(first)), ("lastRequestID", .id(last)),
                 ("findingEventIDs", .array(findingEventIDs.map { .id($0) })),
+                ("ttftP95", .int(Percentile.nearestRank(95, of: ttfts))),
+                ("cacheHitRate", .double(inputTokens > 0 ? Double(cachedInputTokens) / Double(inputTokens) : nil)),
             ])
         }
     }

@@ -35,9 +35,11 @@ public struct ViewerData: Sendable {
     ///
     /// - Parameter redactor: applied to every string through ``RedactedTrace``, the one redaction
     ///   every export goes through; findings and summaries are computed from the redacted records.
-    /// With `prices`, each request, run and finding also carries its cost in dollars.
+    /// With `prices`, each request, run and finding also carries its cost in dollars; `diff`, the
+    /// JSON of `trace-report diff` on the two traces, is carried as it is for the comparison panel.
     public static func build(
-        _ traces: [RecordedTrace], redactor: Redactor = .standard, prices: PriceTable? = nil
+        _ traces: [RecordedTrace], redactor: Redactor = .standard, prices: PriceTable? = nil,
+        diff: OrderedJSON? = nil
     ) -> ViewerData {
         var report = RedactionReport()
         let traces = traces.map { trace -> RecordedTrace in
@@ -85,6 +87,7 @@ public struct ViewerData: Sendable {
             ("findings", .array(findings)),
             ("findingGroups", .array(groups)),
             ("summary", .object([("runs", .array(summaries))])),
+            ("diff", diff ?? .null),
             ("redaction", .object([
                 ("counts", .object(report.sortedCounts.map { ($0.kind.rawValue, .int(Int64($0.count))) })),
             ])),

@@ -1,3 +1,4 @@
+import LatencyGate
 import Redaction
 import TraceAnalysis
 import TraceExport
@@ -34,8 +35,8 @@ struct ExportCommand: ReportCommand {
                   before the first token and the generating part, coloured by cache hits), tool calls,
                   handoffs; zoom, pan, details on click, findings. With STORE2, both runs one above
                   the other on the same time scale, labelled A and B, each finding tagged with its
-                  run (docs/viewer-data.md). Only html takes STORE2. --prices FILE adds the cost of
-                  each request, run and finding.
+                  run, and diff's table beside them (docs/viewer-data.md). Only html takes STORE2.
+                  --prices FILE adds the cost of each request, session, run and finding.
         Every string is redacted first (labels, names, metadata, errors, payloads, the command
         line); what was replaced is counted by kind, never shown: on standard error, and inside the
         file (perfetto: otherData.redaction; otlp: session_trace.redaction.* resource attributes;
@@ -224,7 +225,14 @@ struct ExportCommand: ReportCommand {
                 do { trace = try TraceLoader.load(path: path, chunks: false) } catch { throw .input(error) }
                 traces.append(try SessionOption.narrowed(trace, arguments, session: true))
             }
-            let data = ViewerData.build(traces, redactor: redactor, prices: otlp.prices)
+            // Two stores: the page's comparison panel is `trace-report diff A B`'s table, from the
+            // same code with its defaults (grouped by run label, 2,000 seeded resamples).
+            let diff = traces.count == 2
+                ? RunComparison.compare(
+                    LatencyBaseline.make(traces: [traces[0]], grouping: .label).redacted(by: redactor),
+                    LatencyBaseline.make(traces: [traces[1]], grouping: .label).redacted(by: redactor)).json
+                : nil
+            let data = ViewerData.build(traces, redactor: redactor, prices: otlp.prices, diff: diff)
             do { return (try ViewerDocument.html(data: data, testDriver: viewerTestDriver), data.redaction, traces.flatMap(\.anomalies)) } catch {
                 throw .message(error.description)
             }
