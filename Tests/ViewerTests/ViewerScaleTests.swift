@@ -62,13 +62,16 @@ struct ViewerScaleTests {
 
         var renders: [Double] = []
         for _ in 0..<3 {
-            let dom = try Chromium.dumpDOM(html, fragment: "selftest=key:%2B,key:%2B,key:%2B,wheel:-300,click:request:5000",
+            let dom = try Chromium.dumpDOM(html, fragment: "selftest=key:%2B,key:%2B,key:%2B,wheel:-300,click:request:5000,table,sort:ttft,sort:latency",
                                            budget: 15_000)
             #expect(dom.body("data-status") == "ready")
             #expect(dom.events("request") == counts.requests)
             #expect(dom.events("tool") == counts.toolCalls)
             #expect(dom.events("handoff") == counts.handoffs)
             #expect(dom.selfTest("data-clicked-id") == dom.selfTest("data-expected-id"))
+            // The sorted table counts every request and lays out its first page of 500.
+            #expect(dom.html.contains("data-shown=\"\(counts.requests)\""))
+            #expect(dom.count("<tr data-id=") == 500)
             let firstRender = try #require(dom.body("data-first-render-ms").flatMap(Double.init))
             renders.append(firstRender)
             let steps = dom.selfTest("data-steps") ?? ""
@@ -94,7 +97,7 @@ struct ViewerScaleTests {
         let (counts, html, exportTime, size) = try Self.exportLargeStore(in: directory, perSession: 10_000)
         #expect(counts.requests == 100_000)
 
-        let steps = "key:%2B,wheel:-300,key:ArrowRight,click:band:300"
+        let steps = "key:%2B,wheel:-300,key:ArrowRight,click:band:300,table,sort:ttft"
         let dom = try Chromium.dumpDOM(html, fragment: "selftest=" + steps, budget: 15_000)
         #expect(dom.body("data-status") == "ready")
         // Every request and tool call counts in a band, none is drawn alone, and the page says so.
