@@ -39,7 +39,8 @@ final class ProxyConnection: @unchecked Sendable {
             transfer.onHead = { head in
                 exchange.headArrived(head, serverAddress: upstream?.host, serverPort: upstream?.port.map(Int64.init))
             }
-            transfer.onBody = { exchange.bodyArrived($0) }
+            transfer.clock = exchange.tracer.clock
+            transfer.onBody = { exchange.bodyArrived($0, at: $1) }
         }
         let head: UpstreamTransfer.Head
         switch transfer.awaitHead(clientSocket: clientSocket, stopping: { proxy.isStopping }) {

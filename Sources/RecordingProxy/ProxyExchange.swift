@@ -75,12 +75,13 @@ final class ProxyExchange: Sendable {
         TraceContext.$current.withValue(handle.context) { tracer.instant("proxy.upstream_response", metadata: metadata) }
     }
 
-    /// Bytes of the upstream's body, seen before the client gets them.
-    func bodyArrived(_ bytes: UnsafeRawBufferPointer) {
+    /// Bytes of the upstream's body that arrived at `arrived` (on the tracer's clock), seen just
+    /// after the client got them: their first output times the request's first token.
+    func bodyArrived(_ bytes: UnsafeRawBufferPointer, at arrived: Int64) {
         state.withLock { state in
             for event in state.tap.consume(bytes) {
                 if case .toolCall(let call) = event { state.toolCalls.append(call) }
-                state.observation.observe(event)
+                state.observation.observe(event, arrived: arrived)
             }
         }
     }

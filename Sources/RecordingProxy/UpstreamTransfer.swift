@@ -1,6 +1,7 @@
 import CCurl
 import CMicroHTTPD
 import Foundation
+import SessionTrace
 
 /// One request forwarded to the upstream over libcurl, driven by the connection thread that
 /// waits for it: the head first (``awaitHead(clientSocket:)``), then the body piece by piece
@@ -53,12 +54,19 @@ final class UpstreamTransfer: @unchecked Sendable {
     private var clientSocketBusy = false
     /// Sees the head as soon as it is complete, before any byte of the body.
     var onHead: ((Head) -> Void)?
-    /// Sees every body byte, in order: each piece just after the client was handed it (at the
-    /// next ``nextBytes(clientSocket:stopping:)``), so that reading it adds nothing to the
-    /// client's wait; the rest at ``flushBody()``.
-    var onBody: ((UnsafeRawBufferPointer) -> Void)?
-    /// The piece last handed to the client, not yet shown to ``onBody``.
+    /// Sees every body byte, in order, with the time on ``clock`` when the piece had arrived whole:
+    /// each piece just after the client was handed it (at the next
+    /// ``nextBytes(clientSocket:stopping:)``), so that reading it adds nothing to the client's wait;
+    /// the rest at ``flushBody()``. The time is the arrival's, not the tap's, which can come one
+    /// upstream write later.
+    var onBody: ((UnsafeRawBufferPointer, _ arrived: Int64) -> Void)?
+    /// The clock the arrival of body pieces is read from: the recording tracer's.
+    var clock: any TraceClock = MonotonicClock()
+    /// When the last byte of ``pending`` arrived.
+    private var pendingArrived: Int64 = 0
+    /// The piece last handed to the client, not yet shown to ``onBody``, and when it arrived.
     private var untapped: [UInt8] = []
+    private var untappedArrived: Int64 = 0
 
     /// A request body, which libcurl reads where it lies, without a copy.
     enum Body {
@@ -155,6 +163,7 @@ final class UpstreamTransfer: @unchecked Sendable {
             if !pending.isEmpty {
                 defer {
                     swap(&pending, &untapped)
+                    untappedArrived = pendingArrived
                     pending.removeAll(keepingCapacity: true)
                     if paused {
                         paused = false
@@ -172,7 +181,7 @@ final class UpstreamTransfer: @unchecked Sendable {
     /// Shows ``onBody`` what the client was handed and it has not seen yet.
     func flushBody() {
         guard !untapped.isEmpty else { return }
-        untapped.withUnsafeBytes { onBody?($0) }
+        untapped.withUnsafeBytes { onBody?($0, untappedArrived) }
         untapped.removeAll(keepingCapacity: true)
     }
 
@@ -220,6 +229,7 @@ final class UpstreamTransfer: @unchecked Sendable {
         }
         completeHead()
         pending.append(contentsOf: bytes)
+        pendingArrived = clock.now()
         return true
     }
 

@@ -108,10 +108,13 @@ package struct ResponseObservation {
         self.recordChunks = recordChunks
     }
 
-    package mutating func observe(_ event: ModelEvent) {
+    /// Tells the request what `event` shows. `arrived`, on the tracer's clock, is when the bytes
+    /// that carried it arrived, for an observer that reads them after passing them on (the
+    /// proxy); nil means now.
+    package mutating func observe(_ event: ModelEvent, arrived: Int64? = nil) {
         switch event {
         case .contentDelta(let text):
-            if !text.isEmpty { request.firstToken() }
+            if !text.isEmpty { markFirstToken(arrived) }
             response += text
             // record(_:kind:) checks the kind before it builds the chunk: one check a token.
             if recordChunks {
@@ -119,7 +122,7 @@ package struct ResponseObservation {
                     .chunk(ChunkRecord(requestID: request.id, ts: request.tracer.now(), tokens: 1)), kind: .chunk)
             }
         case .outputStarted, .toolCall:
-            request.firstToken()
+            markFirstToken(arrived)
         case .usage(let usage):
             // Kept as they come, so a request that fails after its usage arrived still has it.
             request.setUsage(
@@ -153,6 +156,10 @@ package struct ResponseObservation {
         case .finished(let reason):
             request.setFinishReason(reason)
         }
+    }
+
+    private func markFirstToken(_ arrived: Int64?) {
+        if let arrived { request.firstToken(at: arrived) } else { request.firstToken() }
     }
 }
 

@@ -108,10 +108,17 @@ public final class RequestHandle: Sendable {
     /// called for every chunk.
     public func firstToken() {
         guard isRecording else { return }
-        let now = tracer.clock.now()
+        firstToken(at: tracer.clock.now())
+    }
+
+    /// Marks the first output as arrived at `timestamp`, monotonic nanoseconds on the tracer's
+    /// clock, for a caller that learns of it after the fact (a proxy reads a stream's bytes only
+    /// after it has passed them on). A time before the request's start counts as its start.
+    public func firstToken(at timestamp: Int64) {
+        guard isRecording else { return }
         state.withLock { state in
             guard !state.finished, state.record.timeToFirstToken == nil else { return }
-            state.record.timeToFirstToken = now - state.record.ts
+            state.record.timeToFirstToken = max(0, timestamp - state.record.ts)
         }
     }
 

@@ -179,6 +179,10 @@ struct ProxyScriptedUpstreamTests {
         let row = try #require(try storeRows(proxy.storePath, "select * from request").first)
         #expect((row["error"] as? String ?? "").hasPrefix("cancelled"))
         #expect((row["dur"] as? Int ?? .max) < 4_000_000_000)
+        // The first chunk comes at once, the next a second later: the first token is timed at
+        // its arrival, not when the proxy reads it back after the next chunk.
+        let ttft = try #require(row["ttft"] as? Int)
+        #expect(ttft > 0 && ttft < 500_000_000, "time to first token \(ttft) ns")
     }
 
     @Test func sigtermLetsARequestInFlightFinish() throws {

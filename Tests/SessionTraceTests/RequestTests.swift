@@ -40,6 +40,23 @@ struct RequestTests {
         #expect(request.tokensPerSecond == 8 / 0.000_000_7)
     }
 
+    /// A first token learned of late (a proxy reads the stream after passing it on) is timed at
+    /// the arrival given; a time before the request's start counts as its start.
+    @Test func timesAFirstTokenAtTheArrivalGiven() async throws {
+        let tracer = Tracer(sink: sink, clock: clock)
+        await tracer.withRequest(provider: "openai", model: "gpt-x") { request in
+            clock.advance(by: 900)
+            request.firstToken(at: clock.now() - 600)
+            request.firstToken()
+            request.finish()
+        }
+        await tracer.withRequest(provider: "openai", model: "gpt-x") { request in
+            request.firstToken(at: clock.now() - 5)
+            request.finish()
+        }
+        #expect(sink.requests.map(\.timeToFirstToken) == [300, 0])
+    }
+
     @Test func nestsUnderTheSessionAndIntervalAndParentsWhatRunsInside() async throws {
         let tracer = Tracer(sink: sink, clock: clock)
         var inside = TraceContext()
