@@ -1,6 +1,6 @@
 /// A model a session asks for a response: one request in, a stream of events out.
 ///
-/// Backends (``OpenAICompatibleModel``, ``AnthropicModel``) speak HTTP; tests use fakes;
+/// Backends (``OpenAICompatibleModel``, ``AnthropicModel``, ``OllamaModel``) speak HTTP; tests use fakes;
 /// middleware wraps a model to observe its events without changing them.
 public protocol LanguageModel: Sendable {
     /// `gen_ai.provider.name`, e.g. `"openai"`, `"anthropic"`.

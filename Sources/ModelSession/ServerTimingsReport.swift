@@ -1,5 +1,5 @@
 /// What the server measured itself of one request: llama.cpp's `timings` object, or what a
-/// backend reads from another server's report (vLLM's `metrics` object).
+/// backend reads from another server's report (vLLM's `metrics` object, Ollama's durations).
 public struct ServerTimingsReport: Sendable, Hashable, Codable {
     /// `prompt_n`: prompt tokens processed for this request (not served from the cache).
     public var promptTokens: Int
@@ -13,8 +13,9 @@ public struct ServerTimingsReport: Sendable, Hashable, Codable {
     public var predictedMilliseconds: Double
     /// `predicted_per_second`.
     public var predictedPerSecond: Double
-    /// Time in the server's queue before it took the request up (vLLM `queue_time_ms`); nil where
-    /// the server reports none (llama.cpp's `timings` has no such field, so it is never decoded).
+    /// Time the server held the request before its prompt: its queue (vLLM `queue_time_ms`) or
+    /// loading the model (Ollama `load_duration`); nil where the server reports none (llama.cpp's
+    /// `timings` has no such field, so it is never decoded).
     public var queueMilliseconds: Double?
 
     public init(

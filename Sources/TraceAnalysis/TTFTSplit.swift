@@ -43,7 +43,8 @@ extension TTFTSplit {
     ///
     /// 1. ``connect``: from `ts` to the request about to be sent: building it, DNS, TCP, TLS
     ///    (the client's phases);
-    /// 2. ``queue``: the server's queue, where it reports one (vLLM);
+    /// 2. ``queue``: the server's wait before the prompt, where it reports one: its queue (vLLM)
+    ///    or loading the model (Ollama);
     /// 3. ``prompt``: the server's prompt processing (llama.cpp `prompt_ms`; vLLM's time to first
     ///    token, which holds the first decode);
     /// 4. ``toFirstByte``: the rest until the response's first byte: sending, the network, the
@@ -101,7 +102,7 @@ extension TTFTSplit {
         public var named: [(key: String, label: String, value: Int64?)] {
             [
                 ("connect_ns", "connect (client: DNS, TCP, TLS)", connect),
-                ("queue_ns", "server queue", queue),
+                ("queue_ns", "server queue or model load", queue),
                 ("prompt_ns", "server prompt processing", prompt),
                 ("to_first_byte_ns", connect == nil ? "rest (send, network, client)" : "send and wait for the first byte",
                  toFirstByte),

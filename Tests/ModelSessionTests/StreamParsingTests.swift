@@ -9,9 +9,9 @@ struct StreamParsingTests {
 
     /// Feeds `body` to a parser in chunks of `size` bytes, so lines split across chunks.
     func parse(
-        _ body: String, chunkSize size: Int, limit: Int = 1 << 20
+        _ body: String, chunkSize size: Int, limit: Int = 1 << 20, framing: StreamFraming = .serverSentEvents
     ) throws -> (events: [ServerSentEvent], pending: Bool) {
-        var parser = ServerSentEventParser(maximumEventSize: limit)
+        var parser = ServerSentEventParser(maximumEventSize: limit, framing: framing)
         var events: [ServerSentEvent] = []
         let bytes = Array(body.utf8)
         for start in stride(from: 0, to: bytes.count, by: size) {

@@ -19,9 +19,11 @@ struct TransportTests {
         let endpoint = HTTPEndpoint(
             baseURL: server.baseURL, timeout: timeout, deadline: deadline, maximumEventSize: maximumEventSize)
         let model: any LanguageModel =
-            api == "openai"
-            ? OpenAICompatibleModel(endpoint: endpoint, modelName: "m")
-            : AnthropicModel(endpoint: endpoint, modelName: "m")
+            switch api {
+            case "openai": OpenAICompatibleModel(endpoint: endpoint, modelName: "m")
+            case "ollama": OllamaModel(endpoint: endpoint, modelName: "m")
+            default: AnthropicModel(endpoint: endpoint, modelName: "m")
+            }
         let start = ContinuousClock.now
         var received: [(ModelEvent, Duration)] = []
         for try await event in model.stream(ModelRequest(entries: [.prompt("hi")])) {
@@ -56,6 +58,29 @@ struct TransportTests {
         #expect(measured.tlsDone == nil)
         #expect(received[2].at < .milliseconds(400), "first token after \(received[2].at)")
         #expect(received[4].at >= .milliseconds(550))
+    }
+
+    /// Ollama's native API over a socket: a JSON Lines answer streams line by line, and an
+    /// answer that is an event stream is not taken for one.
+    @Test("Ollama's JSON Lines arrive line by line; another content type is an error")
+    func ollamaJSONLines() async throws {
+        let headers = "HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nConnection: close\r\n\r\n"
+        let server = try CannedHTTPServer([
+            .send(headers + #"{"model":"m","message":{"role":"assistant","content":"Hi"},"done":false}"# + "\n"),
+            .pause(.milliseconds(600)),
+            .send(#"{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","#
+                + #""load_duration":2000000,"prompt_eval_count":3,"prompt_eval_duration":5000000}"# + "\n"),
+        ])
+        let received = try await events(from: server, api: "ollama")
+        let (_, rest) = Self.phasesApart(received.map(\.event))
+        #expect(rest.prefix(2) == [.outputStarted, .contentDelta("Hi")])
+        #expect(received[2].at < .milliseconds(400), "first token after \(received[2].at)")
+        let timings = rest.compactMap { if case .serverTimings(let timings) = $0 { timings } else { nil } }
+        #expect(timings.map(\.queueMilliseconds) == [2] && timings.map(\.promptMilliseconds) == [5])
+        #expect(rest.last == .finished(reason: "stop"))
+
+        let eventStream = try CannedHTTPServer([.send(CannedHTTPServer.eventStreamHeaders + Self.contentEvent)])
+        await #expect(throws: HTTPEndpoint.Error.self) { try await events(from: eventStream, api: "ollama") }
     }
 
     @Test("a body cut inside an event is a truncated stream")

@@ -52,7 +52,7 @@ struct ViewerReadingTests {
             #expect(dom.detail("rest (send, network, client)") == rest)
             // This store predates the client's phases, and llama.cpp reports no queue.
             #expect(dom.detail("connect (client: DNS, TCP, TLS)") == "not reported")
-            #expect(dom.detail("server queue") == "not reported")
+            #expect(dom.detail("server queue or model load") == "not reported")
             #expect(dom.detail("first byte to first token") == "not reported")
         }
         // A store without server timings: one shade, and the panel says why; nothing guessed.
@@ -81,7 +81,7 @@ struct ViewerReadingTests {
         sink.close()
         let parts = try Chromium.dumpDOM(try export([parted], directory), fragment: "selftest=click:request:0")
         #expect(parts.detail("connect (client: DNS, TCP, TLS)") == "10.0 ms")
-        #expect(parts.detail("server queue") == "100 ms")
+        #expect(parts.detail("server queue or model load") == "100 ms")
         #expect(parts.detail("server prompt processing") == "300 ms")
         #expect(parts.detail("send and wait for the first byte") == "90.0 ms")
         #expect(parts.detail("first byte to first token") == "0 ns")

@@ -56,11 +56,12 @@ final class EventStreamTransfer: @unchecked Sendable {
         self.easy = easy
         timeout = endpoint.timeout
         deadline = endpoint.deadline
-        parser = ServerSentEventParser(maximumEventSize: endpoint.maximumEventSize)
+        let framing = type(of: assembler).framing
+        parser = ServerSentEventParser(maximumEventSize: endpoint.maximumEventSize, framing: framing)
         self.assembler = assembler
         self.continuation = continuation
         let fields =
-            ["Content-Type: application/json", "Accept: text/event-stream", "Expect:"]
+            ["Content-Type: application/json", "Accept: \(framing.mediaType)", "Expect:"]
             + endpoint.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
         headerList = fields.reduce(nil) { list, field in curl_slist_append(list, field) }
         errorBuffer = .allocate(capacity: ccurl_error_buffer_size())
@@ -219,7 +220,8 @@ final class EventStreamTransfer: @unchecked Sendable {
             decided = .status(status)
         } else {
             let type = ccurl_easy_content_type(easy).map { String(cString: $0) } ?? ""
-            decided = type.lowercased().hasPrefix("text/event-stream") ? .events : .otherContent(type: type)
+            decided =
+                type.lowercased().hasPrefix(parser.framing.mediaType) ? .events : .otherContent(type: type)
         }
         answer = decided
         return decided

@@ -9,6 +9,12 @@ package protocol ModelEventAssembler: Sendable {
     /// `gen_ai.response.id` and `gen_ai.response.model`, once an event carried them.
     var responseID: String? { get }
     var responseModel: String? { get }
+    /// How the API cuts its stream into events.
+    static var framing: StreamFraming { get }
+}
+
+extension ModelEventAssembler {
+    package static var framing: StreamFraming { .serverSentEvents }
 }
 
 extension JSONDecoder {

@@ -1,20 +1,23 @@
 import Foundation
 
-/// Turns arbitrary chunks of an `text/event-stream` body into events (WHATWG rules:
-/// `field: value` lines, `:` comments, a blank line dispatches, CRLF or LF), holding at most
-/// `maximumEventSize` bytes of one line and of one event's data.
+/// Turns arbitrary chunks of a streamed body into events, holding at most `maximumEventSize`
+/// bytes of one line and of one event's data. A `text/event-stream` body follows the WHATWG
+/// rules (`field: value` lines, `:` comments, a blank line dispatches, CRLF or LF); in a JSON
+/// Lines body (Ollama's `application/x-ndjson`) each line that is not blank is one event's data.
 package struct ServerSentEventParser {
     /// A line or an event's data grew past ``maximumEventSize``.
     package struct TooLarge: Error {}
 
     let maximumEventSize: Int
+    let framing: StreamFraming
     private var partialLine: [UInt8] = []
     private var eventName: String?
     private var dataLines: [String] = []
     private var dataSize = 0
 
-    package init(maximumEventSize: Int) {
+    package init(maximumEventSize: Int, framing: StreamFraming = .serverSentEvents) {
         self.maximumEventSize = maximumEventSize
+        self.framing = framing
     }
 
     /// The events completed by `chunk`; a line split across chunks waits for its end.
@@ -55,6 +58,9 @@ package struct ServerSentEventParser {
     ) throws(TooLarge) -> ServerSentEvent? {
         var line = String(decoding: bytes, as: UTF8.self)
         if line.hasSuffix("\r") { line.removeLast() }
+        if framing == .jsonLines {
+            return line.allSatisfy(\.isWhitespace) ? nil : ServerSentEvent(event: nil, data: line)
+        }
         if line.isEmpty { return dispatch() }
         if line.hasPrefix(":") { return nil }
         let field: Substring

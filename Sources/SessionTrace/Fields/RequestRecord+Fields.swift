@@ -116,8 +116,9 @@ extension RequestRecord: TableRecord {
                 .otel("gen_ai.request.temperature"),
             .optionalInteger(
                 "serverQueueDuration", "server_queue_dur", unit: .nanoseconds,
-                "time in the server's queue, as the server reports it (vLLM: `metrics.queue_time_ms`); "
-                    + "NULL where it reports none (llama.cpp)",
+                "time the server held the request before its prompt, as it reports it: its queue (vLLM: "
+                    + "`metrics.queue_time_ms`) or loading the model (Ollama: `load_duration`); NULL where it "
+                    + "reports none (llama.cpp)",
                 get: { $0.serverQueueDuration }, set: { $0.serverQueueDuration = $1 }),
         ] + ClientPhases.requestFields)
 }

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Assembles Ollama's native chat stream (`/api/chat`, one JSON object a line): content deltas
+/// pass through, tool calls come whole, and the last line (`"done": true`) holds the token counts
+/// and the server's own durations, in nanoseconds: `load_duration`, `prompt_eval_duration` and
+/// `eval_duration`. An `{"error": ...}` line ends the stream with the server's message.
+package struct OllamaStreamAssembler: ModelEventAssembler {
+    package static var framing: StreamFraming { .jsonLines }
+
+    let url: URL
+    /// Ollama gives a response no id.
+    package var responseID: String? { nil }
+    package private(set) var responseModel: String?
+    /// The first line's `created_at`: it tells this response's tool calls from another's, as a
+    /// response id would.
+    private var createdAt: String?
+    private var toolCalls: [ToolCallRequest] = []
+    private var outputStarted = false
+    private var last: LastLine?
+
+    /// What the `"done": true` line reports.
+    private struct LastLine {
+        var reason: String?
+        var promptTokens: Int?
+        var outputTokens: Int?
+        var loadNanoseconds: Double?
+        var promptNanoseconds: Double?
+        var outputNanoseconds: Double?
+    }
+
+    package init(url: URL) {
+        self.url = url
+    }
+
+    package mutating func consume(_ event: ServerSentEvent) throws -> [ModelEvent] {
+        guard let line = (try? JSONSerialization.jsonObject(with: Data(event.data.utf8))) as? [String: Any] else {
+            throw HTTPEndpoint.Error.malformedStream(
+                url: url, reason: "a line that is not a JSON object",
+                data: HTTPEndpoint.Error.serverText(event.data, limit: 300))
+        }
+        if let error = line["error"] {
+            throw HTTPEndpoint.Error.serverError(
+                url: url, message: HTTPEndpoint.Error.serverText(error as? String ?? event.data))
+        }
+        if responseModel == nil { responseModel = line["model"] as? String }
+        if createdAt == nil { createdAt = line["created_at"] as? String }
+        let message = line["message"] as? [String: Any]
+        let content = message?["content"] as? String ?? ""
+        let calls = message?["tool_calls"] as? [[String: Any]] ?? []
+        var events: [ModelEvent] = []
+        if !outputStarted, !content.isEmpty || !calls.isEmpty {
+            outputStarted = true
+            events.append(.outputStarted)
+        }
+        if !content.isEmpty { events.append(.contentDelta(content)) }
+        for call in calls {
+            let function = call["function"] as? [String: Any]
+            let name = function?["name"] as? String ?? ""
+            let arguments = Self.argumentsText(function?["arguments"])
+            let id =
+                (call["id"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+                ?? ToolCallID.make(responseID: createdAt, index: toolCalls.count, name: name, arguments: arguments)
+            toolCalls.append(ToolCallRequest(id: id, name: name, arguments: arguments))
+        }
+        if line["done"] as? Bool == true {
+            let number = { (key: String) in (line[key] as? NSNumber)?.doubleValue }
+            last = LastLine(
+                reason: line["done_reason"] as? String, promptTokens: (line["prompt_eval_count"] as? NSNumber)?.intValue,
+                outputTokens: (line["eval_count"] as? NSNumber)?.intValue, loadNanoseconds: number("load_duration"),
+                promptNanoseconds: number("prompt_eval_duration"), outputNanoseconds: number("eval_duration"))
+        }
+        return events
+    }
+
+    package mutating func finish() throws -> [ModelEvent] {
+        guard let last else {
+            throw HTTPEndpoint.Error.truncatedStream(url: url, reason: #"no line with "done": true"#)
+        }
+        var events = toolCalls.map(ModelEvent.toolCall)
+        if last.promptTokens != nil || last.outputTokens != nil {
+            // Ollama counts the prompt tokens it evaluated and says nothing of a cache.
+            events.append(.usage(TokenUsage(inputTokens: last.promptTokens, outputTokens: last.outputTokens)))
+        }
+        if last.promptNanoseconds != nil || last.outputNanoseconds != nil {
+            let outputSeconds = (last.outputNanoseconds ?? 0) / 1e9
+            events.append(
+                .serverTimings(
+                    ServerTimingsReport(
+                        promptTokens: last.promptTokens ?? 0, cachedTokens: 0,
+                        promptMilliseconds: (last.promptNanoseconds ?? 0) / 1e6,
+                        predictedTokens: last.outputTokens ?? 0,
+                        predictedMilliseconds: (last.outputNanoseconds ?? 0) / 1e6,
+                        predictedPerSecond: outputSeconds > 0 ? Double(last.outputTokens ?? 0) / outputSeconds : 0,
+                        queueMilliseconds: last.loadNanoseconds.map { $0 / 1e6 })))
+        }
+        events.append(.finished(reason: last.reason ?? "stop"))
+        return events
+    }
+
+    /// Ollama sends a call's arguments as a JSON object: its text, keys sorted, so the same call
+    /// gives the same text; a string is taken as it is.
+    private static func argumentsText(_ value: Any?) -> String {
+        if let text = value as? String { return text }
+        guard let value, !(value is NSNull),
+              let data = try? JSONSerialization.data(
+                  withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+        else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
