@@ -24,6 +24,23 @@ export function formatDuration(ns) {
     return Math.round(ns) + ' ns';
 }
 
+/**
+ * A time on an axis whose marks are `step` apart, with the digits that tell it from its
+ * neighbours: '167 min 12.35 s' where formatDuration would say '167 min' for every mark.
+ */
+export function formatTick(ns, step) {
+    if (!Number.isFinite(ns) || !(step > 0)) return formatDuration(ns);
+    const digits = (unit) => Math.min(9, Math.max(0, Math.ceil(Math.log10(unit / step) - 1e-9)));
+    const abs = Math.abs(ns);
+    if (abs >= 60e9) {
+        if (step >= 60e9) return (ns / 60e9).toFixed(digits(60e9)) + ' min';
+        const minutes = Math.trunc(ns / 60e9);
+        return minutes + ' min ' + (Math.abs(ns - minutes * 60e9) / 1e9).toFixed(digits(1e9)) + ' s';
+    }
+    const [unit, name] = abs >= 1e9 ? [1e9, ' s'] : abs >= 1e6 ? [1e6, ' ms'] : abs >= 1e3 ? [1e3, ' µs'] : [1, ' ns'];
+    return (ns / unit).toFixed(digits(unit)) + name;
+}
+
 // One formatter: toLocaleString builds a new one on every call, about half a millisecond each.
 const countFormat = new Intl.NumberFormat('en-US');
 

@@ -2,7 +2,7 @@
 // and generating, tool calls, failures, labels, turns, handoffs, finding markers, outlines), the
 // time axis and the overview. The canvas reports what each frame drew in data-drawn-* attributes.
 
-import { formatDollars, formatDuration, num, str } from './format.js';
+import { formatDollars, formatDuration, formatTick, num, str } from './format.js';
 import { COLORS, CONTEXT_COLORS, STYLE, cacheStyle } from './style.js';
 import { AXIS_HEIGHT, LABEL_WIDTH, ROW, RUN_HEADER, intervalRow } from './geometry.js';
 import { niceStep, timeScale } from './view.js';
@@ -387,6 +387,6 @@ function drawAxis(ctx, xOf, width, t0, t1, step) {
         const x = Math.round(xOf(t));
         if (x < LABEL_WIDTH) continue;
         ctx.fillRect(x, AXIS_HEIGHT - 6, 1, 5);
-        ctx.fillText(formatDuration(Math.abs(t) < step / 1000 ? 0 : t), x + 3, AXIS_HEIGHT / 2 - 2);
+        ctx.fillText(formatTick(Math.abs(t) < step / 1000 ? 0 : t, step), x + 3, AXIS_HEIGHT / 2 - 2);
     }
 }

@@ -1,7 +1,7 @@
 // format.js: each formatter's text at the edges of its units, and for missing values.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatBytes, formatCount, formatDuration, formatPercent, formatRate, num, str, shortID } from '../format.js';
+import { formatBytes, formatCount, formatDuration, formatPercent, formatRate, formatTick, num, str, shortID } from '../format.js';
 
 test('formatDuration picks the unit and the digits by size', () => {
     const cases = [
@@ -13,6 +13,20 @@ test('formatDuration picks the unit and the digits by size', () => {
         [600e9, '10 min'], [-2_500_000, '-2.5 ms'], [-150_000_000, '-150 ms'],
     ];
     for (const [ns, text] of cases) assert.equal(formatDuration(ns), text, String(ns));
+});
+
+test('formatTick tells neighbouring axis marks apart, however far into the run', () => {
+    // Zoomed into a long run: marks 50 ms apart, 167 minutes in.
+    const start = 167 * 60e9 + 12_300_000_000;
+    const marks = [0, 1, 2, 3].map((k) => formatTick(start + k * 50e6, 50e6));
+    assert.deepEqual(marks, ['167 min 12.30 s', '167 min 12.35 s', '167 min 12.40 s', '167 min 12.45 s']);
+    assert.equal(new Set([0, 1, 2].map((k) => formatTick(30e9 + k * 1e6, 1e6))).size, 3);
+    assert.equal(formatTick(30e9 + 2e6, 1e6), '30.002 s');
+    assert.equal(formatTick(150e6 + 20e3, 10e3), '150.02 ms');
+    assert.equal(formatTick(1.5e9, 0.5e9), '1.5 s');
+    assert.equal(formatTick(600e9, 300e9), '10 min');
+    assert.equal(formatTick(0, 50e6), '0 ns');
+    assert.equal(formatTick(NaN, 1), '–');
 });
 
 test('formatDuration shows a dash for what is not a number', () => {
