@@ -88,6 +88,14 @@ extension Tracer {
         return context
     }
 
+    /// ``currentContext``'s parent, without building the context: the innermost scope's id when
+    /// this tracer (or nobody) set it, none when another tracer did.
+    @inline(__always)
+    var currentParentID: Int64? {
+        let context = TraceContext.current
+        return context.tracer == nil || context.tracer === self ? context.parentID : nil
+    }
+
     /// The tracer a library should record with: the tracer of the innermost scope the current task
     /// is in (``TraceContext/tracer``), else the process-wide default of ``TracingSystem``.
     ///

@@ -57,7 +57,7 @@ extension Tracer {
     public func beginInterval(_ name: String, metadata: TraceMetadata = [:]) -> IntervalHandle {
         let context = currentContext
         return IntervalHandle(
-            tracer: self, id: makeID(), enclosing: context, name: name, metadata: metadata, start: clock.now(),
+            tracer: self, id: makeID(), enclosing: context, name: name, metadata: metadata, start: now(),
             recording: true)
     }
 
@@ -79,7 +79,7 @@ extension Tracer {
         _ body: (SessionHandle) async throws -> T
     ) async rethrows -> T {
         let session = SessionHandle(
-            tracer: self, id: makeID(), enclosing: currentContext, label: label, start: clock.now())
+            tracer: self, id: makeID(), enclosing: currentContext, label: label, start: now())
         defer { session.end() }
         return try await TraceContext.$current.withValue(session.context) { try await body(session) }
     }
@@ -117,7 +117,7 @@ public final class SessionHandle: Sendable {
 
     /// Records the session, once, with the label it has now.
     func end() {
-        let end = tracer.clock.now()
+        let end = tracer.now()
         guard let label = state.withLock({ state -> String? in
             if state.ended { return nil }
             state.ended = true
@@ -196,7 +196,7 @@ public final class IntervalHandle: Sendable {
     /// records; later calls do nothing.
     public func end(error: (any Error)? = nil) {
         guard isRecording else { return }
-        let end = tracer.clock.now()
+        let end = tracer.now()
         guard let metadata = state.withLock({ state -> TraceMetadata? in
             if state.ended { return nil }
             state.ended = true

@@ -45,7 +45,7 @@ extension Tracer {
     /// ``withRequest(provider:model:profile:isolation:_:)``, which cannot forget to finish.
     public func beginRequest(provider: String, model: String, profile: String = "") -> RequestHandle {
         let context = currentContext
-        let start = clock.now()
+        let start = now()
         guard sink.isEnabled(.request) else { return RequestHandle(disabled: self, enclosing: context) }
         return RequestHandle(
             tracer: self,
@@ -108,7 +108,7 @@ public final class RequestHandle: Sendable {
     /// called for every chunk.
     public func firstToken() {
         guard isRecording else { return }
-        firstToken(at: tracer.clock.now())
+        firstToken(at: tracer.now())
     }
 
     /// Marks the first output as arrived at `timestamp`, monotonic nanoseconds on the tracer's
@@ -232,7 +232,7 @@ public final class RequestHandle: Sendable {
 
     private func end(_ change: (inout RequestRecord) -> Void) {
         guard isRecording else { return }
-        let now = tracer.clock.now()
+        let now = tracer.now()
         guard let record = state.withLock({ state -> RequestRecord? in
             if state.finished { return nil }
             state.finished = true

@@ -28,7 +28,7 @@ extension Tracer {
         let enclosing = currentContext
         let record = ToolCallRecord(
             toolCallID: makeID(), requestID: requestID ?? enclosing.requestID,
-            sessionID: sessionID ?? enclosing.sessionID, ts: clock.now(), dur: 0, name: name, callID: callID,
+            sessionID: sessionID ?? enclosing.sessionID, ts: now(), dur: 0, name: name, callID: callID,
             argumentsFingerprint: argumentsFingerprint, argumentsBytes: argumentsBytes,
             argumentsSketch: argumentsSketch, outputBytes: 0)
         let call = ToolCallHandle(tracer: self, record: record, enclosing: enclosing)

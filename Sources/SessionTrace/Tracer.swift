@@ -36,6 +36,9 @@ public final class Tracer: Sendable {
     public let payloadRedaction: (@Sendable (String) -> String)?
 
     private let nextSequence = Atomic<Int64>(1)
+    /// Whether ``clock`` is the ``MonotonicClock``, which ``now()`` then reads directly rather than
+    /// through the existential: one call fewer on every event.
+    private let readsMonotonicClock: Bool
 
     /// Creates a tracer and records its ``RunRecord``.
     public init(
@@ -48,6 +51,7 @@ public final class Tracer: Sendable {
     ) {
         self.sink = payloadRedaction.map { sink.redacting($0) } ?? sink
         self.clock = clock
+        self.readsMonotonicClock = clock is MonotonicClock
         self.payloadRedaction = payloadRedaction
         // 31 random bits keep ids from two runs in one store apart and positive as SQLite INTEGERs.
         self.runID = Int64(UInt32.random(in: 1...UInt32(Int32.max))) << 32
@@ -68,7 +72,7 @@ public final class Tracer: Sendable {
 
     /// Monotonic nanoseconds on the tracer's clock.
     @inline(__always)
-    public func now() -> Int64 { clock.now() }
+    public func now() -> Int64 { readsMonotonicClock ? MonotonicClock().now() : clock.now() }
 
     /// Whether the sink records events of `kind`; check it before building a costly record.
     @inline(__always)
@@ -94,9 +98,7 @@ public final class Tracer: Sendable {
     func recordInstant(_ name: String, metadata: TraceMetadata) {
         sink.record(
             .instant(
-                InstantRecord(
-                    instantID: makeID(), parentID: TraceContext.current.parentID, ts: clock.now(),
-                    name: name, metadata: metadata)))
+                InstantRecord(instantID: makeID(), parentID: currentParentID, ts: now(), name: name, metadata: metadata)))
     }
 
     /// Records `text` as a payload of `parentID`, redacted, if payload capture is on.
@@ -104,7 +106,7 @@ public final class Tracer: Sendable {
         guard payloadRedaction != nil, sink.isEnabled(.payload) else { return }
         // The sink redacts here (`redacting(_:)`), the text with every other field.
         sink.record(
-            .payload(PayloadRecord(payloadID: makeID(), parentID: parentID, ts: clock.now(), kind: kind,
+            .payload(PayloadRecord(payloadID: makeID(), parentID: parentID, ts: now(), kind: kind,
                                    text: text())))
     }
 

@@ -157,8 +157,14 @@ public struct LTTngSink: TraceSink {
     private static func withCText<Result>(_ text: String?, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
         switch text {
         case .some(let text): withCText(text, body)
-        case .none: "".withCString(body)
+        case .none: body(cText(""))
         }
+    }
+
+    /// A literal as a C string, where the binary holds it: no copy, no check.
+    @inline(__always)
+    private static func cText(_ literal: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)
     }
 
     /// Calls `body` with `text` as a C string. A native Swift string is NUL-terminated where it is
@@ -183,22 +189,26 @@ public struct LTTngSink: TraceSink {
         }
     }
 
-    private static func emit(_ i: IntervalRecord) {
-        withCText(i.name) { name in
-            withCText(metadataJSON(i.metadata)) { metadata in
-                withCText(i.error) { error in
-                    st_emit_interval(
-                        i.intervalID, i.parentID ?? -1, i.sessionID ?? -1, i.ts, i.dur, name, metadata,
-                        error)
+    private static func emit(_ record: IntervalRecord) {
+        withUnsafePointer(to: record) { i in
+            withCText(i.pointee.name) { name in
+                withMetadataJSON(i.pointee.metadata) { metadata in
+                    withCText(i.pointee.error) { error in
+                        st_emit_interval(
+                            i.pointee.intervalID, i.pointee.parentID ?? -1, i.pointee.sessionID ?? -1, i.pointee.ts,
+                            i.pointee.dur, name, metadata, error)
+                    }
                 }
             }
         }
     }
 
-    private static func emit(_ i: InstantRecord) {
-        withCText(i.name) { name in
-            withCText(metadataJSON(i.metadata)) { metadata in
-                st_emit_instant(i.instantID, i.parentID ?? -1, i.ts, name, metadata)
+    private static func emit(_ record: InstantRecord) {
+        withUnsafePointer(to: record) { i in
+            withCText(i.pointee.name) { name in
+                withMetadataJSON(i.pointee.metadata) { metadata in
+                    st_emit_instant(i.pointee.instantID, i.pointee.parentID ?? -1, i.pointee.ts, name, metadata)
+                }
             }
         }
     }
@@ -219,9 +229,12 @@ public struct LTTngSink: TraceSink {
         }
     }
 
-    /// The metadata as JSON; the common empty case is a literal, so it costs no allocation.
+    /// Calls `body` with the metadata as a JSON C string; the common empty case is a literal in the
+    /// binary, so it costs no allocation and no check.
     @inline(__always)
-    private static func metadataJSON(_ metadata: TraceMetadata) -> String {
-        metadata.isEmpty ? "{}" : metadata.jsonObject
+    private static func withMetadataJSON<Result>(
+        _ metadata: TraceMetadata, _ body: (UnsafePointer<CChar>) -> Result
+    ) -> Result {
+        metadata.isEmpty ? body(cText("{}")) : withCText(metadata.jsonObject, body)
     }
 }

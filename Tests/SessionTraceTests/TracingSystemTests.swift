@@ -67,6 +67,19 @@ struct TracingSystemTests {
         #expect(firstSink.intervals.map(\.name) == ["First"])
     }
 
+    @Test func anInstantDoesNotTakeAnotherTracersIdAsParent() async throws {
+        let firstSink = MemorySink()
+        let secondSink = MemorySink()
+        let first = Tracer(sink: firstSink)
+        let second = Tracer(sink: secondSink)
+        first.withInterval("First") { _ in
+            second.instant("Elsewhere")
+            first.instant("Here")
+        }
+        #expect(secondSink.instants.map(\.parentID) == [nil], "the first tracer's interval is not in this sink")
+        #expect(firstSink.instants.map(\.parentID) == [firstSink.intervals.first?.intervalID])
+    }
+
     @Test func idsSetByHandAreTaken() {
         let sink = MemorySink()
         let tracer = Tracer(sink: sink)
