@@ -83,7 +83,7 @@ extension Tracer {
     /// is always this tracer, so a scope opened with it hands the context on.
     public var currentContext: TraceContext {
         var context = TraceContext.current
-        guard context.tracer == nil || context.tracer === self else { return TraceContext(tracer: self) }
+        guard reads(context) else { return TraceContext(tracer: self) }
         context.tracer = self
         return context
     }
@@ -93,8 +93,12 @@ extension Tracer {
     @inline(__always)
     var currentParentID: Int64? {
         let context = TraceContext.current
-        return context.tracer == nil || context.tracer === self ? context.parentID : nil
+        return reads(context) ? context.parentID : nil
     }
+
+    /// Whether this tracer reads `context` as its own: it set it, or no tracer did.
+    @inline(__always)
+    private func reads(_ context: TraceContext) -> Bool { context.tracer == nil || context.tracer === self }
 
     /// The tracer a library should record with: the tracer of the innermost scope the current task
     /// is in (``TraceContext/tracer``), else the process-wide default of ``TracingSystem``.
