@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import ModelSession
 import SessionTrace
 import Synchronization
 

@@ -101,10 +101,7 @@ package struct OllamaStreamAssembler: ModelEventAssembler {
     /// gives the same text; a string is taken as it is.
     private static func argumentsText(_ value: Any?) -> String {
         if let text = value as? String { return text }
-        guard let value, !(value is NSNull),
-              let data = try? JSONSerialization.data(
-                  withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
-        else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        let text = JSONValue.text(value)
+        return text.isEmpty ? "{}" : text
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 
-/// Reading values out of `JSONSerialization`'s objects, one way for requests and responses alike.
-enum JSONValue {
+/// Reading values out of `JSONSerialization`'s objects, one way for requests and responses alike,
+/// for the model clients and the recording proxy.
+package enum JSONValue {
     /// JSON text of a value, keys sorted, so that equal values give equal text; "" for none or null.
-    static func text(_ value: Any?) -> String {
+    package static func text(_ value: Any?) -> String {
         guard let value, !(value is NSNull),
               let data = try? JSONSerialization.data(
                   withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
@@ -12,5 +13,5 @@ enum JSONValue {
     }
 
     /// A JSON number as an integer; nil for anything else.
-    static func integer(_ value: Any?) -> Int? { (value as? NSNumber).map { $0.intValue } }
+    package static func integer(_ value: Any?) -> Int? { (value as? NSNumber).map { $0.intValue } }
 }
