@@ -8,6 +8,10 @@ public protocol TraceSink: Sendable {
     /// Records one event. The sink owns it: one that keeps the event, or takes it apart, does so
     /// without a copy (declare the witness `consuming` as well).
     func record(_ event: consuming TraceEvent)
+    /// Records one request, as `record(.request(request))` does, which is the default. A sink that
+    /// writes the record at once reads it here where the caller built it: the event's box costs a
+    /// heap allocation, and moving the record into it a retain and a release for each string.
+    func record(request: borrowing RequestRecord)
     /// Returns once every event recorded so far is durable, or counted as dropped.
     func flush()
     /// This sink, keeping every event only with its free text redacted by `redact`
@@ -22,6 +26,9 @@ public protocol TraceSink: Sendable {
 }
 
 extension TraceSink {
+    /// Boxes the request into its event and records that.
+    public func record(request: borrowing RequestRecord) { record(.request(copy request)) }
+
     /// Redacts each event on the caller's thread, then records it here.
     public func redacting(_ redact: @escaping @Sendable (String) -> String) -> any TraceSink {
         RedactingSink(base: self, redact: redact)

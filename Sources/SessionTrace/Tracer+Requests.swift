@@ -240,6 +240,6 @@ public final class RequestHandle: Sendable {
             change(&state.record)
             return state.record
         }) else { return }
-        tracer.record(.request(record), kind: .request)
+        tracer.record(request: record)
     }
 }

@@ -84,6 +84,13 @@ public final class Tracer: Sendable {
         if sink.isEnabled(kind) { sink.record(event()) }
     }
 
+    /// Records a request if requests are enabled; the way to record one, which a sink that writes
+    /// at once takes without the box of a ``TraceEvent`` (``TraceSink/record(request:)``).
+    @inline(__always)
+    public func record(request: @autoclosure () -> RequestRecord) {
+        if sink.isEnabled(.request) { sink.record(request: request()) }
+    }
+
     /// Records an instant event, parented to the current interval.
     ///
     /// Inlinable so that, with the kind disabled, a caller in another module pays for the check

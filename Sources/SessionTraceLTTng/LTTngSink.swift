@@ -11,8 +11,10 @@ import Glibc
 /// `lttng enable-event -u 'session_trace:*'`); until then ``isEnabled(_:)`` is one load of the
 /// tracepoint's state word, and ``record(_:)`` returns before formatting anything. Nothing is
 /// allocated on the emit path (`LTTngSinkTests` counts): text reaches the tracepoint where Swift
-/// stores it. The exceptions: the metadata JSON of intervals and instants that carry metadata,
-/// and text holding a NUL, copied once with each NUL written as a space.
+/// stores it, or, for the many texts of a request or tool call, copied into one buffer on the
+/// stack. A NUL inside a text, which would end the C string early, is written as a space. The
+/// exceptions: the metadata JSON of intervals and instants that carry metadata, and the copy of
+/// an other event's text that holds a NUL.
 ///
 /// Absent optionals are written as -1 (integers) and "" (strings); see `session_trace_tp.h`.
 /// LTTng itself counts the events its ring buffer had to discard and reports them in the
@@ -46,7 +48,7 @@ public struct LTTngSink: TraceSink {
         switch consume event {
         case .run(let run): if st_run_enabled() { Self.emit(run) }
         case .session(let session): if st_session_enabled() { Self.emit(session) }
-        case .request(let request): if st_request_enabled() { Self.emit(request) }
+        case .request(let request): record(request: request)
         case .toolCall(let toolCall): if st_tool_call_enabled() { Self.emit(toolCall) }
         case .handoff(let handoff): if st_handoff_enabled() { Self.emit(handoff) }
         case .interval(let interval): if st_interval_enabled() { Self.emit(interval) }
@@ -55,6 +57,11 @@ public struct LTTngSink: TraceSink {
         case .payload(let payload): if st_payload_enabled() { Self.emit(payload) }
         case .dropped(let dropped): if st_dropped_enabled() { Self.emit(dropped) }
         }
+    }
+
+    /// Emits `request` from where the caller holds it, not boxed into an event.
+    public func record(request: borrowing RequestRecord) {
+        if st_request_enabled() { Self.emit(request) }
     }
 
     /// Nothing to do: LTTng's consumer daemon drains the buffers, `lttng stop` flushes them.
@@ -82,10 +89,11 @@ public struct LTTngSink: TraceSink {
         withCText(s.label) { st_emit_session(s.sessionID, s.ts, s.dur, $0) }
     }
 
-    // The records with many text fields fill their C struct field by field inside one closure per
-    // string. The closures see the record through a pointer: a closure that captured the record
-    // itself would copy it, retaining every string, at each level (3.5× the cost of the C call).
-    private static func emit(_ record: RequestRecord) {
+    // The request and tool call carry six to ten texts: they copy them into one buffer on the stack
+    // (`CTextBuffer`), which costs less than a closure per text. The other events carry one to five
+    // and pass each where Swift stores it (`withCText`). Both emitters see their record through a
+    // pointer: a closure that captured the record itself would copy it, retaining every string.
+    private static func emit(_ record: borrowing RequestRecord) {
         let server = record.serverTimings
         let client = record.clientPhases
         var fields = st_request_fields(
@@ -106,18 +114,25 @@ public struct LTTngSink: TraceSink {
             client_connect: client?.connected ?? -1, client_tls: client?.tlsDone ?? -1,
             client_sent: client?.requestSent ?? -1)
         withUnsafePointer(to: record) { r in
-            withCText(r.pointee.profile) { fields.profile = $0
-            withCText(r.pointee.provider) { fields.provider = $0
-            withCText(r.pointee.model) { fields.model = $0
-            withCText(r.pointee.finishReason) { fields.finish_reason = $0
-            withCText(r.pointee.error) { fields.error = $0
-            withCText(r.pointee.instructionsFingerprint) { fields.instructions_fingerprint = $0
-            withCText(r.pointee.toolsFingerprint) { fields.tools_fingerprint = $0
-            withCText(r.pointee.responseID) { fields.response_id = $0
-            withCText(r.pointee.responseModel) { fields.response_model = $0
-            withCText(r.pointee.serverAddress) { fields.server_address = $0
+            let capacity =
+                CTextBuffer.size(r.pointee.profile) + CTextBuffer.size(r.pointee.provider)
+                + CTextBuffer.size(r.pointee.model) + CTextBuffer.size(r.pointee.finishReason)
+                + CTextBuffer.size(r.pointee.error) + CTextBuffer.size(r.pointee.instructionsFingerprint)
+                + CTextBuffer.size(r.pointee.toolsFingerprint) + CTextBuffer.size(r.pointee.responseID)
+                + CTextBuffer.size(r.pointee.responseModel) + CTextBuffer.size(r.pointee.serverAddress)
+            CTextBuffer.with(capacity: capacity) { texts in
+                fields.profile = texts.append(r.pointee.profile)
+                fields.provider = texts.append(r.pointee.provider)
+                fields.model = texts.append(r.pointee.model)
+                fields.finish_reason = texts.append(r.pointee.finishReason)
+                fields.error = texts.append(r.pointee.error)
+                fields.instructions_fingerprint = texts.append(r.pointee.instructionsFingerprint)
+                fields.tools_fingerprint = texts.append(r.pointee.toolsFingerprint)
+                fields.response_id = texts.append(r.pointee.responseID)
+                fields.response_model = texts.append(r.pointee.responseModel)
+                fields.server_address = texts.append(r.pointee.serverAddress)
                 st_emit_request(&fields)
-            } } } } } } } } } }
+            }
         }
     }
 
@@ -129,18 +144,27 @@ public struct LTTngSink: TraceSink {
             output_bytes: record.outputBytes, outcome: nil, error: nil, output_fingerprint: nil, output_sketch: nil,
             output_sketch_length: 0)
         withUnsafePointer(to: record) { t in
-            withCText(t.pointee.name) { fields.name = $0
-            withCText(t.pointee.callID) { fields.call_id = $0
-            withCText(t.pointee.argumentsFingerprint) { fields.arguments_fingerprint = $0
-            withCText(t.pointee.outcome.rawValue) { fields.outcome = $0
-            withCText(t.pointee.error) { fields.error = $0
-            withCText(t.pointee.outputFingerprint) { fields.output_fingerprint = $0
-            withSketch(t.pointee.argumentsSketch) { fields.arguments_sketch = $0.baseAddress
-                fields.arguments_sketch_length = UInt32($0.count)
-            withSketch(t.pointee.outputSketch) { fields.output_sketch = $0.baseAddress
-                fields.output_sketch_length = UInt32($0.count)
-                st_emit_tool_call(&fields)
-            } } } } } } } }
+            let capacity =
+                CTextBuffer.size(t.pointee.name) + CTextBuffer.size(t.pointee.callID)
+                + CTextBuffer.size(t.pointee.argumentsFingerprint) + CTextBuffer.size(t.pointee.outcome.rawValue)
+                + CTextBuffer.size(t.pointee.error) + CTextBuffer.size(t.pointee.outputFingerprint)
+            CTextBuffer.with(capacity: capacity) { texts in
+                fields.name = texts.append(t.pointee.name)
+                fields.call_id = texts.append(t.pointee.callID)
+                fields.arguments_fingerprint = texts.append(t.pointee.argumentsFingerprint)
+                fields.outcome = texts.append(t.pointee.outcome.rawValue)
+                fields.error = texts.append(t.pointee.error)
+                fields.output_fingerprint = texts.append(t.pointee.outputFingerprint)
+                withSketch(t.pointee.argumentsSketch) { arguments in
+                    fields.arguments_sketch = arguments.baseAddress
+                    fields.arguments_sketch_length = UInt32(arguments.count)
+                    withSketch(t.pointee.outputSketch) { output in
+                        fields.output_sketch = output.baseAddress
+                        fields.output_sketch_length = UInt32(output.count)
+                        st_emit_tool_call(&fields)
+                    }
+                }
+            }
         }
     }
 
@@ -157,14 +181,8 @@ public struct LTTngSink: TraceSink {
     private static func withCText<Result>(_ text: String?, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
         switch text {
         case .some(let text): withCText(text, body)
-        case .none: body(cText(""))
+        case .none: body(cLiteral(""))
         }
-    }
-
-    /// A literal as a C string, where the binary holds it: no copy, no check.
-    @inline(__always)
-    private static func cText(_ literal: StaticString) -> UnsafePointer<CChar> {
-        UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)
     }
 
     /// Calls `body` with `text` as a C string. A native Swift string is NUL-terminated where it is
@@ -235,6 +253,6 @@ public struct LTTngSink: TraceSink {
     private static func withMetadataJSON<Result>(
         _ metadata: TraceMetadata, _ body: (UnsafePointer<CChar>) -> Result
     ) -> Result {
-        metadata.isEmpty ? body(cText("{}")) : withCText(metadata.jsonObject, body)
+        metadata.isEmpty ? body(cLiteral("{}")) : withCText(metadata.jsonObject, body)
     }
 }

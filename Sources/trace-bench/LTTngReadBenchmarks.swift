@@ -99,8 +99,7 @@ private func recordRequests(_ events: Int, to directory: String) throws {
             // A burst well inside one CPU's buffers, then time for the consumer daemon to drain it.
             let burst = min(50_000, events - emitted)
             for index in 0..<burst {
-                tracer.record(
-                    .request(benchmarkRequest(id: tracer.makeID(), ts: Int64(emitted + index))), kind: .request)
+                tracer.record(request: benchmarkRequest(id: tracer.makeID(), ts: Int64(emitted + index)))
             }
             emitted += burst
             usleep(100_000)

@@ -113,17 +113,24 @@ struct LTTngSinkTests {
             LTTngSink().record(
                 .request(RequestRecord(
                     requestID: 41, sessionID: nil, ts: 1_000, dur: 2_000, profile: "p", provider: "openai",
-                    model: "small\u{0}model", error: "cut\u{0}here")))
+                    model: "small\u{0}model", error: "cut\u{0}here, and\u{0}\u{0}here: \(getpid())")))
+            LTTngSink().record(
+                .toolCall(ToolCallRecord(
+                    toolCallID: 42, requestID: 41, sessionID: nil, ts: 1_500, dur: 100, name: "get\u{0}Weather",
+                    callID: nil, argumentsFingerprint: "", argumentsBytes: 0, outputBytes: 0, outcome: .ok)))
+            LTTngSink().record(.instant(InstantRecord(instantID: 43, ts: 1_600, name: "check\u{0}point \(getpid())")))
             try session.stop()
         } catch {
             try? session.destroy()
             throw error
         }
         try session.destroy()
-        let requests = try LTTngTrace.load(path: directory.path("trace")).runs.flatMap(\.requests)
-        let request = try #require(requests.first)
+        let runs = try LTTngTrace.load(path: directory.path("trace")).runs
+        let request = try #require(runs.flatMap(\.requests).first)
         #expect(request.model == "small model")
-        #expect(request.error == "cut here")
+        #expect(request.error == "cut here, and  here: \(getpid())")
+        #expect(runs.flatMap(\.toolCalls).map(\.name) == ["get Weather"])
+        #expect(runs.flatMap(\.instants).map(\.name) == ["check point \(getpid())"])
     }
 
     /// The sink's doc promises no allocation on the emit path: text goes to the tracepoint where
@@ -138,17 +145,17 @@ struct LTTngSinkTests {
         try session.start(until: { LTTngSink().isEnabled(.request) })
         // Strings made at run time, long enough to live on the heap, as a real program's are.
         let model = "SmolLM2-135M-Instruct-\(getpid())"
-        let request = TraceEvent.request(
-            RequestRecord(
-                requestID: 1, sessionID: 2, parentID: 3, ts: 4, dur: 5, timeToFirstToken: 6, profile: "economy",
-                provider: "llama.cpp", model: model, inputTokens: 7, cachedInputTokens: 8, outputTokens: 9,
-                promptBytes: 10, transcriptEntries: 11, reusedPrefixEntries: 12, finishReason: "stop",
-                error: "the server closed the stream after \(model)",
-                serverTimings: ServerTimings(
-                    promptTokens: 13, cachedTokens: 14, promptDuration: 15, predictedTokens: 16, predictedDuration: 17),
-                turnID: 18, instructionsFingerprint: "a1b2c3d4e5f60718", toolsFingerprint: "0f1e2d3c4b5a6978",
-                cacheWriteTokens: 19, responseID: "chatcmpl-\(model)", responseModel: model, serverAddress: "127.0.0.1",
-                serverPort: 8080, streamed: true, maxTokens: 256, temperature: 0.5))
+        let requestRecord = RequestRecord(
+            requestID: 1, sessionID: 2, parentID: 3, ts: 4, dur: 5, timeToFirstToken: 6, profile: "economy",
+            provider: "llama.cpp", model: model, inputTokens: 7, cachedInputTokens: 8, outputTokens: 9,
+            promptBytes: 10, transcriptEntries: 11, reusedPrefixEntries: 12, finishReason: "stop",
+            error: "the server closed the stream after \(model)",
+            serverTimings: ServerTimings(
+                promptTokens: 13, cachedTokens: 14, promptDuration: 15, predictedTokens: 16, predictedDuration: 17),
+            turnID: 18, instructionsFingerprint: "a1b2c3d4e5f60718", toolsFingerprint: "0f1e2d3c4b5a6978",
+            cacheWriteTokens: 19, responseID: "chatcmpl-\(model)", responseModel: model, serverAddress: "127.0.0.1",
+            serverPort: 8080, streamed: true, maxTokens: 256, temperature: 0.5)
+        let request = TraceEvent.request(requestRecord)
         let toolCall = TraceEvent.toolCall(
             ToolCallRecord(
                 toolCallID: 20, requestID: 1, sessionID: 2, ts: 21, dur: 22, name: "getWeather-\(model)",
@@ -166,11 +173,12 @@ struct LTTngSinkTests {
         #expect(allocations { blackHole([getpid()]) } == 100)
         #expect(allocations { sink.record(request) } == 0)
         #expect(allocations { tracer.record(request, kind: .request) } == 0)
+        #expect(allocations { tracer.record(request: requestRecord) } == 0)
         #expect(allocations { sink.record(toolCall) } == 0)
         #expect(allocations { tracer.instant("checkpoint") } == 0)
         try session.stop()
         let recorded = try LTTngTrace.load(path: directory.path("trace")).runs.flatMap(\.events)
-        #expect(recorded.filter { $0.kind == .request }.count == 202)
+        #expect(recorded.filter { $0.kind == .request }.count == 303)
     }
 
     @inline(never)

@@ -218,6 +218,23 @@ struct TracerTests {
         #expect(everything.recorded.map(\.kind) == [.run, .instant])
         #expect(runsOnly.recorded.map(\.kind) == [.run])
     }
+
+    /// A request goes to a sink unboxed (`record(request:)`), through the multiplexer too: each sink
+    /// that keeps requests gets the record whole, the others nothing.
+    @Test func multiplexSendsARequestToEverySinkThatKeepsRequests() {
+        let first = MemorySink()
+        let second = MemorySink()
+        let runsOnly = MemorySink(enabledKinds: [.run])
+        let tracer = Tracer(sink: MultiplexSink([first, runsOnly, second]), clock: clock)
+        let request = RequestRecord(
+            requestID: tracer.makeID(), ts: 10, dur: 20, model: "smollm2", error: "cut short \(tracer.makeID())",
+            responseModel: "smollm2-135m")
+        tracer.record(request: request)
+        for sink in [first, second] {
+            #expect(sink.recorded.filter { $0.kind == .request } == [.request(request)])
+        }
+        #expect(runsOnly.recorded.map(\.kind) == [.run])
+    }
 }
 
 @Suite("Metadata")

@@ -20,6 +20,11 @@ public struct MultiplexSink: TraceSink {
         for sink in sinks where sink.isEnabled(kind) { sink.record(event) }
     }
 
+    /// Records `request` in every sink that keeps requests, each reading it where the caller holds it.
+    public func record(request: borrowing RequestRecord) {
+        for sink in sinks where sink.isEnabled(.request) { sink.record(request: request) }
+    }
+
     /// Each sink redacting as it does alone: a sink that redacts off the caller's thread still can.
     public func redacting(_ redact: @escaping @Sendable (String) -> String) -> any TraceSink {
         MultiplexSink(sinks.map { $0.redacting(redact) })

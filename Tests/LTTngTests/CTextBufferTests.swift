@@ -1,0 +1,40 @@
+@testable import SessionTraceLTTng
+import Testing
+
+/// The copy that turns the request's and tool call's texts into C strings, checked against its
+/// definition: every byte as it is, each NUL as a space, then one NUL.
+struct CTextBufferTests {
+    @Test("each text is copied whole, NUL as a space and terminated, whatever its length and where its NULs are")
+    func copiesEveryLengthAndNULPosition() {
+        var generator = SystemRandomNumberGenerator()
+        // Lengths around the eight-byte steps of the copy, and texts long enough to be stored on
+        // the heap rather than inline in the string.
+        for length in 0...40 {
+            for _ in 0..<50 {
+                let bytes = (0..<length).map { _ in
+                    Bool.random(using: &generator) ? 0 : UInt8.random(in: 1...0x7f, using: &generator)
+                }
+                let text = String(decoding: bytes, as: UTF8.self)
+                let expected = bytes.map { $0 == 0 ? 0x20 : $0 } + [0]
+                let copied = CTextBuffer.with(capacity: CTextBuffer.size(text)) { texts in
+                    let pointer = texts.append(text)
+                    return Array(UnsafeRawBufferPointer(start: pointer, count: expected.count))
+                }
+                #expect(copied == expected, "\(bytes)")
+            }
+        }
+    }
+
+    @Test("texts follow one another in the buffer, and an absent text is the empty C string")
+    func textsFollowOneAnother() {
+        let first = "economy"
+        let second = "a fingerprint longer than sixteen bytes"
+        let absent: String? = nil
+        let capacity = CTextBuffer.size(first) + CTextBuffer.size(absent) + CTextBuffer.size(second)
+        #expect(capacity == first.utf8.count + second.utf8.count + 2)
+        let strings = CTextBuffer.with(capacity: capacity) { texts in
+            [texts.append(first), texts.append(absent), texts.append(second)].map { String(cString: $0) }
+        }
+        #expect(strings == [first, "", second])
+    }
+}
