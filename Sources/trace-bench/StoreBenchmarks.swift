@@ -108,7 +108,7 @@ func losslessIngestRate(events: Int, path: String) throws -> Double {
 }
 
 /// Median ns per request record on the caller's thread, emitted in bursts of 8,192 with an
-/// untimed `flush()` between bursts (see ``measureStoreSink(path:events:)``).
+/// untimed `flush()` between bursts (see `emitCost(path:events:)`).
 func callerCost(
     of sink: any TraceSink, events: Int, payloadRedaction: (@Sendable (String) -> String)? = nil
 ) -> Double {
