@@ -261,8 +261,11 @@ private struct Builder {
             }
         }
 
-        var members: [(String, OrderedJSON)] {
-            [("cost", .double(cost)), ("cacheSaved", .double(saved)), ("cacheWritePremium", .double(writePremium))]
+        var members: [(String, OrderedJSON)] { [("cost", .double(cost))] + cacheMembers }
+
+        /// What the cache saved and what writing it cost, without the cost.
+        var cacheMembers: [(String, OrderedJSON)] {
+            [("cacheSaved", .double(saved)), ("cacheWritePremium", .double(writePremium))]
         }
     }
 
@@ -271,8 +274,9 @@ private struct Builder {
         guard let group else {
             return .object([("runID", .id(run.run.runID)), ("requests", .int(0))])
         }
-        let money = prices.map { Money($0, run.requests).members.filter { $0.0 != "cost" } } ?? []
-        return .object(money + [
+        // The run's cost is the one its requests add up to here, as `group.cost` is with the same prices.
+        let money = prices.map { Money($0, run.requests) }
+        return .object((money?.cacheMembers ?? []) + [
             ("runID", .id(run.run.runID)), ("requests", .int(group.requests)),
             ("ttftP50", .int(group.ttftP50)), ("ttftP95", .int(group.ttftP95)),
             ("ttftMax", .int(group.ttftMax)),
@@ -282,7 +286,7 @@ private struct Builder {
             ("inputTokens", .int(group.inputTokens)), ("cachedInputTokens", .int(group.cachedInputTokens)),
             ("cacheHitRate", .double(group.cacheHitRate)), ("errors", .int(group.errors)),
             ("droppedEvents", .int(group.droppedEvents)),
-            ("unclosed", .string(group.unclosed?.description)), ("cost", .double(group.cost)),
+            ("unclosed", .string(group.unclosed?.description)), ("cost", .double(money?.cost)),
         ])
     }
 
