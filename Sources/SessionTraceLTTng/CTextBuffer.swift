@@ -48,7 +48,7 @@ struct CTextBuffer: ~Copyable {
             ?? {
                 var index = 0
                 for byte in text.utf8 {
-                    start[index] = byte == 0 ? 0x20 : byte
+                    start[index] = nulAsSpace(byte)
                     index += 1
                 }
                 return index
@@ -77,7 +77,7 @@ struct CTextBuffer: ~Copyable {
             index += 8
         }
         while index < source.count {
-            target[index] = base[index] == 0 ? 0x20 : base[index]
+            target[index] = nulAsSpace(base[index])
             index += 1
         }
     }
@@ -91,6 +91,10 @@ struct CTextBuffer: ~Copyable {
         }
     }
 }
+
+/// A byte of text as a C string may hold it: a NUL, which would end the string early, as a space.
+@inline(__always)
+func nulAsSpace(_ byte: UInt8) -> UInt8 { byte == 0 ? 0x20 : byte }
 
 /// A literal as a C string, where the binary holds it: no copy, no check.
 @inline(__always)

@@ -14,7 +14,7 @@ import Glibc
 /// stores it, or, for the many texts of a request or tool call, copied into one buffer on the
 /// stack. A NUL inside a text, which would end the C string early, is written as a space. The
 /// exceptions: the metadata JSON of intervals and instants that carry metadata, and the copy of
-/// an other event's text that holds a NUL.
+/// another event's text that holds a NUL.
 ///
 /// Absent optionals are written as -1 (integers) and "" (strings); see `session_trace_tp.h`.
 /// LTTng itself counts the events its ring buffer had to discard and reports them in the
@@ -193,7 +193,7 @@ public struct LTTngSink: TraceSink {
         text.withCString { pointer in
             strlen(pointer) == text.utf8.count
                 ? body(pointer)
-                : String(decoding: text.utf8.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self).withCString(body)
+                : String(decoding: text.utf8.map(nulAsSpace), as: UTF8.self).withCString(body)
         }
     }
 
