@@ -15,7 +15,9 @@ import Glibc
 /// `emit.lttng.request`, the same records into LTTng alone, judged against `c.lttng.request`, the
 /// same events from a C loop, shows how the cost splits. `emit.lttng.redacting` and
 /// `emit.store.redacting`: the caller's cost with a payload redaction (`Redactor.standard`), which
-/// LTTng runs on the caller's thread and the store on its writer thread.
+/// LTTng runs on the caller's thread and the store on its writer thread. `emit.lttng.in-turn`,
+/// `emit.store.in-turn` and `emit.lttng+store.in-turn`: LTTng alone, the store alone and both, their
+/// bursts taken in turn.
 func combinedBenchmarks(events: Int) throws -> [BenchmarkRow] {
     let daemon = try LTTngControl.ensureSessionDaemon()
     defer { daemon.stop() }
@@ -43,6 +45,15 @@ func combinedBenchmarks(events: Int) throws -> [BenchmarkRow] {
     let cost = callerCost(of: MultiplexSink([LTTngSink(), store]), events: events)
     store.close()
     try LossyRun.check(store, metric: "emit.lttng+store")
+    // `emit.store` times bursts into one store back to back, its best case; here LTTng alone, the
+    // store alone and both take their bursts in turn, and both are judged against the two alone.
+    let alone = try StoreSink(path: directory.appendingPathComponent("alone.sqlite").path)
+    let together = try StoreSink(path: directory.appendingPathComponent("together.sqlite").path)
+    let inTurn = callerCosts(of: [LTTngSink(), alone, MultiplexSink([LTTngSink(), together])], events: events)
+    alone.close()
+    together.close()
+    try LossyRun.check(alone, metric: "emit.store.in-turn")
+    try LossyRun.check(together, metric: "emit.lttng+store.in-turn")
     // With payload redaction on: LTTng writes at once, so the caller redacts; the store redacts on
     // its writer thread.
     let redact: @Sendable (String) -> String = { Redactor.standard.redact($0).text }
@@ -58,6 +69,11 @@ func combinedBenchmarks(events: Int) throws -> [BenchmarkRow] {
             metric: "emit.lttng.request", value: lttngOnly[1], unit: "ns/event", reference: "c.lttng.request",
             referenceValue: lttngOnly[0]),
         BenchmarkRow(metric: "emit.lttng+store", value: cost, unit: "ns/event"),
+        BenchmarkRow(metric: "emit.lttng.in-turn", value: inTurn[0], unit: "ns/event"),
+        BenchmarkRow(metric: "emit.store.in-turn", value: inTurn[1], unit: "ns/event"),
+        BenchmarkRow(
+            metric: "emit.lttng+store.in-turn", value: inTurn[2], unit: "ns/event",
+            reference: "emit.lttng.in-turn+emit.store.in-turn", referenceValue: inTurn[0] + inTurn[1]),
         BenchmarkRow(metric: "emit.lttng.redacting", value: lttngRedacting, unit: "ns/event"),
         BenchmarkRow(metric: "emit.store.redacting", value: storeRedacting, unit: "ns/event"),
     ]

@@ -112,22 +112,31 @@ func losslessIngestRate(events: Int, path: String) throws -> Double {
 func callerCost(
     of sink: any TraceSink, events: Int, payloadRedaction: (@Sendable (String) -> String)? = nil
 ) -> Double {
+    callerCosts(of: [sink], events: events, payloadRedaction: payloadRedaction)[0]
+}
+
+/// ``callerCost(of:events:payloadRedaction:)`` of each sink, their bursts taken in turn, so that
+/// every sink sees the machine as the others do.
+func callerCosts(
+    of sinks: [any TraceSink], events: Int, payloadRedaction: (@Sendable (String) -> String)? = nil
+) -> [Double] {
     let clock = MonotonicClock()
     let burst = 8_192
-    let tracer = Tracer(sink: sink, label: "trace-bench", payloadRedaction: payloadRedaction)
-    var perBurst: [Double] = []
+    let tracers = sinks.map { Tracer(sink: $0, label: "trace-bench", payloadRedaction: payloadRedaction) }
+    var perBurst = Array(repeating: [Double](), count: sinks.count)
     // The first burst warms the queue's buffers up; it is not timed.
     for round in 0...max(10, events / burst) {
-        let start = clock.now()
-        for _ in 0..<burst {
-            tracer.record(request: benchmarkRequest(id: tracer.makeID(), ts: tracer.now()))
+        for (index, tracer) in tracers.enumerated() {
+            let start = clock.now()
+            for _ in 0..<burst {
+                tracer.record(request: benchmarkRequest(id: tracer.makeID(), ts: tracer.now()))
+            }
+            let end = clock.now()
+            sinks[index].flush()
+            if round > 0 { perBurst[index].append(Double(end - start) / Double(burst)) }
         }
-        let end = clock.now()
-        sink.flush()
-        if round > 0 { perBurst.append(Double(end - start) / Double(burst)) }
     }
-    perBurst.sort()
-    return perBurst[perBurst.count / 2]
+    return perBurst.map { $0.sorted()[$0.count / 2] }
 }
 
 /// Why a benchmark gives no figure: its sink dropped records, or stored fewer than it got, so what
