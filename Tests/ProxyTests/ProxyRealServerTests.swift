@@ -61,21 +61,26 @@ struct ProxyRealServerTests {
         let body = #"{"model":"smollm2","messages":[{"role":"user","content":"Say hi"}],"max_tokens":8}"#
         let whole = try curl(["-H", "Content-Type: application/json", "-d", body, proxy.openAIBaseURL + "/chat/completions"])
         let models = try curl([proxy.openAIBaseURL + "/models"])
-        let direct = try curl([server + "/v1/models"])
+        // `/v1/models` carries the server's clock ("created"), so two fetches can differ by a
+        // second; `/props` is the same on every fetch, so it is the byte-for-byte witness.
+        let props = try curl([proxy.baseURL + "/props"])
+        let direct = try curl([server + "/props"])
         #expect(proxy.stop() == 0)
 
         let answer = try #require(try JSONSerialization.jsonObject(with: Data(whole.out.utf8)) as? [String: Any])
         let usage = try #require(answer["usage"] as? [String: Any])
         let choice = try #require((answer["choices"] as? [[String: Any]])?.first)
         let rows = try storeRows(proxy.storePath, "select * from request")
-        #expect(rows.count == 1, "the models listing is not a model request")
+        #expect(rows.count == 1, "neither the models listing nor the props is a model request")
         let row = try #require(rows.first)
         #expect(row["output_tokens"] as? Int == usage["completion_tokens"] as? Int)
         #expect(row["input_tokens"] as? Int == usage["prompt_tokens"] as? Int)
         #expect(row["finish_reason"] as? String == choice["finish_reason"] as? String)
         #expect(row["response_id"] as? String == answer["id"] as? String)
         #expect(row["streamed"] as? Int == 0)
-        #expect(models.out == direct.out, "a passed-through body is the upstream's, byte for byte")
+        let listing = try #require(try JSONSerialization.jsonObject(with: Data(models.out.utf8)) as? [String: Any])
+        #expect((listing["data"] as? [Any])?.isEmpty == false, "the models listing reached the client")
+        #expect(!props.out.isEmpty && props.out == direct.out, "a passed-through body is the upstream's, byte for byte")
     }
 
     @Test func openAISDKSeesWhatTheStoreHolds() throws {
