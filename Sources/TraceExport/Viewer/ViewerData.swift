@@ -74,7 +74,8 @@ public struct ViewerData: Sendable {
                 counts.tools += run.toolCalls.count
                 counts.handoffs += run.handoffs.count
             }
-            let summary = SummaryReport.compute(trace: trace, prices: prices)
+            // Unpriced: the header's dollars come from `Builder.Money`, so each request is priced once.
+            let summary = SummaryReport.compute(trace: trace)
             for run in trace.runs {
                 let group = summary.runs.first { $0.runID == run.run.runID }
                 summaries.append(builder.summary(group, run: run))
@@ -274,7 +275,7 @@ private struct Builder {
         guard let group else {
             return .object([("runID", .id(run.run.runID)), ("requests", .int(0))])
         }
-        // The run's cost is the one its requests add up to here, as `group.cost` is with the same prices.
+        // The run's cost is the one its requests add up to, as `SummaryReport`'s is with the same prices.
         let money = prices.map { Money($0, run.requests) }
         return .object((money?.cacheMembers ?? []) + [
             ("runID", .id(run.run.runID)), ("requests", .int(group.requests)),
