@@ -98,7 +98,7 @@ public final class StoreSink: TraceSink {
 
     /// Queues `event` for the writer thread and returns at once; counts it as dropped if the
     /// queue is full or the sink is closed.
-    public func record(_ event: TraceEvent) {
+    public func record(_ event: consuming TraceEvent) {
         engine.enqueue(Queued(event: event, redaction: nil))
     }
 
@@ -219,8 +219,10 @@ extension StoreSink {
         }
 
         @inline(__always)
-        func enqueue(_ item: Queued) {
+        func enqueue(_ item: consuming Queued) {
             let size = item.event.approximateBytes
+            // Moved into the queue, not copied: a copy would retain the event's box and release it.
+            var item = Optional(item)
             let signal = state.withLock { state -> Bool? in
                 if state.signalEnds { return nil }
                 if state.closeRequested {
@@ -234,7 +236,7 @@ extension StoreSink {
                     state.pendingDrops[.queueFull, default: 0] += 1
                     return false
                 }
-                state.queue.append(item)
+                state.queue.append(item.take()!)
                 state.queuedBytes += size
                 switch state.writerMode {
                 case .busy:
