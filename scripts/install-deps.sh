@@ -32,6 +32,6 @@ echo "install-deps: Debian packages present"
 # (opentelemetry-proto) that OTLPProtobufTests decode with.
 "$(dirname "$0")/phoenix.sh" install
 
-# The official openai and anthropic Python SDKs from PyPI, in a virtualenv of their own: the clients
-# the proxy tests (Tests/ProxyTests) drive through the recording proxy.
+# The official openai, anthropic and ollama Python SDKs from PyPI, in a virtualenv of their own:
+# the clients the proxy tests (Tests/ProxyTests) drive through the recording proxy.
 "$(dirname "$0")/proxy-clients.sh" install

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The official openai and anthropic Python SDKs, from PyPI, in a virtualenv of their own: the
+# The official openai, anthropic and ollama Python SDKs, from PyPI, in a virtualenv of their own: the
 # clients nobody here wrote that the proxy tests (Tests/ProxyTests) drive through the proxy.
 #
 #   scripts/proxy-clients.sh install   # make the virtualenv and install the SDKs (once)
@@ -10,17 +10,20 @@ set -euo pipefail
 venv=${PROXY_CLIENTS_VENV:-$HOME/.cache/sessiontrace/proxy-clients-venv}
 openai_version=3.57.0
 anthropic_version=2.15.0
+ollama_version=0.6.3
 
 case "${1:-}" in
 install)
     if ! "$venv/bin/python" -c "
-import openai, anthropic, sys
-sys.exit(0 if (openai.__version__, anthropic.__version__) == ('$openai_version', '$anthropic_version') else 1)
+import importlib.metadata as m, sys
+wanted = {'openai': '$openai_version', 'anthropic': '$anthropic_version', 'ollama': '$ollama_version'}
+sys.exit(0 if all(m.version(name) == version for name, version in wanted.items()) else 1)
 " 2>/dev/null; then
         python3 -m venv "$venv"
-        "$venv/bin/pip" install -q "openai==$openai_version" "anthropic==$anthropic_version"
+        "$venv/bin/pip" install -q "openai==$openai_version" "anthropic==$anthropic_version" \
+            "ollama==$ollama_version"
     fi
-    echo "proxy-clients: openai $openai_version and anthropic $anthropic_version in $venv"
+    echo "proxy-clients: openai $openai_version, anthropic $anthropic_version and ollama $ollama_version in $venv"
     ;;
 python)
     echo "$venv/bin/python"

@@ -48,15 +48,20 @@ struct ObservedRequest {
                 entries.append(.prompt(text))
             }
         }
-        let tools = (object["tools"] as? [[String: Any]] ?? []).map { tool in
+        return openAI(
+            object, sessionHeader: sessionHeader, instructions: instructions, entries: entries,
+            tools: functionTools(object["tools"]),
+            maximumResponseTokens: object["max_completion_tokens"] ?? object["max_tokens"])
+    }
+
+    /// Tools as chat completions (and Ollama) define them: `{"type": "function", "function": {…}}`.
+    static func functionTools(_ tools: Any?) -> [ToolDefinition] {
+        (tools as? [[String: Any]] ?? []).map { tool in
             let function = tool["function"] as? [String: Any] ?? [:]
             return ToolDefinition(
                 name: function["name"] as? String ?? "", description: function["description"] as? String ?? "",
                 parameters: JSONValue.text(function["parameters"]))
         }
-        return openAI(
-            object, sessionHeader: sessionHeader, instructions: instructions, entries: entries, tools: tools,
-            maximumResponseTokens: object["max_completion_tokens"] ?? object["max_tokens"])
     }
 
     /// An OpenAI request (chat completions or Responses) of what its body held: the model, the

@@ -55,7 +55,11 @@ final class ProxyExchange: Sendable {
         handle.setStreamed(observed.streams)
         state = Mutex(
             State(
-                tap: ResponseTap(route: route, upstreamURL: upstreamURL),
+                tap: ResponseTap(
+                    route: route, upstreamURL: upstreamURL,
+                    callsBefore: observed.request.entries.reduce(0) {
+                        if case .toolCalls(let calls) = $1 { $0 + calls.count } else { $0 }
+                    }),
                 observation: ResponseObservation(request: handle, recordChunks: false)))
     }
 

@@ -6,6 +6,8 @@ enum ProxyRoute: Equatable {
     case anthropicMessages
     /// `POST …/responses`: recorded as an OpenAI Responses API request.
     case responses
+    /// `POST …/api/chat`: recorded as an Ollama native chat request.
+    case ollamaChat
     /// Everything else (models, embeddings, a stored response's `GET`, …): forwarded, not recorded.
     case passthrough
 
@@ -22,6 +24,8 @@ enum ProxyRoute: Equatable {
             self = .anthropicMessages
         } else if trimmed.hasSuffix("/responses") {
             self = .responses
+        } else if trimmed.hasSuffix("/api/chat") {
+            self = .ollamaChat
         } else {
             self = .passthrough
         }
@@ -35,6 +39,7 @@ enum ProxyRoute: Equatable {
         switch self {
         case .chatCompletions, .responses: "openai"
         case .anthropicMessages: "anthropic"
+        case .ollamaChat: "ollama"
         case .passthrough: ""
         }
     }

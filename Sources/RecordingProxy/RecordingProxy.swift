@@ -186,6 +186,7 @@ public final class RecordingProxy: Sendable {
             switch route {
             case .anthropicMessages: ObservedRequest.anthropicMessages(data, sessionHeader: session)
             case .responses: ObservedRequest.openAIResponses(data, sessionHeader: session)
+            case .ollamaChat: ObservedRequest.ollamaChat(data, sessionHeader: session)
             case .chatCompletions, .passthrough: ObservedRequest.openAIChat(data, sessionHeader: session)
             }
         return observed.map {
@@ -199,9 +200,12 @@ public final class RecordingProxy: Sendable {
     func respondBadGateway(_ connection: OpaquePointer, route: ProxyRoute, reason: String) -> Bool {
         let message = "the recording proxy could not reach the upstream: \(reason)"
         let error: [String: Any] =
-            route == .anthropicMessages
-            ? ["type": "error", "error": ["type": "api_error", "message": message]]
-            : ["error": ["message": message, "type": "proxy_error", "code": "upstream_unreachable"]]
+            switch route {
+            case .anthropicMessages: ["type": "error", "error": ["type": "api_error", "message": message]]
+            case .ollamaChat: ["error": message]
+            case .chatCompletions, .responses, .passthrough:
+                ["error": ["message": message, "type": "proxy_error", "code": "upstream_unreachable"]]
+            }
         let body = JSONValue.text(error)
         let response = body.withCString { cmhd_response_from_copy($0, strlen($0)) }
         _ = cmhd_add_header(response, "Content-Type", "application/json")

@@ -2,7 +2,8 @@ import Foundation
 import ModelSession
 
 /// Reads a model response as it passes through, without changing a byte: a streamed body
-/// through the same server-sent-event parser and assembler as our backends, a whole body as JSON.
+/// (server-sent events, or Ollama's JSON Lines) through the same parser and assembler as our
+/// backends, a whole body as JSON.
 ///
 /// Memory is bounded: one event of at most ``maximumEventSize`` bytes, a whole body of at most
 /// ``maximumBodySize`` (past it the response is forwarded but not read).
@@ -11,7 +12,9 @@ struct ResponseTap {
     static let maximumBodySize = 8 << 20
 
     private let route: ProxyRoute
-    private var parser = ServerSentEventParser(maximumEventSize: Self.maximumEventSize)
+    private let url: URL
+    private let callsBefore: Int
+    private var parser: ServerSentEventParser
     private var assembler: any ModelEventAssembler
     private var body: [UInt8] = []
     private var bodyTooLarge = false
@@ -20,25 +23,33 @@ struct ResponseTap {
     /// The first thing that made the stream unreadable; it still passes through.
     private(set) var malformation: String?
 
-    init(route: ProxyRoute, upstreamURL: String) {
+    /// `callsBefore`: the tool calls in the request's history, which number the calls of an
+    /// Ollama response that come without an id.
+    init(route: ProxyRoute, upstreamURL: String, callsBefore: Int) {
         self.route = route
         let url = URL(string: upstreamURL) ?? URL(fileURLWithPath: "/")
+        self.url = url
+        self.callsBefore = callsBefore
         assembler =
             switch route {
             case .anthropicMessages: AnthropicStreamAssembler(url: url)
             case .responses: ResponsesStreamAssembler()
+            case .ollamaChat: OllamaStreamAssembler(url: url, firstCallOrdinal: callsBefore)
             case .chatCompletions, .passthrough: OpenAIStreamAssembler(url: url)
             }
+        parser = ServerSentEventParser(
+            maximumEventSize: Self.maximumEventSize, framing: type(of: assembler).framing)
     }
 
     /// `gen_ai.response.id` and `.model` of a streamed response, once an event carried them.
     var responseID: String? { assembler.responseID }
     var responseModel: String? { assembler.responseModel }
 
-    /// Reads events when the upstream answered 2xx with `text/event-stream`.
+    /// Reads events when the upstream answered 2xx with the route's stream type: `text/event-stream`,
+    /// or `application/x-ndjson` (Ollama).
     mutating func begin(status: Int, contentType: String?) {
         readsEvents = (200..<300).contains(status)
-            && (contentType ?? "").lowercased().hasPrefix("text/event-stream")
+            && (contentType ?? "").lowercased().hasPrefix(parser.framing.mediaType)
     }
 
     /// The model events `bytes` complete; none once the stream was found malformed.
@@ -96,6 +107,7 @@ struct ResponseTap {
         switch route {
         case .anthropicMessages: return .anthropic(object)
         case .responses: return .responses(object)
+        case .ollamaChat: return .ollama(String(decoding: body, as: UTF8.self), url: url, callsBefore: callsBefore)
         case .chatCompletions, .passthrough: return .openAI(object)
         }
     }
@@ -106,6 +118,7 @@ struct ResponseTap {
             if let error = object["error"] as? [String: Any], let message = error["message"] as? String {
                 return message
             }
+            if let message = object["error"] as? String { return message }  // Ollama's
             if let message = object["message"] as? String { return message }
         }
         return String(decoding: body.prefix(300), as: UTF8.self)

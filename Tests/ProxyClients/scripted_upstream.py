@@ -15,6 +15,9 @@ models:
                    between CR and LF
   /v1/responses    (any model) the Responses API: calls get_weather until a function_call_output came,
                    then answers; whole or streamed
+  /api/chat        Ollama's native chat API, with scripted-loop's or scripted-clean's script: tool
+                   calls without ids, arguments as objects, durations in ns; streamed as JSON Lines
+                   written in pieces that split lines, or whole with "stream": false
   scripted-huge    a whole (not streamed) JSON answer of 256 MiB, written 1 MiB at a time
   scripted-malformed  an event that is not JSON, then [DONE]
   scripted-slow    one content chunk, then one every second for a minute
@@ -86,6 +89,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.anthropic_message(request, model)
         if self.path.rstrip("/").endswith("/responses"):
             return self.responses_answer(request, model)
+        if self.path.rstrip("/").endswith("/api/chat"):
+            return self.ollama_chat(request, model)
         if model == "scripted-bytes":
             return self.stream_pieces(BYTES_PIECES)
         if model == "scripted-huge":
@@ -199,6 +204,35 @@ class Handler(BaseHTTPRequestHandler):
         pieces += [event("response.output_item.done", item=item), event("response.completed", response=response)]
         self.stream_pieces(pieces)
 
+    def ollama_chat(self, request, model):
+        """Ollama's /api/chat: the tool loop of the chat completions, as Ollama writes it."""
+        results = sum(1 for m in request.get("messages", []) if m.get("role") == "tool")
+        wanted = 4 if model == "scripted-loop" else 1
+        created = "2026-12-06T04:00:%02d.000000Z" % results
+        if results < wanted:
+            messages = [{"role": "assistant", "content": "", "tool_calls": [
+                {"function": {"name": "get_weather", "arguments": {"city": "Paris"}}}]}]
+        else:
+            messages = [{"role": "assistant", "content": "It is sunny"}, {"role": "assistant", "content": " in Paris."}]
+        metrics = {"total_duration": 900000000 + results, "load_duration": 2500000, "prompt_eval_count": 20 + 10 * results,
+                   "prompt_eval_duration": 40000000, "eval_count": 9, "eval_duration": 180000000}
+        if request.get("stream", True) is False:
+            whole = {"role": "assistant", "content": "".join(m["content"] for m in messages)}
+            whole.update({k: v for m in messages for k, v in m.items() if k == "tool_calls"})
+            body = json.dumps(dict({"model": model, "created_at": created, "message": whole, "done": True,
+                                    "done_reason": "stop"}, **metrics)).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        lines = [{"model": model, "created_at": created, "message": m, "done": False} for m in messages]
+        lines.append(dict({"model": model, "created_at": created, "message": {"role": "assistant", "content": ""},
+                           "done": True, "done_reason": "stop"}, **metrics))
+        stream = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+        self.stream_pieces([stream[i:i + 37] for i in range(0, len(stream), 37)], content_type="application/x-ndjson")
+
     def huge_answer(self, mebibytes):
         head, tail = b'{"id":"chatcmpl-huge","object":"chat.completion","choices":[],"padding":"', b'"}'
         piece = b"a" * (1 << 20)
@@ -211,9 +245,9 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(piece)
         self.wfile.write(tail)
 
-    def stream_pieces(self, pieces, pause=0.005):
+    def stream_pieces(self, pieces, pause=0.005, content_type="text/event-stream"):
         self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Content-Type", content_type)
         self.send_header("Cache-Control", "no-cache")
         self.send_header("Connection", "close")
         self.end_headers()

@@ -2,6 +2,11 @@
 package struct ServerSentEvent: Sendable, Hashable {
     package var event: String?
     package var data: String
+
+    package init(event: String? = nil, data: String) {
+        self.event = event
+        self.data = data
+    }
 }
 
 /// How a streamed answer is cut into events.
@@ -12,7 +17,7 @@ package enum StreamFraming: Sendable {
     case jsonLines
 
     /// The media type a server sends such a stream as, and a client accepts.
-    var mediaType: String {
+    package var mediaType: String {
         switch self {
         case .serverSentEvents: "text/event-stream"
         case .jsonLines: "application/x-ndjson"

@@ -9,7 +9,7 @@ package struct ServerSentEventParser {
     package struct TooLarge: Error {}
 
     let maximumEventSize: Int
-    let framing: StreamFraming
+    package let framing: StreamFraming
     private var partialLine: [UInt8] = []
     private var eventName: String?
     private var dataLines: [String] = []

@@ -8,6 +8,12 @@ package struct OllamaStreamAssembler: ModelEventAssembler {
     package static var framing: StreamFraming { .jsonLines }
 
     let url: URL
+    /// How a call that comes without an id gets one. nil: from this response's `created_at` and its
+    /// index in the response (the backend: its transcript keeps the ids it gave). A number: from its
+    /// ordinal in the conversation, this number (the calls in the request's history) plus its index,
+    /// and no `created_at` (the proxy: the next request repeats the call without an id, and
+    /// ``toolCall(_:index:createdAt:)`` must give it the same one there).
+    let firstCallOrdinal: Int?
     /// Ollama gives a response no id.
     package var responseID: String? { nil }
     package private(set) var responseModel: String?
@@ -28,8 +34,9 @@ package struct OllamaStreamAssembler: ModelEventAssembler {
         var outputNanoseconds: Double?
     }
 
-    package init(url: URL) {
+    package init(url: URL, firstCallOrdinal: Int? = nil) {
         self.url = url
+        self.firstCallOrdinal = firstCallOrdinal
     }
 
     package mutating func consume(_ event: ServerSentEvent) throws -> [ModelEvent] {
@@ -54,13 +61,13 @@ package struct OllamaStreamAssembler: ModelEventAssembler {
         }
         if !content.isEmpty { events.append(.contentDelta(content)) }
         for call in calls {
-            let function = call["function"] as? [String: Any]
-            let name = function?["name"] as? String ?? ""
-            let arguments = Self.argumentsText(function?["arguments"])
-            let id =
-                (call["id"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-                ?? ToolCallID.make(responseID: createdAt, index: toolCalls.count, name: name, arguments: arguments)
-            toolCalls.append(ToolCallRequest(id: id, name: name, arguments: arguments))
+            let call =
+                if let firstCallOrdinal {
+                    Self.toolCall(call, index: firstCallOrdinal + toolCalls.count, createdAt: nil)
+                } else {
+                    Self.toolCall(call, index: toolCalls.count, createdAt: createdAt)
+                }
+            toolCalls.append(call)
         }
         if line["done"] as? Bool == true {
             let number = { (key: String) in (line[key] as? NSNumber)?.doubleValue }
@@ -95,6 +102,19 @@ package struct OllamaStreamAssembler: ModelEventAssembler {
         }
         events.append(.finished(reason: last.reason ?? "stop"))
         return events
+    }
+
+    /// A call as Ollama writes it (`{"function": {"name", "arguments"}}`, in a response or in a
+    /// request's history): its own `id` when it has one, else one made of `createdAt` (the
+    /// response's, or nil), `index`, its name and its arguments.
+    package static func toolCall(_ call: [String: Any], index: Int, createdAt: String?) -> ToolCallRequest {
+        let function = call["function"] as? [String: Any]
+        let name = function?["name"] as? String ?? ""
+        let arguments = argumentsText(function?["arguments"])
+        let id =
+            (call["id"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+            ?? ToolCallID.make(responseID: createdAt, index: index, name: name, arguments: arguments)
+        return ToolCallRequest(id: id, name: name, arguments: arguments)
     }
 
     /// Ollama sends a call's arguments as a JSON object: its text, keys sorted, so the same call
