@@ -99,8 +99,11 @@ final class ProxyExchange: Sendable {
             state.ended = true
             if case .failed(let failure) = ending {
                 // Clients close the connection once the stream's last event came (the openai SDK
-                // at [DONE]), before the upstream ends it: such a stream is complete, not cancelled.
-                guard case .clientDisconnected = failure, state.tap.readsEvents, state.tap.hasCompleteStream else {
+                // at [DONE]), or its error, before the upstream ends it: such a stream is complete
+                // (or failed upstream), not cancelled.
+                guard case .clientDisconnected = failure, state.tap.readsEvents,
+                      state.tap.hasCompleteStream || state.tap.upstreamError != nil
+                else {
                     return (state.toolCalls, state.observation.response, nil, failure)
                 }
             }
@@ -114,6 +117,9 @@ final class ProxyExchange: Sendable {
                 }
                 let (id, model) = (state.tap.responseID, state.tap.responseModel)
                 handle.setResponse(id: id, model: model)
+                if let message = state.tap.upstreamError {
+                    return (state.toolCalls, state.observation.response, id, .upstreamError(message))
+                }
                 if let malformation = state.tap.malformation {
                     return (state.toolCalls, state.observation.response, id, .malformedStream(malformation))
                 }
@@ -146,6 +152,8 @@ final class ProxyExchange: Sendable {
 enum ProxyFailure: Error, CustomStringConvertible {
     case upstreamUnreachable(String)
     case upstreamStatus(Int, message: String)
+    /// The upstream reported an error inside a stream it had begun with a 2xx status.
+    case upstreamError(String)
     case upstreamCut(String)
     case malformedStream(String)
     case clientDisconnected
@@ -155,6 +163,7 @@ enum ProxyFailure: Error, CustomStringConvertible {
         switch self {
         case .upstreamUnreachable(let reason): "upstream unreachable: \(reason)"
         case .upstreamStatus(let status, let message): "upstream answered HTTP \(status): \(message)"
+        case .upstreamError(let message): "upstream reported an error in the stream: \(message)"
         case .upstreamCut(let reason): "upstream stream cut: \(reason)"
         case .malformedStream(let reason): "malformed upstream stream: \(reason)"
         case .clientDisconnected: "cancelled: the client disconnected"

@@ -22,6 +22,9 @@ struct ResponseTap {
     private(set) var readsEvents = false
     /// The first thing that made the stream unreadable; it still passes through.
     private(set) var malformation: String?
+    /// The error the upstream reported in a well-formed stream (an `error` event, Ollama's
+    /// `{"error": …}` line); the stream is read no further.
+    private(set) var upstreamError: String?
 
     /// `callsBefore`: the tool calls in the request's history, which number the calls of an
     /// Ollama response that come without an id.
@@ -33,7 +36,7 @@ struct ResponseTap {
         assembler =
             switch route {
             case .anthropicMessages: AnthropicStreamAssembler(url: url)
-            case .responses: ResponsesStreamAssembler()
+            case .responses: ResponsesStreamAssembler(url: url)
             case .ollamaChat: OllamaStreamAssembler(url: url, firstCallOrdinal: callsBefore)
             case .chatCompletions, .passthrough: OpenAIStreamAssembler(url: url)
             }
@@ -64,29 +67,33 @@ struct ResponseTap {
             }
             return []
         }
-        guard malformation == nil else { return [] }
+        guard !stopped else { return [] }
+        var events: [ModelEvent] = []
         do {
-            var events: [ModelEvent] = []
             for event in try parser.consume(bytes) { events += try assembler.consume(event) }
-            return events
         } catch is ServerSentEventParser.TooLarge {
             malformation = "an event longer than \(Self.maximumEventSize) bytes"
+        } catch HTTPEndpoint.Error.serverError(_, let message) {
+            upstreamError = message
         } catch {
             malformation = String(describing: error)
         }
-        return []
+        return events
     }
+
+    /// Whether the stream is read no further: it was malformed, or the upstream reported an error.
+    private var stopped: Bool { malformation != nil || upstreamError != nil }
 
     /// Whether the streamed body so far is a whole, well-formed stream (its last event came).
     var hasCompleteStream: Bool {
         var probe = self
         _ = probe.finishEvents()
-        return readsEvents && probe.malformation == nil
+        return readsEvents && !probe.stopped
     }
 
     /// The events left at the end of a streamed body; sets ``malformation`` when it ended early.
     mutating func finishEvents() -> [ModelEvent] {
-        guard readsEvents, malformation == nil else { return [] }
+        guard readsEvents, !stopped else { return [] }
         if parser.hasPendingInput {
             malformation = "the body ended inside an event"
             return []
@@ -112,17 +119,8 @@ struct ResponseTap {
         }
     }
 
-    /// The error message a whole error body carries, or its first bytes.
-    func errorMessage() -> String {
-        if let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] {
-            if let error = object["error"] as? [String: Any], let message = error["message"] as? String {
-                return message
-            }
-            if let message = object["error"] as? String { return message }  // Ollama's
-            if let message = object["message"] as? String { return message }
-        }
-        return String(decoding: body.prefix(300), as: UTF8.self)
-    }
+    /// The error message a whole error body carries, or its text.
+    func errorMessage() -> String { HTTPEndpoint.Error.message(fromBody: body) }
 }
 
 /// What a whole (not streamed) model response said.

@@ -10,10 +10,13 @@ struct ResponsesStreamAssembler: ModelEventAssembler {
         var description: String
     }
 
+    let url: URL
     private(set) var responseID: String?
     private(set) var responseModel: String?
     private var started = false
     private var ended = false
+
+    init(url: URL) { self.url = url }
 
     mutating func consume(_ event: ServerSentEvent) throws -> [ModelEvent] {
         guard let object = try? JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any] else {
@@ -46,7 +49,7 @@ struct ResponsesStreamAssembler: ModelEventAssembler {
             events += whole.events
             ended = true
         case "error":
-            throw Malformed(description: "an error event: \(event.data.prefix(300))")
+            throw HTTPEndpoint.Error.serverError(url: url, message: HTTPEndpoint.Error.message(fromBody: event.data.utf8))
         default:
             break
         }

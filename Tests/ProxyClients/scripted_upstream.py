@@ -20,6 +20,8 @@ models:
                    written in pieces that split lines, or whole with "stream": false
   scripted-huge    a whole (not streamed) JSON answer of 256 MiB, written 1 MiB at a time
   scripted-malformed  an event that is not JSON, then [DONE]
+  scripted-stream-error  one content chunk, then an error event (OpenAI's shape; on /api/chat a content
+                   line, then Ollama's {"error": ...} line), and the end of the body
   scripted-slow    one content chunk, then one every second for a minute
   scripted-many    200 content chunks, one every 10 ms (benchmarks/proxy-overhead.sh, 64 at once)
 """
@@ -99,6 +101,10 @@ class Handler(BaseHTTPRequestHandler):
             usage = (request.get("stream_options") or {}).get("include_usage")
             pieces = USAGE_PIECES_ASKED + USAGE_CHUNK_PIECES if usage else USAGE_PIECES
             return self.stream_pieces(pieces + [b"data: [DONE]\n\n"])
+        if model == "scripted-stream-error":
+            error = {"error": {"message": "the server is overloaded", "type": "server_error"}}
+            return self.stream_pieces([chunk(model, {"role": "assistant", "content": "Hel"}),
+                                       b"data: " + json.dumps(error).encode() + b"\n\n"])
         if model == "scripted-malformed":
             return self.stream_pieces([b"data: {not json\n\n", b"data: [DONE]\n\n"])
         if model == "scripted-slow":
@@ -206,6 +212,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def ollama_chat(self, request, model):
         """Ollama's /api/chat: the tool loop of the chat completions, as Ollama writes it."""
+        if model == "scripted-stream-error":
+            line = {"model": model, "created_at": "2026-12-06T04:00:00Z",
+                    "message": {"role": "assistant", "content": "Hel"}, "done": False}
+            return self.stream_pieces([json.dumps(line).encode() + b"\n", b'{"error":"the model runner stopped"}\n'],
+                                      content_type="application/x-ndjson")
         results = sum(1 for m in request.get("messages", []) if m.get("role") == "tool")
         wanted = 4 if model == "scripted-loop" else 1
         created = "2026-12-06T04:00:%02d.000000Z" % results

@@ -147,6 +147,27 @@ struct ProxyScriptedUpstreamTests {
         #expect((row["error"] as? String ?? "").hasPrefix("malformed upstream stream"))
     }
 
+    /// An error the upstream reports inside a stream it began with 200 (OpenAI's error event,
+    /// Ollama's error line) is recorded as the upstream's error, not as a malformed stream; the
+    /// output before it still timed the first token.
+    @Test func errorInsideAStreamIsRecordedAsTheUpstreamsError() throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url)
+        let chat = #"{"model":"scripted-stream-error","messages":[{"role":"user","content":"hi"}],"stream":true}"#
+        let ollama = #"{"model":"scripted-stream-error","messages":[{"role":"user","content":"hi"}]}"#
+        let chatOut = try curl(["-d", chat, proxy.openAIBaseURL + "/chat/completions"])
+        let ollamaOut = try curl(["-d", ollama, proxy.baseURL + "/api/chat"])
+        #expect(proxy.stop() == 0)
+        #expect(chatOut.out.hasSuffix(#"data: {"error": {"message": "the server is overloaded", "type": "server_error"}}"# + "\n\n"))
+        #expect(ollamaOut.out.hasSuffix(#"{"error":"the model runner stopped"}"# + "\n"))
+        let rows = try storeRows(proxy.storePath, "select * from request order by ts")
+        #expect(rows.map { $0["error"] as? String } == [
+            "upstream reported an error in the stream: the server is overloaded",
+            "upstream reported an error in the stream: the model runner stopped",
+        ])
+        #expect(rows.allSatisfy { ($0["ttft"] as? Int ?? 0) > 0 }, "the content before the error came")
+    }
+
     @Test func upstreamDownGivesTheClient502WithJSON() throws {
         // Port 1 on loopback: nothing listens there.
         let proxy = try ProxyProcess(upstream: "http://127.0.0.1:1")

@@ -69,7 +69,7 @@ extension HTTPEndpoint {
 
         /// The `message` of a JSON error body (`{"error": {"message": ...}}` or
         /// `{"error": "...", "message": ...}`), else the body text itself; as ``serverText(_:limit:)``.
-        static func message(fromBody body: some Collection<UInt8>) -> String {
+        package static func message(fromBody body: some Collection<UInt8>) -> String {
             if let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] {
                 if let error = object["error"] as? [String: Any], let message = error["message"] as? String {
                     return serverText(message)
