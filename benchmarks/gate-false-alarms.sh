@@ -11,10 +11,15 @@
 #   benchmarks/gate-false-alarms.sh --other-machine [N]  # two simulated machines, each against the other's
 #   KEEP=DIR benchmarks/gate-false-alarms.sh [N]         # keep the stores in DIR
 #   benchmarks/gate-false-alarms.sh --stores DIR         # gate stores recorded before (DIR/run-*.sqlite)
+#   benchmarks/gate-false-alarms.sh --load-changes [N]   # a load that starts or stops within each run
 #
 # --other-machine: the "other machine" is this one's llama.cpp server with a sampling setting that
 # changes the tokens but not the code (OTHER_SERVER_ARGS, default '--repeat-penalty 1.3'), as another
 # CPU does. A baseline of 2 runs on each machine; N runs of each gated against the other's baseline.
+#
+# --load-changes: a baseline of 2 runs on the quiet machine, then N runs during which a busy loop
+# holds one core for part of the run: from LOAD_AFTER seconds (default 3) to the end in odd runs,
+# from the start to LOAD_AFTER seconds in even ones. The loop is this script's child, ended by PID.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 planner_args=(${GATE_PLANNER_ARGS:---label planner --max-tokens 64})
@@ -23,6 +28,7 @@ swift build --product trace-report >/dev/null
 
 mode=checked-in
 if [ "${1:-}" = "--other-machine" ]; then mode=other-machine; shift; fi
+if [ "${1:-}" = "--load-changes" ]; then mode=load-changes; shift; fi
 if [ -n "${KEEP:-}" ]; then work="$KEEP"; mkdir -p "$work"; else work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT; fi
 
 # record PREFIX COUNT [server args]: COUNT planner runs into PREFIX-K.sqlite.
@@ -34,6 +40,35 @@ record() {
         start=$(date +%s)
         .build/debug/planner-demo --store "$prefix-$k.sqlite" "${planner_args[@]}" "${server[@]}" >/dev/null
         echo "recorded $(basename "$prefix")-$k in $(( $(date +%s) - start )) s (load $(cut -d' ' -f1 /proc/loadavg))"
+    done
+}
+
+# record_changing PREFIX COUNT: like record, with a busy loop for part of each run.
+record_changing() {
+    local prefix="$1" count="$2" after="${LOAD_AFTER:-3}"
+    for k in $(seq 1 "$count"); do
+        local start demo hog
+        start=$(date +%s)
+        if [ $((k % 2)) -eq 1 ]; then
+            .build/debug/planner-demo --store "$prefix-$k.sqlite" "${planner_args[@]}" >/dev/null &
+            demo=$!
+            sleep "$after"
+            ( while :; do :; done ) &
+            hog=$!
+            wait "$demo"
+            kill "$hog"
+            echo "recorded $(basename "$prefix")-$k in $(( $(date +%s) - start )) s, a core busy from ${after} s to the end"
+        else
+            ( while :; do :; done ) &
+            hog=$!
+            .build/debug/planner-demo --store "$prefix-$k.sqlite" "${planner_args[@]}" >/dev/null &
+            demo=$!
+            sleep "$after"
+            kill "$hog"
+            wait "$demo"
+            echo "recorded $(basename "$prefix")-$k in $(( $(date +%s) - start )) s, a core busy for its first ${after} s"
+        fi
+        wait "$hog" 2>/dev/null || true
     done
 }
 
@@ -70,6 +105,14 @@ gate_all() {
 }
 
 case "$mode" in
+load-changes)
+    runs="${1:-10}"
+    swift build --product planner-demo >/dev/null
+    record "$work/base" 2
+    .build/debug/trace-report baseline --out "$work/base.json" "$work"/base-*.sqlite >/dev/null
+    record_changing "$work/run" "$runs"
+    gate_all "$work/base.json" "$work/run" "$runs"
+    ;;
 checked-in)
     if [ "${1:-}" = "--stores" ]; then
         work="$2"

@@ -76,6 +76,8 @@ struct BaselineFile: Decodable {
             let caps = try column("max_tokens", PlausibleRange.count)
             let temperatures = try column("temperature", 0...Double.greatestFiniteMagnitude)
             let earlier = try column("earlier_output_tokens", PlausibleRange.count)
+            // Times are scaled by these speeds: 0 would scale them to 0, and pass anything.
+            let nearby = try column("nearby_server_ns_per_token", 1...PlausibleRange.duration.upperBound)
             let providers = try columns.decodeIfPresent([String?].self, forKey: AnyKey("provider"))
             guard providers == nil || providers?.count == latencies.count else {
                 throw BaselineFile.refusal(decoder.codingPath + [AnyKey("provider")], "is not aligned with latency_ns")
@@ -89,7 +91,7 @@ struct BaselineFile: Decodable {
                 requests.append(RequestSample(
                     ttft: ttft[row], latency: latency, tokensPerSecond: rate[row], toolCalls: tools[row] ?? 0,
                     usage: usage[row], provider: providers?[row], maxTokens: caps[row], temperature: temperatures[row],
-                    earlierOutputTokens: earlier[row]))
+                    earlierOutputTokens: earlier[row], nearbyServerNanosPerToken: nearby[row].map(Double.init)))
             }
             let runID = try columns.decodeIfPresent(Identifier.self, forKey: AnyKey("run_id"))?.value
             let speed = try columns.decodeIfPresent(Sample<Double>.self, forKey: AnyKey("server_ns_per_token"))?.value

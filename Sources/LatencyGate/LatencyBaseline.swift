@@ -54,18 +54,20 @@ public struct LatencyBaseline: Sendable {
         return Percentile.nearestRank(50, of: Array(byRun.values) + anonymous)
     }
 
-    /// The samples as if every run had run at `reference` ns per generated token: times to first
-    /// token and latencies scaled by `reference / run speed`, rates by its inverse. A run on a
-    /// machine twice as busy generates at half the speed and is halved back. Runs without server
-    /// timings are left as recorded.
+    /// The samples as if every request had run at `reference` ns per generated token: its time to
+    /// first token and latency scaled by `reference / speed`, its rate by the inverse, where speed
+    /// is the machine's around it (``RequestSample/nearbyServerNanosPerToken``), else its run's. A
+    /// request on a machine twice as busy generates at half the speed and is halved back. Runs
+    /// without server timings are left as recorded.
     public func normalized(toServerNanosPerToken reference: Double) -> LatencyBaseline {
         var copy = self
         for index in copy.groups.indices {
             copy.groups[index].runs = copy.groups[index].runs.map { run in
-                guard let speed = run.serverNanosPerToken, speed > 0 else { return run }
-                let factor = reference / speed
+                guard let runSpeed = run.serverNanosPerToken, runSpeed > 0 else { return run }
                 var scaled = run
                 scaled.requests = run.requests.map { request in
+                    let nearby = request.nearbyServerNanosPerToken ?? 0
+                    let factor = reference / (nearby > 0 ? nearby : runSpeed)
                     var request = request
                     request.ttft = request.ttft.map { Self.scaled($0, by: factor) }
                     request.latency = Self.scaled(request.latency, by: factor)
@@ -115,6 +117,13 @@ public struct LatencyBaseline: Sendable {
                 var perKey: [ScenarioKey: [RequestSample]] = [:]
                 var order: [ScenarioKey] = []
                 let earlier = earlierOutputTokens(of: run.requests)
+                let perToken = run.requests.map { request -> Double? in
+                    guard let timings = request.serverTimings, timings.predictedTokens > 0,
+                        timings.predictedDuration > 0
+                    else { return nil }
+                    return Double(timings.predictedDuration) / Double(timings.predictedTokens)
+                }
+                let nearby = NearbySpeed.of(perToken: perToken, starts: run.requests.map(\.ts))
                 for (position, request) in run.requests.enumerated() {
                     let scenario: String
                     switch grouping {
@@ -128,15 +137,9 @@ public struct LatencyBaseline: Sendable {
                         ttft: request.timeToFirstToken, latency: request.dur, tokensPerSecond: request.tokensPerSecond,
                         toolCalls: Int64(run.toolCallsByRequest[request.requestID]?.count ?? 0), usage: request.usage,
                         provider: request.provider, maxTokens: request.maxTokens, temperature: request.temperature,
-                        earlierOutputTokens: earlier[position]))
+                        earlierOutputTokens: earlier[position], nearbyServerNanosPerToken: nearby[position]))
                 }
-                let perToken = run.requests.compactMap { request -> Double? in
-                    guard let timings = request.serverTimings, timings.predictedTokens > 0,
-                        timings.predictedDuration > 0
-                    else { return nil }
-                    return Double(timings.predictedDuration) / Double(timings.predictedTokens)
-                }
-                let speed = Percentile.nearestRank(50, of: perToken)
+                let speed = Percentile.nearestRank(50, of: perToken.compactMap { $0 })
                 for key in order {
                     runsByKey[key, default: []].append(
                         ScenarioSamples.Run(runID: run.run.runID, requests: perKey[key]!, serverNanosPerToken: speed))
@@ -308,6 +311,7 @@ public struct LatencyBaseline: Sendable {
             ("max_tokens", .array(rows.map { .int($0.maxTokens) })),
             ("temperature", .array(rows.map { $0.temperature.map(OrderedJSON.double) ?? .null })),
             ("earlier_output_tokens", .array(rows.map { .int($0.earlierOutputTokens) })),
+            ("nearby_server_ns_per_token", .array(rows.map { .int($0.nearbyServerNanosPerToken.map { Int64($0.rounded()) }) })),
         ]
         return .object(members)
     }

@@ -21,6 +21,10 @@ public struct RequestSample: Sendable, Hashable {
     /// Output tokens of the run's requests that ended before this one began: the most of the
     /// model's own text this request's prompt can carry (see ``Workload``).
     public var earlierOutputTokens: Int64?
+    /// The machine's speed around the request (``NearbySpeed``): the median server generation
+    /// time per token, in ns, of the run's requests nearest it in time, itself left out; nil where
+    /// none reported one, and in baselines written before it was kept (the run's speed serves then).
+    public var nearbyServerNanosPerToken: Double?
 
     public var inputTokens: Int64? { usage.inputTokens }
     public var cachedInputTokens: Int64? { usage.cachedInputTokens }
@@ -41,7 +45,7 @@ public struct RequestSample: Sendable, Hashable {
     public init(
         ttft: Int64?, latency: Int64, tokensPerSecond: Double?, toolCalls: Int64, usage: RequestUsage,
         provider: String? = nil, cost: Double? = nil, maxTokens: Int64? = nil, temperature: Double? = nil,
-        earlierOutputTokens: Int64? = nil
+        earlierOutputTokens: Int64? = nil, nearbyServerNanosPerToken: Double? = nil
     ) {
         self.ttft = ttft
         self.latency = latency
@@ -53,6 +57,7 @@ public struct RequestSample: Sendable, Hashable {
         self.maxTokens = maxTokens
         self.temperature = temperature
         self.earlierOutputTokens = earlierOutputTokens
+        self.nearbyServerNanosPerToken = nearbyServerNanosPerToken
     }
 
     /// The request's value of `metric`; cache hit rate is its own cached/input ratio.
