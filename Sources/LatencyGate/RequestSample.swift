@@ -21,9 +21,10 @@ public struct RequestSample: Sendable, Hashable {
     /// Output tokens of the run's requests that ended before this one began: the most of the
     /// model's own text this request's prompt can carry (see ``Workload``).
     public var earlierOutputTokens: Int64?
-    /// The machine's speed around the request (``NearbySpeed``): the median server generation
-    /// time per token, in ns, of the run's requests nearest it in time, itself left out; nil where
-    /// none reported one, and in baselines written before it was kept (the run's speed serves then).
+    /// The machine's speed around the request (``NearbySpeed``): the mean server generation time
+    /// per token, in ns, of the run's requests just before and just after it, itself left out; nil
+    /// where none reported one, and in baselines written before it was kept (the run's speed
+    /// serves then).
     public var nearbyServerNanosPerToken: Double?
 
     public var inputTokens: Int64? { usage.inputTokens }
