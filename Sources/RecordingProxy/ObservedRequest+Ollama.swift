@@ -46,6 +46,28 @@ extension ObservedRequest {
                 entries.append(.prompt(text))
             }
         }
+        return ollama(object, sessionHeader: sessionHeader, instructions: instructions, entries: entries)
+    }
+
+    /// Reads an Ollama completion body (`/api/generate`): its `system` text as the instructions, its
+    /// `prompt` (and `images`) as the one prompt; nil when it is not a JSON object with a prompt.
+    /// A `context` (the token ids a previous answer returned, to continue from) is not text the proxy
+    /// can read: such requests join a conversation only when the client names it (`X-Session-Id`).
+    static func ollamaGenerate(_ body: Data, sessionHeader: String?) -> ObservedRequest? {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+              var prompt = object["prompt"] as? String
+        else { return nil }
+        if let images = object["images"] as? [Any], !images.isEmpty { prompt += "\n" + JSONValue.text(images) }
+        let system = object["system"] as? String ?? ""
+        return ollama(
+            object, sessionHeader: sessionHeader, instructions: system.isEmpty ? [] : [system], entries: [.prompt(prompt)])
+    }
+
+    /// An Ollama request of what its body held: the model, the stream flag (on unless `false`), the
+    /// tools, and the output cap and temperature of its `options`.
+    private static func ollama(
+        _ object: [String: Any], sessionHeader: String?, instructions: [String], entries: [Transcript.Entry]
+    ) -> ObservedRequest {
         let options = object["options"] as? [String: Any] ?? [:]
         return ObservedRequest(
             model: object["model"] as? String ?? "", streams: object["stream"] as? Bool ?? true,

@@ -8,6 +8,8 @@ enum ProxyRoute: Equatable {
     case responses
     /// `POST …/api/chat`: recorded as an Ollama native chat request.
     case ollamaChat
+    /// `POST …/api/generate`: recorded as an Ollama native completion of one prompt.
+    case ollamaGenerate
     /// Everything else (models, embeddings, a stored response's `GET`, …): forwarded, not recorded.
     case passthrough
 
@@ -26,6 +28,8 @@ enum ProxyRoute: Equatable {
             self = .responses
         } else if trimmed.hasSuffix("/api/chat") {
             self = .ollamaChat
+        } else if trimmed.hasSuffix("/api/generate") {
+            self = .ollamaGenerate
         } else {
             self = .passthrough
         }
@@ -39,7 +43,7 @@ enum ProxyRoute: Equatable {
         switch self {
         case .chatCompletions, .responses: "openai"
         case .anthropicMessages: "anthropic"
-        case .ollamaChat: "ollama"
+        case .ollamaChat, .ollamaGenerate: "ollama"
         case .passthrough: ""
         }
     }

@@ -187,6 +187,7 @@ public final class RecordingProxy: Sendable {
             case .anthropicMessages: ObservedRequest.anthropicMessages(data, sessionHeader: session)
             case .responses: ObservedRequest.openAIResponses(data, sessionHeader: session)
             case .ollamaChat: ObservedRequest.ollamaChat(data, sessionHeader: session)
+            case .ollamaGenerate: ObservedRequest.ollamaGenerate(data, sessionHeader: session)
             case .chatCompletions, .passthrough: ObservedRequest.openAIChat(data, sessionHeader: session)
             }
         return observed.map {
@@ -202,7 +203,7 @@ public final class RecordingProxy: Sendable {
         let error: [String: Any] =
             switch route {
             case .anthropicMessages: ["type": "error", "error": ["type": "api_error", "message": message]]
-            case .ollamaChat: ["error": message]
+            case .ollamaChat, .ollamaGenerate: ["error": message]
             case .chatCompletions, .responses, .passthrough:
                 ["error": ["message": message, "type": "proxy_error", "code": "upstream_unreachable"]]
             }

@@ -37,7 +37,7 @@ struct ResponseTap {
             switch route {
             case .anthropicMessages: AnthropicStreamAssembler(url: url)
             case .responses: ResponsesStreamAssembler(url: url)
-            case .ollamaChat: OllamaStreamAssembler(url: url, firstCallOrdinal: callsBefore)
+            case .ollamaChat, .ollamaGenerate: OllamaStreamAssembler(url: url, firstCallOrdinal: callsBefore)
             case .chatCompletions, .passthrough: OpenAIStreamAssembler(url: url)
             }
         parser = ServerSentEventParser(
@@ -114,7 +114,7 @@ struct ResponseTap {
         switch route {
         case .anthropicMessages: return .anthropic(object)
         case .responses: return .responses(object)
-        case .ollamaChat: return .ollama(String(decoding: body, as: UTF8.self), url: url, callsBefore: callsBefore)
+        case .ollamaChat, .ollamaGenerate: return .ollama(String(decoding: body, as: UTF8.self), url: url, callsBefore: callsBefore)
         case .chatCompletions, .passthrough: return .openAI(object)
         }
     }

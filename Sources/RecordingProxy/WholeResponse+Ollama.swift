@@ -2,7 +2,7 @@ import Foundation
 import ModelSession
 
 extension WholeResponse {
-    /// An Ollama chat answer that was not streamed (`"stream": false`): one object, as the stream's
+    /// An Ollama answer that was not streamed (`"stream": false`): one object, as the stream's
     /// `"done": true` line, holding the whole message. Read by the stream's own assembler, so that
     /// its counts, durations and call ids are the stream's; nil when that finds it malformed.
     static func ollama(_ body: String, url: URL, callsBefore: Int) -> WholeResponse? {

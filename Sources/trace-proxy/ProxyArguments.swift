@@ -21,7 +21,7 @@ struct ProxyArguments {
                            [--ca-file PEM] [--label TEXT] [--drain-timeout SECONDS] [--request-memory MIB]
 
         Forwards every request to URL and records each chat completion, Responses, Messages and Ollama
-        /api/chat request to FILE. Point a client at it: OPENAI_BASE_URL=http://127.0.0.1:PORT/v1,
+        /api/chat and /api/generate request to FILE. Point a client at it: OPENAI_BASE_URL=http://127.0.0.1:PORT/v1,
         ANTHROPIC_BASE_URL=http://127.0.0.1:PORT or OLLAMA_HOST=http://127.0.0.1:PORT.
         """
 

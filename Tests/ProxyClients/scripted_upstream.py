@@ -18,6 +18,8 @@ models:
   /api/chat        Ollama's native chat API, with scripted-loop's or scripted-clean's script: tool
                    calls without ids, arguments as objects, durations in ns; streamed as JSON Lines
                    written in pieces that split lines, or whole with "stream": false
+  /api/generate    Ollama's completion of one prompt: "It is sunny in Paris." as `response` lines and
+                   a done line with durations and a context; whole with "stream": false
   scripted-huge    a whole (not streamed) JSON answer of 256 MiB, written 1 MiB at a time
   scripted-malformed  an event that is not JSON, then [DONE]
   scripted-stream-error  one content chunk, then an error event (OpenAI's shape; on /api/chat a content
@@ -93,6 +95,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.responses_answer(request, model)
         if self.path.rstrip("/").endswith("/api/chat"):
             return self.ollama_chat(request, model)
+        if self.path.rstrip("/").endswith("/api/generate"):
+            return self.ollama_generate(request, model)
         if model == "scripted-bytes":
             return self.stream_pieces(BYTES_PIECES)
         if model == "scripted-huge":
@@ -230,19 +234,34 @@ class Handler(BaseHTTPRequestHandler):
         if request.get("stream", True) is False:
             whole = {"role": "assistant", "content": "".join(m["content"] for m in messages)}
             whole.update({k: v for m in messages for k, v in m.items() if k == "tool_calls"})
-            body = json.dumps(dict({"model": model, "created_at": created, "message": whole, "done": True,
-                                    "done_reason": "stop"}, **metrics)).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            return
+            return self.ollama_whole(dict({"model": model, "created_at": created, "message": whole, "done": True,
+                                           "done_reason": "stop"}, **metrics))
         lines = [{"model": model, "created_at": created, "message": m, "done": False} for m in messages]
         lines.append(dict({"model": model, "created_at": created, "message": {"role": "assistant", "content": ""},
                            "done": True, "done_reason": "stop"}, **metrics))
         stream = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
         self.stream_pieces([stream[i:i + 37] for i in range(0, len(stream), 37)], content_type="application/x-ndjson")
+
+    def ollama_generate(self, request, model):
+        """Ollama's /api/generate: the text as `response`, the last line with its durations."""
+        created = "2026-12-06T04:00:00.000000Z"
+        done = {"model": model, "created_at": created, "response": "", "done": True, "done_reason": "stop",
+                "context": [1, 2, 3], "total_duration": 500000000, "load_duration": 1500000,
+                "prompt_eval_count": 12, "prompt_eval_duration": 30000000, "eval_count": 6, "eval_duration": 90000000}
+        if request.get("stream", True) is False:
+            return self.ollama_whole(dict(done, response="It is sunny in Paris."))
+        lines = [{"model": model, "created_at": created, "response": text, "done": False}
+                 for text in ["It is", " sunny in", " Paris."]] + [done]
+        self.stream_pieces([json.dumps(line).encode() + b"\n" for line in lines], content_type="application/x-ndjson")
+
+    def ollama_whole(self, answer):
+        """A whole (not streamed) Ollama answer, as Ollama sends one."""
+        body = json.dumps(answer).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def huge_answer(self, mebibytes):
         head, tail = b'{"id":"chatcmpl-huge","object":"chat.completion","choices":[],"padding":"', b'"}'

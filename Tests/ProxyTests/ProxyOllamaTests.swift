@@ -72,6 +72,36 @@ struct ProxyOllamaTests {
         #expect((row["ttft"] as? Int ?? 0) > 0)
     }
 
+    /// `/api/generate`, streamed and whole: its `response` text, counts and durations are recorded
+    /// as the chat's are; the system text is the instructions, the prompt the one prompt.
+    @Test func generateIsRecordedStreamedAndWhole() throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url, arguments: ["--capture-payloads"])
+        let streamed = #"{"model":"scripted-gen","system":"Be brief.","prompt":"Weather in Paris?","options":{"num_predict":16}}"#
+        let whole = #"{"model":"scripted-gen","prompt":"Weather in Paris?","stream":false}"#
+        let direct = try curl(["-d", streamed, upstream.url + "/api/generate"])
+        let proxied = try curl(["-d", streamed, proxy.baseURL + "/api/generate"])
+        let wholeOut = try curl(["-d", whole, proxy.baseURL + "/api/generate"])
+        #expect(proxy.stop() == 0)
+        #expect(Array(proxied.out.utf8) == Array(direct.out.utf8))
+        #expect(wholeOut.out.contains(#""response": "It is sunny in Paris.""#))
+        let rows = try storeRows(proxy.storePath, "select * from request order by ts")
+        try #require(rows.count == 2)
+        #expect(rows.map { $0["provider"] as? String } == ["ollama", "ollama"])
+        #expect(rows.map { $0["streamed"] as? Int } == [1, 0])
+        #expect(rows.map { $0["max_tokens"] as? Int } == [16, nil])
+        #expect(rows.map { $0["input_tokens"] as? Int } == [12, 12])
+        #expect(rows.map { $0["output_tokens"] as? Int } == [6, 6])
+        #expect(rows.map { $0["server_prompt_dur"] as? Int } == [30_000_000, 30_000_000])
+        #expect(rows.map { $0["server_queue_dur"] as? Int } == [1_500_000, 1_500_000])
+        #expect(rows.map { $0["finish_reason"] as? String } == ["stop", "stop"])
+        #expect(rows.map { $0["error"] as? String } == [nil, nil])
+        #expect((rows[0]["ttft"] as? Int ?? 0) > 0 && rows[1]["ttft"] as? Int == nil, "a whole answer has no first token")
+        #expect(rows[0]["instructions_fingerprint"] as? String != rows[1]["instructions_fingerprint"] as? String)
+        let responses = try storeRows(proxy.storePath, "select text from payload where kind = 'response'")
+        #expect(responses.map { $0["text"] as? String } == ["It is sunny in Paris.", "It is sunny in Paris."])
+    }
+
     @Test func upstreamDownGivesTheClient502InOllamasErrorShape() throws {
         let proxy = try ProxyProcess(upstream: "http://127.0.0.1:1")
         let answer = try curl([

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Assembles Ollama's native chat stream (`/api/chat`, one JSON object a line): content deltas
+/// Assembles Ollama's native chat stream (`/api/chat`, one JSON object a line; `/api/generate`'s
+/// too, whose text is `response` where the chat's is `message.content`): content deltas
 /// pass through, tool calls come whole, and the last line (`"done": true`) holds the token counts
 /// and the server's own durations, in nanoseconds: `load_duration`, `prompt_eval_duration` and
 /// `eval_duration`. An `{"error": ...}` line ends the stream with the server's message.
@@ -52,7 +53,8 @@ package struct OllamaStreamAssembler: ModelEventAssembler {
         if responseModel == nil { responseModel = line["model"] as? String }
         if createdAt == nil { createdAt = line["created_at"] as? String }
         let message = line["message"] as? [String: Any]
-        let content = message?["content"] as? String ?? ""
+        // `/api/generate` writes its text as `response`, with no message.
+        let content = message?["content"] as? String ?? line["response"] as? String ?? ""
         let calls = message?["tool_calls"] as? [[String: Any]] ?? []
         var events: [ModelEvent] = []
         if !outputStarted, !content.isEmpty || !calls.isEmpty {
