@@ -46,9 +46,7 @@ struct ProxyOllamaTests {
         #expect(calls.map { $0["output_bytes"] as? Int } == Array(repeating: "Sunny, 21 degrees in Paris.".utf8.count, count: 4))
         #expect(Set(calls.compactMap { $0["arguments_fingerprint"] as? String }).count == 1)
 
-        let check = try runProgram(try builtProgram("trace-report"), ["check", "--json", proxy.storePath])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(check.out.utf8)) as? [String: Any])
-        let kinds = (report["findings"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        let kinds = try findingKinds(proxy.storePath)
         #expect(kinds.contains("loop"), "check found: \(kinds)")
     }
 

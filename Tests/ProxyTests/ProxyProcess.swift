@@ -51,6 +51,13 @@ final class ProxyProcess {
     var output: String { (try? String(contentsOfFile: directory.path("out"), encoding: .utf8)) ?? "" }
 }
 
+/// The kinds of the findings `trace-report check --json` reports for `store`.
+func findingKinds(_ store: String) throws -> [String] {
+    let check = try runProgram(try builtProgram("trace-report"), ["check", "--json", store])
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(check.out.utf8)) as? [String: Any])
+    return (report["findings"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+}
+
 /// Rows of the proxy's store, read with the sqlite3 program a user would read it with.
 func storeRows(_ store: String, _ query: String) throws -> [[String: Any]] {
     let result = try runProgram("/usr/bin/sqlite3", ["-json", store, query])

@@ -99,9 +99,7 @@ struct ProxyScriptedUpstreamTests {
         // Each call hangs under the request that asked for it.
         #expect(calls.map { $0["request_id"] as? Int } == requests.prefix(4).map { $0["request_id"] as? Int })
 
-        let check = try runProgram(try builtProgram("trace-report"), ["check", "--json", proxy.storePath])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(check.out.utf8)) as? [String: Any])
-        let kinds = (report["findings"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        let kinds = try findingKinds(proxy.storePath)
         #expect(kinds.contains("loop"), "check found: \(kinds)")
     }
 
@@ -119,9 +117,7 @@ struct ProxyScriptedUpstreamTests {
         let calls = try storeRows(proxy.storePath, "select * from tool_call order by ts")
         #expect(calls.map { $0["call_id"] as? String } == ["toolu_0", "toolu_1", "toolu_2", "toolu_3"])
         #expect(Set(calls.compactMap { $0["arguments_fingerprint"] as? String }).count == 1)
-        let check = try runProgram(try builtProgram("trace-report"), ["check", "--json", proxy.storePath])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(check.out.utf8)) as? [String: Any])
-        let kinds = (report["findings"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        let kinds = try findingKinds(proxy.storePath)
         #expect(kinds.contains("loop"), "check found: \(kinds)")
     }
 
