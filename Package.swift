@@ -160,12 +160,13 @@ let package = Package(
         .testTarget(
             name: "SessionTraceTests", dependencies: ["SessionTrace", "SessionTraceTesting", "Reproducible", "TestSupport"]),
         .testTarget(
-            name: "TraceStoreTests", dependencies: ["TraceStore", "SessionTrace", "SessionTraceTesting", "TestSupport"]),
+            name: "TraceStoreTests",
+            dependencies: ["TraceStore", "SessionTrace", "SessionTraceTesting", "TestSupport", "AllocationCounter"]),
         // Test-only (in no product): a process that records and then exits, is signalled, or
         // writes beside others, for TraceStoreTests to read what reached its store.
         .executableTarget(
             name: "store-sink-helper", dependencies: ["TraceStore", "SessionTrace"], path: "Tests/StoreSinkHelper"),
-        // Test-only: counts the heap allocations of a thread, for the LTTng sink's emit path.
+        // Test-only: counts the heap allocations of a thread, for the sinks' emit paths.
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(
             name: "LTTngTests",

@@ -9,29 +9,17 @@ extension TraceEvent {
     /// where it writes.
     public func redacted(by redact: (String) -> String) -> TraceEvent {
         switch self {
-        case .run(let record): .run(Self.redacted(record, by: redact))
-        case .session(let record): .session(Self.redacted(record, by: redact))
-        case .request(let record): .request(Self.redacted(record, by: redact))
-        case .toolCall(let record): .toolCall(Self.redacted(record, by: redact))
-        case .handoff(let record): .handoff(Self.redacted(record, by: redact))
-        case .interval(let record): .interval(Self.redacted(record, by: redact))
-        case .instant(let record): .instant(Self.redacted(record, by: redact))
-        case .chunk(let record): .chunk(Self.redacted(record, by: redact))
-        case .payload(let record): .payload(Self.redacted(record, by: redact))
-        case .dropped(let record): .dropped(Self.redacted(record, by: redact))
+        case .run(let record): .run(record.redacted(by: redact))
+        case .session(let record): .session(record.redacted(by: redact))
+        case .request(let record): .request(record.redacted(by: redact))
+        case .toolCall(let record): .toolCall(record.redacted(by: redact))
+        case .handoff(let record): .handoff(record.redacted(by: redact))
+        case .interval(let record): .interval(record.redacted(by: redact))
+        case .instant(let record): .instant(record.redacted(by: redact))
+        case .chunk(let record): .chunk(record.redacted(by: redact))
+        case .payload(let record): .payload(record.redacted(by: redact))
+        case .dropped(let record): .dropped(record.redacted(by: redact))
         }
-    }
-
-    private static func redacted<Record: TableRecord>(_ record: Record, by redact: (String) -> String) -> Record {
-        var record = record
-        for field in Record.table.freeTextFields {
-            switch field.get(record) {
-            case .text(let text): field.set(&record, .text(redact(text)))
-            case .metadata(let metadata): field.set(&record, .metadata(redacted(metadata, by: redact)))
-            default: break
-            }
-        }
-        return record
     }
 
     /// Each value is redacted as `key=value`, so that its key tells as it would in a config line
@@ -47,5 +35,20 @@ extension TraceEvent {
             out[key] = redacted == text ? value : .string(redacted)
         }
         return out
+    }
+}
+
+extension TableRecord {
+    /// This record with its free text redacted by `redact`, as ``TraceEvent/redacted(by:)`` does.
+    package func redacted(by redact: (String) -> String) -> Self {
+        var record = self
+        for field in Self.table.freeTextFields {
+            switch field.get(record) {
+            case .text(let text): field.set(&record, .text(redact(text)))
+            case .metadata(let metadata): field.set(&record, .metadata(TraceEvent.redacted(metadata, by: redact)))
+            default: break
+            }
+        }
+        return record
     }
 }

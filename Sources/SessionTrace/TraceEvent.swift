@@ -5,7 +5,7 @@
 ///
 /// The three big records (a request is 432 bytes) are boxed, so an event is no larger than its
 /// small kinds: a chunk or an instant is not copied at a request's size on its way to the sinks,
-/// and a store's queue holds a reference to a request, not its bytes.
+/// nor held at that size in a store's queue.
 public enum TraceEvent: Sendable, Hashable {
     /// A run began: the ``Tracer`` was created.
     indirect case run(RunRecord)

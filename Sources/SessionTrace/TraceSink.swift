@@ -10,7 +10,9 @@ public protocol TraceSink: Sendable {
     func record(_ event: consuming TraceEvent)
     /// Records one request, as `record(.request(request))` does, which is the default. A sink that
     /// writes the record at once reads it here where the caller built it: the event's box costs a
-    /// heap allocation, and moving the record into it a retain and a release for each string.
+    /// heap allocation, and moving the record into it a retain and a release for each string. A
+    /// sink that queues it copies it into its queue unboxed, as `StoreSink` does: a box allocated
+    /// on the caller's thread and freed on another costs both threads.
     func record(request: borrowing RequestRecord)
     /// Returns once every event recorded so far is durable, or counted as dropped.
     func flush()

@@ -85,7 +85,7 @@ public final class Tracer: Sendable {
     }
 
     /// Records a request if requests are enabled; the way to record one, which a sink that writes
-    /// at once takes without the box of a ``TraceEvent`` (``TraceSink/record(request:)``).
+    /// at once, or queues it, takes without the box of a ``TraceEvent`` (``TraceSink/record(request:)``).
     @inline(__always)
     public func record(request: @autoclosure () -> RequestRecord) {
         if sink.isEnabled(.request) { sink.record(request: request()) }

@@ -102,6 +102,12 @@ public final class StoreSink: TraceSink {
         engine.enqueue(Queued(event: event, redaction: nil))
     }
 
+    /// Queues `request` as ``record(_:)`` does, unboxed: the box of a ``TraceEvent`` would be
+    /// allocated on the caller's thread and freed on the writer's.
+    public func record(request: borrowing RequestRecord) {
+        engine.enqueue(request: request, redaction: nil)
+    }
+
     /// This store, redacting each event on its writer thread just before writing it, so the
     /// caller pays for queueing alone (``TraceSink/redacting(_:)``). Raw text waits in the queue,
     /// in this process's memory, until then; the writer redacts every event it writes, including
@@ -142,6 +148,10 @@ extension StoreSink {
             store.engine.enqueue(Queued(event: event, redaction: redaction))
         }
 
+        func record(request: borrowing RequestRecord) {
+            store.engine.enqueue(request: request, redaction: redaction)
+        }
+
         func flush() { store.flush() }
     }
 
@@ -151,13 +161,22 @@ extension StoreSink {
         init(redact: @escaping @Sendable (String) -> String) { self.redact = redact }
     }
 
-    /// An event waiting to be written, with the redaction to apply first, if any.
+    /// An event waiting to be written, with the redaction to apply first, if any. A request
+    /// recorded through ``StoreSink/record(request:)`` waits unboxed in the queue's requests, in
+    /// order; its place among the events is held by an entry whose `event` is nil.
     struct Queued {
-        var event: TraceEvent
+        var event: TraceEvent?
         var redaction: Redaction?
 
-        /// The event as it may be written.
-        var writable: TraceEvent { redaction.map { event.redacted(by: $0.redact) } ?? event }
+        /// Writes the event, or for a request's place the next of `requests`, redacted if need be.
+        func write(with writer: StoreWriter, requests: inout ArraySlice<RequestRecord>) throws(StoreError) {
+            if let event {
+                try writer.insert(redaction.map { event.redacted(by: $0.redact) } ?? event)
+            } else {
+                let request = requests.removeFirst()
+                try writer.insert(request: redaction.map { request.redacted(by: $0.redact) } ?? request)
+            }
+        }
     }
 
     /// The queue, the writer thread and the accounting behind a ``StoreSink``.
@@ -172,6 +191,8 @@ extension StoreSink {
 
         struct State {
             var queue: [Queued] = []
+            /// The requests the queue's entries without an event stand for, in order.
+            var requests: [RequestRecord] = []
             /// Approximate bytes of the queued events, and of the batch the writer is writing.
             var queuedBytes = 0
             var writingBytes = 0
@@ -202,6 +223,9 @@ extension StoreSink {
         /// Events both queue buffers hold before growing (about 1 MB each): enough for the bursts
         /// of most programs without the growth and fresh pages on the caller's thread.
         static let initialReservation = 4_096
+        /// Requests both buffers of unboxed requests hold before growing (about 440 KB each): a
+        /// program records far fewer requests than chunks and instants.
+        static let initialRequestReservation = 1_024
         static let napNanoseconds = 10_000_000
         /// Empty naps in a row before the writer sleeps until woken (about one second idle).
         static let napsBeforeSleep = 100
@@ -212,6 +236,7 @@ extension StoreSink {
             wakeThreshold = max(1, min(1024, capacity / 4))
             var initial = State()
             initial.queue.reserveCapacity(min(capacity, Self.initialReservation))
+            initial.requests.reserveCapacity(min(capacity, Self.initialRequestReservation))
             state = Mutex(initial)
             let thread = Thread { [self] in self.run(writer) }
             thread.name = "SessionTrace.StoreSink"
@@ -220,9 +245,25 @@ extension StoreSink {
 
         @inline(__always)
         func enqueue(_ item: consuming Queued) {
-            let size = item.event.approximateBytes
+            let size = item.event?.approximateBytes ?? 0
             // Moved into the queue, not copied: a copy would retain the event's box and release it.
             var item = Optional(item)
+            enqueue(size: size) { state in state.queue.append(item.take()!) }
+        }
+
+        /// Queues a copy of `request`, unboxed, and its place among the events.
+        @inline(__always)
+        func enqueue(request: borrowing RequestRecord, redaction: Redaction?) {
+            enqueue(size: request.approximateBytes + MemoryLayout<Queued>.stride) { state in
+                state.requests.append(copy request)
+                state.queue.append(Queued(event: nil, redaction: redaction))
+            }
+        }
+
+        /// Runs `append` under the lock if the queue has room for `size` more bytes, and wakes
+        /// the writer if it waits for work; counts the event as dropped otherwise.
+        @inline(__always)
+        private func enqueue(size: Int, _ append: (inout State) -> Void) {
             let signal = state.withLock { state -> Bool? in
                 if state.signalEnds { return nil }
                 if state.closeRequested {
@@ -236,7 +277,7 @@ extension StoreSink {
                     state.pendingDrops[.queueFull, default: 0] += 1
                     return false
                 }
-                state.queue.append(item.take()!)
+                append(&state)
                 state.queuedBytes += size
                 switch state.writerMode {
                 case .busy:
@@ -330,7 +371,9 @@ extension StoreSink {
         /// The writer thread: takes the whole queue at a time and writes it.
         private func run(_ writer: StoreWriter) {
             var batch: [Queued] = []
+            var requests: [RequestRecord] = []
             batch.reserveCapacity(min(capacity, Self.initialReservation))
+            requests.reserveCapacity(min(capacity, Self.initialRequestReservation))
             /// Drops not yet stored as `dropped` rows, by reason, carried over when a commit fails.
             var unwritten: [DroppedRecord.Reason: Int64] = [:]
             var emptyNaps = 0
@@ -347,6 +390,7 @@ extension StoreSink {
                         return .wait(state.writerMode)
                     }
                     swap(&state.queue, &batch)
+                    swap(&state.requests, &requests)
                     state.writingBytes = state.queuedBytes
                     state.queuedBytes = 0
                     defer {
@@ -370,17 +414,22 @@ extension StoreSink {
                     emptyNaps = 0
                     unwritten.merge(drops, uniquingKeysWith: +)
                     var start = 0
+                    var pending = requests[...]
                     repeat {
                         let end = min(batch.count, start + StoreSink.maximumTransactionSize)
-                        write(batch[start..<end], with: writer, clock: clock, unwritten: &unwritten)
+                        let slice = batch[start..<end]
+                        let requestCount = slice.count { $0.event == nil }
+                        write(slice, pending.prefix(requestCount), with: writer, clock: clock, unwritten: &unwritten)
+                        pending = pending.dropFirst(requestCount)
                         start = end
                     } while start < batch.count
                     batch.removeAll(keepingCapacity: true)
+                    requests.removeAll(keepingCapacity: true)
                     state.withLock { $0.writingBytes = 0 }
                     for waiter in waiters { waiter.signal() }
                 case .exit:
                     // Counts a failed commit left behind get one more chance.
-                    if !unwritten.isEmpty { write([], with: writer, clock: clock, unwritten: &unwritten) }
+                    if !unwritten.isEmpty { write([], [], with: writer, clock: clock, unwritten: &unwritten) }
                     writer.close()
                     ExitDrain.unregister(self)
                     let waiters = state.withLock { state in
@@ -394,7 +443,8 @@ extension StoreSink {
             }
         }
 
-        /// Writes `events` and the drop counts not yet stored in one transaction.
+        /// Writes `events` (with `requests`, the requests they hold the places of) and the drop
+        /// counts not yet stored in one transaction.
         ///
         /// The counts are cleared once committed. Events that could not be written are counted
         /// and added to them for the next transaction: under `busy` when other writers held the
@@ -402,16 +452,17 @@ extension StoreSink {
         /// SQLite roll the whole transaction back (a full disk, `RAISE(ROLLBACK)`) loses the rows
         /// written so far in it; they are counted, and a new transaction begins.
         private func write(
-            _ events: ArraySlice<Queued>, with writer: StoreWriter, clock: MonotonicClock,
-            unwritten: inout [DroppedRecord.Reason: Int64]
+            _ events: ArraySlice<Queued>, _ requests: ArraySlice<RequestRecord>, with writer: StoreWriter,
+            clock: MonotonicClock, unwritten: inout [DroppedRecord.Reason: Int64]
         ) {
+            var requests = requests
             var failed: Int64 = 0
             var uncommitted: Int64 = 0
             do {
                 try writer.begin()
                 for event in events {
                     do {
-                        try writer.insert(event.writable)
+                        try event.write(with: writer, requests: &requests)
                         uncommitted += 1
                     } catch {
                         failed += 1

@@ -146,6 +146,12 @@ final class StoreWriter: @unchecked Sendable {
         }
     }
 
+    /// Writes one request as one row, as `insert(.request(request))` does.
+    func insert(request: RequestRecord) throws(StoreError) {
+        guard let statements else { throw closedError }
+        try write(request, statements.inserts[TraceEventKind.request.rawValue])
+    }
+
     func insertDropped(_ record: DroppedRecord) throws(StoreError) {
         guard let statements else { throw closedError }
         try write(record, statements.inserts[TraceEventKind.dropped.rawValue])

@@ -21,9 +21,7 @@ extension TraceEvent {
         case .session(let record):
             size(record.label)
         case .request(let record):
-            size(record.profile) + size(record.provider) + size(record.model) + size(record.finishReason)
-                + size(record.error) + size(record.instructionsFingerprint) + size(record.toolsFingerprint)
-                + size(record.responseID) + size(record.responseModel) + size(record.serverAddress)
+            record.outOfLineBytes
         case .toolCall(let record):
             size(record.name) + size(record.callID) + size(record.argumentsFingerprint) + size(record.outcome.rawValue)
                 + size(record.error) + size(record.outputFingerprint)
@@ -43,17 +41,31 @@ extension TraceEvent {
             size(record.sinkName) + size(record.reason.rawValue)
         }
     }
+}
 
-    @inline(__always)
-    private func size(_ text: String?) -> Int {
-        text?.utf8.count ?? 0
+extension RequestRecord {
+    /// About how many bytes the record holds in memory, as ``TraceEvent/approximateBytes`` counts
+    /// them: what ``StoreSink`` counts for a request it queues unboxed.
+    var approximateBytes: Int {
+        MemoryLayout<RequestRecord>.stride + outOfLineBytes
     }
 
-    /// A dictionary entry costs its key, its value and about a hash slot's bookkeeping.
-    private func size(_ metadata: TraceMetadata) -> Int {
-        metadata.reduce(0) { total, entry in
-            let value = if case .string(let text) = entry.value { text.utf8.count } else { 8 }
-            return total + entry.key.utf8.count + value + MemoryLayout<TraceMetadataValue>.stride + 16
-        }
+    fileprivate var outOfLineBytes: Int {
+        size(profile) + size(provider) + size(model) + size(finishReason) + size(error)
+            + size(instructionsFingerprint) + size(toolsFingerprint) + size(responseID) + size(responseModel)
+            + size(serverAddress)
+    }
+}
+
+@inline(__always)
+private func size(_ text: String?) -> Int {
+    text?.utf8.count ?? 0
+}
+
+/// A dictionary entry costs its key, its value and about a hash slot's bookkeeping.
+private func size(_ metadata: TraceMetadata) -> Int {
+    metadata.reduce(0) { total, entry in
+        let value = if case .string(let text) = entry.value { text.utf8.count } else { 8 }
+        return total + entry.key.utf8.count + value + MemoryLayout<TraceMetadataValue>.stride + 16
     }
 }

@@ -27,11 +27,13 @@ struct StoreRedactionTests {
         var threadsSeen: Set<pthread_t> { Set(threads.withLock { $0 }) }
     }
 
-    /// Records a run, a request with a secret in its error, an instant and a captured payload.
+    /// Records a run, two requests with a secret in their errors (boxed in an event, and unboxed as
+    /// the middleware records them), an instant and a captured payload.
     private func recordSecrets(_ tracer: Tracer) {
         tracer.record(
             .request(RequestRecord(requestID: tracer.makeID(), ts: tracer.now(), dur: 5, error: "key hunter2 refused")),
             kind: .request)
+        tracer.record(request: RequestRecord(requestID: tracer.makeID(), ts: tracer.now(), dur: 5, error: "hunter2 expired"))
         tracer.instant("login", metadata: ["password": "hunter2"])
         tracer.capturePayload(.prompt, "my password is hunter2", parentID: nil)
         tracer.flush()
@@ -56,7 +58,7 @@ struct StoreRedactionTests {
         }
         let reader = try StoreReader(path: path)
         #expect(try reader.payloads().map(\.text) == ["my password is [R]"])
-        #expect(try reader.requests().map(\.error) == ["key [R] refused"])
+        #expect(try reader.requests().map(\.error) == ["key [R] refused", "[R] expired"])
         #expect(try reader.instants().map { $0.metadata["password"] } == [.string("[R]")])
         #expect(try reader.runs().map(\.label) == ["[R] run"])
     }
@@ -79,7 +81,7 @@ struct StoreRedactionTests {
         #expect(redaction.threadsSeen.count == 2, "one thread for the memory sink, the writer's for the store")
         #expect(!memory.recorded.contains { "\($0)".contains("hunter2") })
         #expect(try fileBytes(path).range(of: Data("hunter2".utf8)) == nil)
-        #expect(try StoreReader(path: path).requests().map(\.error) == ["key [R] refused"])
+        #expect(try StoreReader(path: path).requests().map(\.error) == ["key [R] refused", "[R] expired"])
     }
 
     /// Events recorded into the store itself, not through a redacting tracer, are kept as given.
