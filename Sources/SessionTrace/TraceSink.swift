@@ -8,12 +8,12 @@ public protocol TraceSink: Sendable {
     /// Records one event. The sink owns it: one that keeps the event, or takes it apart, does so
     /// without a copy (declare the witness `consuming` as well).
     func record(_ event: consuming TraceEvent)
-    /// Records one request, as `record(.request(request))` does, which is the default. A sink that
-    /// writes the record at once reads it here where the caller built it: the event's box costs a
-    /// heap allocation, and moving the record into it a retain and a release for each string. A
-    /// sink that queues it copies it into its queue unboxed, as `StoreSink` does: a box allocated
-    /// on the caller's thread and freed on another costs both threads.
-    func record(request: borrowing RequestRecord)
+    /// Records one request, as `record(.request(request))` does, which is the default. The sink
+    /// owns it, as it owns an event, but without the event's box, which costs a heap allocation: a
+    /// sink that writes the record at once reads it where the caller built it, and one that queues
+    /// it moves it into its queue unboxed, as `StoreSink` does (a box allocated on the caller's
+    /// thread and freed on another costs both threads).
+    func record(request: consuming RequestRecord)
     /// Returns once every event recorded so far is durable, or counted as dropped.
     func flush()
     /// This sink, keeping every event only with its free text redacted by `redact`
@@ -29,7 +29,7 @@ public protocol TraceSink: Sendable {
 
 extension TraceSink {
     /// Boxes the request into its event and records that.
-    public func record(request: borrowing RequestRecord) { record(.request(copy request)) }
+    public func record(request: consuming RequestRecord) { record(.request(request)) }
 
     /// Redacts each event on the caller's thread, then records it here.
     public func redacting(_ redact: @escaping @Sendable (String) -> String) -> any TraceSink {

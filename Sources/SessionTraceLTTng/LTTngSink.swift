@@ -60,7 +60,7 @@ public struct LTTngSink: TraceSink {
     }
 
     /// Emits `request` from where the caller holds it, not boxed into an event.
-    public func record(request: borrowing RequestRecord) {
+    public func record(request: consuming RequestRecord) {
         if st_request_enabled() { Self.emit(request) }
     }
 

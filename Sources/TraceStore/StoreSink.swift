@@ -104,7 +104,7 @@ public final class StoreSink: TraceSink {
 
     /// Queues `request` as ``record(_:)`` does, unboxed: the box of a ``TraceEvent`` would be
     /// allocated on the caller's thread and freed on the writer's.
-    public func record(request: borrowing RequestRecord) {
+    public func record(request: consuming RequestRecord) {
         engine.enqueue(request: request, redaction: nil)
     }
 
@@ -148,7 +148,7 @@ extension StoreSink {
             store.engine.enqueue(Queued(event: event, redaction: redaction))
         }
 
-        func record(request: borrowing RequestRecord) {
+        func record(request: consuming RequestRecord) {
             store.engine.enqueue(request: request, redaction: redaction)
         }
 
@@ -251,11 +251,14 @@ extension StoreSink {
             enqueue(size: size) { state in state.queue.append(item.take()!) }
         }
 
-        /// Queues a copy of `request`, unboxed, and its place among the events.
+        /// Queues `request`, unboxed, and its place among the events.
         @inline(__always)
-        func enqueue(request: borrowing RequestRecord, redaction: Redaction?) {
-            enqueue(size: request.approximateBytes + MemoryLayout<Queued>.stride) { state in
-                state.requests.append(copy request)
+        func enqueue(request: consuming RequestRecord, redaction: Redaction?) {
+            let size = request.approximateBytes + MemoryLayout<Queued>.stride
+            // Moved into the queue, not copied: a copy would retain each of its strings and release it.
+            var request = Optional(request)
+            enqueue(size: size) { state in
+                state.requests.append(request.take()!)
                 state.queue.append(Queued(event: nil, redaction: redaction))
             }
         }
@@ -414,15 +417,18 @@ extension StoreSink {
                     emptyNaps = 0
                     unwritten.merge(drops, uniquingKeysWith: +)
                     var start = 0
-                    var pending = requests[...]
+                    var firstRequest = 0
                     repeat {
                         let end = min(batch.count, start + StoreSink.maximumTransactionSize)
-                        let slice = batch[start..<end]
-                        let requestCount = slice.count { $0.event == nil }
-                        write(slice, pending.prefix(requestCount), with: writer, clock: clock, unwritten: &unwritten)
-                        pending = pending.dropFirst(requestCount)
+                        let requestCount = batch[start..<end].count { $0.event == nil }
+                        write(
+                            batch[start..<end], requests[firstRequest..<(firstRequest + requestCount)],
+                            with: writer, clock: clock, unwritten: &unwritten)
+                        firstRequest += requestCount
                         start = end
                     } while start < batch.count
+                    // No slice outlives the writing: emptied while shared, the buffers would be
+                    // replaced, and the caller would fill fresh pages.
                     batch.removeAll(keepingCapacity: true)
                     requests.removeAll(keepingCapacity: true)
                     state.withLock { $0.writingBytes = 0 }

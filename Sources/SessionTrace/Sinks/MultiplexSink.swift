@@ -21,8 +21,8 @@ public struct MultiplexSink: TraceSink {
     }
 
     /// Records `request` in every sink that keeps requests, each reading it where the caller holds it.
-    public func record(request: borrowing RequestRecord) {
-        for sink in sinks where sink.isEnabled(.request) { sink.record(request: request) }
+    public func record(request: consuming RequestRecord) {
+        for sink in sinks where sink.isEnabled(.request) { sink.record(request: copy request) }
     }
 
     /// Each sink redacting as it does alone: a sink that redacts off the caller's thread still can.
