@@ -220,12 +220,15 @@ struct TracerTests {
     }
 
     /// A request goes to a sink unboxed (`record(request:)`), through the multiplexer too: each sink
-    /// that keeps requests gets the record whole, the others nothing.
-    @Test func multiplexSendsARequestToEverySinkThatKeepsRequests() {
+    /// that keeps requests gets the record whole (the last of them the record itself, the others a
+    /// copy), the others nothing, wherever they stand.
+    @Test(arguments: [[0, 2, 1], [0, 1, 2], [2, 0, 1]])
+    func multiplexSendsARequestToEverySinkThatKeepsRequests(order: [Int]) {
         let first = MemorySink()
         let second = MemorySink()
         let runsOnly = MemorySink(enabledKinds: [.run])
-        let tracer = Tracer(sink: MultiplexSink([first, runsOnly, second]), clock: clock)
+        let sinks = [first, second, runsOnly]
+        let tracer = Tracer(sink: MultiplexSink(order.map { sinks[$0] }), clock: clock)
         let request = RequestRecord(
             requestID: tracer.makeID(), ts: 10, dur: 20, model: "smollm2", error: "cut short \(tracer.makeID())",
             responseModel: "smollm2-135m")

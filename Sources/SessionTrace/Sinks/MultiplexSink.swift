@@ -20,9 +20,12 @@ public struct MultiplexSink: TraceSink {
         for sink in sinks where sink.isEnabled(kind) { sink.record(event) }
     }
 
-    /// Records `request` in every sink that keeps requests, each reading it where the caller holds it.
+    /// Records `request` in every sink that keeps requests, unboxed: the last of them gets the
+    /// record itself, the others a copy each.
     public func record(request: consuming RequestRecord) {
-        for sink in sinks where sink.isEnabled(.request) { sink.record(request: copy request) }
+        guard let last = sinks.lastIndex(where: { $0.isEnabled(.request) }) else { return }
+        for sink in sinks[..<last] where sink.isEnabled(.request) { sink.record(request: copy request) }
+        sinks[last].record(request: request)
     }
 
     /// Each sink redacting as it does alone: a sink that redacts off the caller's thread still can.
