@@ -51,7 +51,7 @@ extension LanguageModelSession {
                     onSnapshot(ResponseStream.Snapshot(content: content))
                 case .toolCall(let call): calls.append(call)
                 case .usage(let reported): usage = usage.map { $0 + reported } ?? reported
-                case .serverTimings, .outputStarted, .responseInfo, .connectionPhases: break
+                case .reasoningDelta, .serverTimings, .outputStarted, .responseInfo, .connectionPhases: break
                 case .finished(let reason): finishReason = reason
                 }
             }

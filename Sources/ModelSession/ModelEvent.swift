@@ -1,11 +1,15 @@
 /// One thing a model reported while answering a request.
 public enum ModelEvent: Sendable, Hashable {
-    /// The first output token of any kind arrived: answer text, tool-call arguments or
+    /// The first output token of any kind arrived: reasoning, answer text, tool-call arguments or
     /// structured JSON. Sent once, before anything it starts, so that time to first token is
     /// measurable even when output is assembled before it is reported.
     case outputStarted
     /// Text of the answer, as it arrives.
     case contentDelta(String)
+    /// Text of the model's reasoning (its thinking), as it arrives: tokens it generates before or
+    /// between the answer's, which the answer does not hold (`reasoning_content`, `thinking_delta`,
+    /// Ollama's `thinking`, the Responses API's reasoning text).
+    case reasoningDelta(String)
     /// A complete tool call, arguments assembled.
     case toolCall(ToolCallRequest)
     /// Token counts as the server reported them.

@@ -93,7 +93,7 @@ final class ProxyExchange: Sendable {
     /// Ends the recording; only the first call records.
     func end(_ ending: Ending) {
         let now = tracer.now()
-        typealias Outcome = (calls: [ToolCallRequest], response: String, id: String?, failure: ProxyFailure?)
+        typealias Outcome = (calls: [ToolCallRequest], id: String?, failure: ProxyFailure?)
         let outcome = state.withLock { state -> Outcome? in
             guard !state.ended else { return nil }
             state.ended = true
@@ -104,11 +104,11 @@ final class ProxyExchange: Sendable {
                 guard case .clientDisconnected = failure, state.tap.readsEvents,
                       state.tap.hasCompleteStream || state.tap.upstreamError != nil
                 else {
-                    return (state.toolCalls, state.observation.response, nil, failure)
+                    return (state.toolCalls, nil, failure)
                 }
             }
             guard (200..<300).contains(state.status) else {
-                return ([], "", nil, .upstreamStatus(state.status, message: state.tap.errorMessage()))
+                return ([], nil, .upstreamStatus(state.status, message: state.tap.errorMessage()))
             }
             if state.tap.readsEvents {
                 for event in state.tap.finishEvents() {
@@ -118,20 +118,22 @@ final class ProxyExchange: Sendable {
                 let (id, model) = (state.tap.responseID, state.tap.responseModel)
                 handle.setResponse(id: id, model: model)
                 if let message = state.tap.upstreamError {
-                    return (state.toolCalls, state.observation.response, id, .upstreamError(message))
+                    return (state.toolCalls, id, .upstreamError(message))
                 }
                 if let malformation = state.tap.malformation {
-                    return (state.toolCalls, state.observation.response, id, .malformedStream(malformation))
+                    return (state.toolCalls, id, .malformedStream(malformation))
                 }
-                return (state.toolCalls, state.observation.response, id, nil)
+                return (state.toolCalls, id, nil)
             }
             guard let whole = state.tap.wholeResponse() else {
-                return ([], "", nil, .malformedStream("the body is not a JSON response"))
+                return ([], nil, .malformedStream("the body is not a JSON response"))
             }
             // Not as content deltas: a whole response has no first token to time.
             for event in whole.events { state.observation.observe(event) }
+            state.observation.response = whole.text
+            state.observation.reasoning = whole.reasoning
             handle.setResponse(id: whole.id, model: whole.model)
-            return (whole.toolCalls, whole.text, whole.id, nil)
+            return (whole.toolCalls, whole.id, nil)
         }
         guard let outcome else { return }
         if let failure = outcome.failure {
@@ -141,9 +143,7 @@ final class ProxyExchange: Sendable {
             tracker.responseEnded(
                 recorder: recorder, responseID: outcome.id, calls: outcome.calls, requestID: handle.id, at: now)
         }
-        if capturePayloads, !outcome.response.isEmpty {
-            tracer.capturePayload(.response, outcome.response, parentID: handle.id)
-        }
+        if capturePayloads { state.withLock { $0.observation }.captureText() }
         recorder.recordSession()
     }
 }

@@ -128,6 +128,8 @@ struct WholeResponse {
     var id: String?
     var model: String?
     var text = ""
+    /// The model's reasoning, where the response holds it apart from the text.
+    var reasoning = ""
     var toolCalls: [ToolCallRequest] = []
     var finishReason: String?
     var usage = TokenUsage()
@@ -149,6 +151,7 @@ struct WholeResponse {
         let choice = (object["choices"] as? [[String: Any]])?.first ?? [:]
         let message = choice["message"] as? [String: Any] ?? [:]
         response.text = message["content"] as? String ?? ""
+        response.reasoning = message["reasoning_content"] as? String ?? message["reasoning"] as? String ?? ""
         response.finishReason = choice["finish_reason"] as? String
         response.toolCalls = (message["tool_calls"] as? [[String: Any]] ?? []).map { call in
             let function = call["function"] as? [String: Any] ?? [:]
@@ -173,6 +176,7 @@ struct WholeResponse {
         var response = WholeResponse(id: object["id"] as? String, model: object["model"] as? String)
         for block in object["content"] as? [[String: Any]] ?? [] {
             if block["type"] as? String == "text" { response.text += block["text"] as? String ?? "" }
+            if block["type"] as? String == "thinking" { response.reasoning += block["thinking"] as? String ?? "" }
             if block["type"] as? String == "tool_use" {
                 response.toolCalls.append(ToolCallRequest(
                     id: block["id"] as? String ?? "", name: block["name"] as? String ?? "",

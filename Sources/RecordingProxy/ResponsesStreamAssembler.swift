@@ -1,7 +1,8 @@
 import Foundation
 import ModelSession
 
-/// Reads an OpenAI Responses API event stream: text deltas as content, each finished
+/// Reads an OpenAI Responses API event stream: text deltas as content, reasoning text and
+/// reasoning summary deltas as reasoning, each finished
 /// `function_call` item as a tool call, and the final `response.completed` (or `.incomplete`,
 /// `.failed`) event's usage and status, read as a whole response is.
 struct ResponsesStreamAssembler: ModelEventAssembler {
@@ -31,6 +32,9 @@ struct ResponsesStreamAssembler: ModelEventAssembler {
         case "response.output_text.delta":
             events += startOutput()
             events.append(.contentDelta(object["delta"] as? String ?? ""))
+        case "response.reasoning_text.delta", "response.reasoning_summary_text.delta":
+            events += startOutput()
+            events.append(.reasoningDelta(object["delta"] as? String ?? ""))
         case "response.function_call_arguments.delta":
             events += startOutput()
         case "response.output_item.done":

@@ -14,6 +14,7 @@ extension WholeResponse {
         for event in events {
             switch event {
             case .contentDelta(let text): response.text += text
+            case .reasoningDelta(let text): response.reasoning += text
             case .toolCall(let call): response.toolCalls.append(call)
             case .usage(let usage): response.usage = usage
             case .serverTimings(let timings): response.timings = timings

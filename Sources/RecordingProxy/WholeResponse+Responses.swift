@@ -13,6 +13,11 @@ extension WholeResponse {
                 for part in item["content"] as? [[String: Any]] ?? [] where part["type"] as? String == "output_text" {
                     response.text += part["text"] as? String ?? ""
                 }
+            case "reasoning":
+                // Its summary, and its text where the server gives it (open-weight models do).
+                for part in (item["summary"] as? [[String: Any]] ?? []) + (item["content"] as? [[String: Any]] ?? []) {
+                    response.reasoning += part["text"] as? String ?? ""
+                }
             case "function_call":
                 response.toolCalls.append(ToolCallRequest(
                     id: item["call_id"] as? String ?? "", name: item["name"] as? String ?? "",

@@ -58,9 +58,7 @@ public struct TracedModel: LanguageModel {
                     continuation.yield(event)
                 }
                 traced.finish()
-                if options.capturePayloads, !observation.response.isEmpty {
-                    tracer.capturePayload(.response, observation.response, parentID: traced.id)
-                }
+                if options.capturePayloads { observation.captureText() }
                 recorder.recordSession()
                 continuation.finish()
             } catch {
@@ -102,6 +100,7 @@ package struct ResponseObservation {
     let request: RequestHandle
     let recordChunks: Bool
     package var response = ""
+    package var reasoning = ""
 
     package init(request: RequestHandle, recordChunks: Bool) {
         self.request = request
@@ -116,11 +115,12 @@ package struct ResponseObservation {
         case .contentDelta(let text):
             if !text.isEmpty { markFirstToken(arrived) }
             response += text
-            // record(_:kind:) checks the kind before it builds the chunk: one check a token.
-            if recordChunks {
-                request.tracer.record(
-                    .chunk(ChunkRecord(requestID: request.id, ts: request.tracer.now(), tokens: 1)), kind: .chunk)
-            }
+            recordChunk()
+        case .reasoningDelta(let text):
+            // Reasoning is output: its first token is the first token, and its tokens are chunks.
+            if !text.isEmpty { markFirstToken(arrived) }
+            reasoning += text
+            recordChunk()
         case .outputStarted, .toolCall:
             markFirstToken(arrived)
         case .usage(let usage):
@@ -160,6 +160,20 @@ package struct ResponseObservation {
 
     private func markFirstToken(_ arrived: Int64?) {
         if let arrived { request.firstToken(at: arrived) } else { request.firstToken() }
+    }
+
+    private func recordChunk() {
+        // record(_:kind:) checks the kind before it builds the chunk: one check a token.
+        if recordChunks {
+            request.tracer.record(
+                .chunk(ChunkRecord(requestID: request.id, ts: request.tracer.now(), tokens: 1)), kind: .chunk)
+        }
+    }
+
+    /// Captures the request's reasoning and response text, when there is any, as payloads.
+    package func captureText() {
+        if !reasoning.isEmpty { request.tracer.capturePayload(.reasoning, reasoning, parentID: request.id) }
+        if !response.isEmpty { request.tracer.capturePayload(.response, response, parentID: request.id) }
     }
 }
 

@@ -434,6 +434,8 @@ public struct PayloadRecord: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// The last prompt sent, the response text, a tool call's arguments as JSON, or a tool's output.
         case prompt, response, toolArguments = "tool_arguments", toolOutput = "tool_output"
+        /// The model's reasoning (its thinking), as it streamed before or between the response text.
+        case reasoning
         /// The instructions sent, captured when they differ from the previous request's.
         case instructions
         /// The tool definitions sent, as a JSON array of `name`, `description` and `parameters`

@@ -157,6 +157,31 @@ struct TracingMiddlewareTests {
         #expect(sink.payloads.map(\.text) == ["my password is [REDACTED:password]", "Plan the day.", "ok"])
         #expect(sink.payloads.first?.parentID == sink.requests.first?.requestID)
     }
+
+    /// A reasoning model's thinking is output: time to first token ends at its first thought, its
+    /// deltas are chunks, and its text is captured apart from the answer, which it is not part of.
+    @Test func aReasoningModelsFirstTokenIsItsFirstThought() async throws {
+        let model = ScriptedModel(clock: clock) { _ in
+            // No `.outputStarted`: the first thought alone must end the wait for the first token.
+            [
+                .reasoningDelta("Capital of France; hunter2"), .reasoningDelta(" is no city."),
+                .contentDelta("Paris"), .usage(TokenUsage(inputTokens: 12, outputTokens: 9)), .finished(reason: "stop"),
+            ]
+        }
+        let session = session(
+            model, options: TracingOptions(capturePayloads: true, recordChunks: true),
+            redaction: { $0.replacingOccurrences(of: "hunter2", with: "[REDACTED:password]") })
+        let response = try await session.respond(to: "Capital of France?")
+
+        #expect(response.content == "Paris")
+        let request = try #require(sink.requests.first)
+        // 2 ms to the first event, the first thought; the answer came 0.4 ms later.
+        #expect(request.timeToFirstToken == 2_000_000)
+        #expect(request.dur == 2_800_000)
+        #expect(sink.chunks.count == 3)
+        #expect(sink.payloads.map(\.kind) == [.prompt, .instructions, .reasoning, .response])
+        #expect(sink.payloads.map(\.text).suffix(2) == ["Capital of France; [REDACTED:password] is no city.", "Paris"])
+    }
 }
 
 /// A counter shared with a profile closure.

@@ -57,6 +57,26 @@ struct OllamaStreamTests {
         #expect(assembler.responseModel == "llama3.2" && assembler.responseID == nil)
     }
 
+    /// A thinking model (`"think": true`) streams its reasoning as `message.thinking` before the
+    /// content; `/api/generate` as `thinking` beside `response`.
+    @Test("thinking starts the output as reasoning, in chat and generate lines")
+    func thinking() throws {
+        let body = """
+            {"model":"qwen3","created_at":"2025-05-29T09:35:56.8Z","message":{"role":"assistant","content":"","thinking":"Count"},"done":false}
+            {"model":"qwen3","created_at":"2025-05-29T09:35:56.9Z","response":"","thinking":" the r's.","done":false}
+            {"model":"qwen3","created_at":"2025-05-29T09:35:57.0Z","message":{"role":"assistant","content":"Three."},"done":false}
+            {"model":"qwen3","created_at":"2025-05-29T09:35:57.1Z","message":{"role":"assistant","content":""},"done":true,\
+            "done_reason":"stop","prompt_eval_count":12,"eval_count":20}
+
+            """
+        let events = try assemble(body)
+        #expect(
+            Array(events.prefix(4)) == [
+                .outputStarted, .reasoningDelta("Count"), .reasoningDelta(" the r's."), .contentDelta("Three."),
+            ])
+        #expect(events.last == .finished(reason: "stop"))
+    }
+
     /// Tool calls come whole, their arguments as a JSON object; Ollama gives them no id, so one is
     /// made from the response's first `created_at`, the call's index, name and arguments.
     @Test("a tool call's object arguments become text; its id is made")

@@ -145,6 +145,35 @@ struct StreamParsingTests {
             ])
     }
 
+    /// A reasoning model's thinking, as llama.cpp and DeepSeek stream it (`reasoning_content`)
+    /// and as vLLM and OpenRouter do (`reasoning`): output, so it starts the output, and apart from
+    /// the answer's content.
+    @Test(
+        "reasoning deltas start the output and stay apart from the content",
+        arguments: ["reasoning_content", "reasoning"])
+    func openAIReasoningDeltas(field: String) throws {
+        let body = """
+            data: {"choices":[{"finish_reason":null,"index":0,"delta":{"role":"assistant","content":null}}]}
+
+            data: {"choices":[{"finish_reason":null,"index":0,"delta":{"\(field)":"The user"}}]}
+
+            data: {"choices":[{"finish_reason":null,"index":0,"delta":{"\(field)":" asks."}}]}
+
+            data: {"choices":[{"finish_reason":null,"index":0,"delta":{"content":"Paris"}}]}
+
+            data: {"choices":[{"finish_reason":"stop","index":0,"delta":{}}]}
+
+            data: [DONE]
+
+
+            """
+        #expect(
+            try assemble(body) == [
+                .outputStarted, .reasoningDelta("The user"), .reasoningDelta(" asks."), .contentDelta("Paris"),
+                .finished(reason: "stop"),
+            ])
+    }
+
     @Test("tool call fragments assemble by index")
     func openAIToolCallDeltas() throws {
         let body = """
@@ -291,6 +320,51 @@ struct StreamParsingTests {
                         inputTokens: 112, cachedInputTokens: 100, outputTokens: 12,
                         cacheCreationInputTokens: 7)),
                 .finished(reason: "tool_use"),
+            ])
+    }
+
+    /// Extended thinking: a `thinking` block's `thinking_delta`s, then its `signature_delta`, then
+    /// the text block.
+    @Test("Anthropic thinking deltas start the output as reasoning; the signature is not text")
+    func anthropicThinking() throws {
+        let body = """
+            event: message_start
+            data: {"type":"message_start","message":{"id":"m","usage":{"input_tokens":9,"output_tokens":0}}}
+
+            event: content_block_start
+            data: {"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Let me add."}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"EqQBCgIYAhIM"}}
+
+            event: content_block_stop
+            data: {"type":"content_block_stop","index":0}
+
+            event: content_block_start
+            data: {"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"4"}}
+
+            event: content_block_stop
+            data: {"type":"content_block_stop","index":1}
+
+            event: message_delta
+            data: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":30}}
+
+            event: message_stop
+            data: {"type":"message_stop"}
+
+
+            """
+        #expect(
+            try assembleAnthropic(body) == [
+                .outputStarted, .reasoningDelta("Let me add."), .contentDelta("4"),
+                .usage(TokenUsage(inputTokens: 9, outputTokens: 30)),
+                .finished(reason: "end_turn"),
             ])
     }
 

@@ -14,7 +14,8 @@ models:
                    chunk, as OpenAI's API sends it); that chunk in two data lines, split
                    between CR and LF
   /v1/responses    (any model) the Responses API: calls get_weather until a function_call_output came,
-                   then answers; whole or streamed
+                   then answers; whole or streamed. scripted-reasoning, streamed: a reasoning item's
+                   summary and text deltas first, then the answer 0.6 s later
   /api/chat        Ollama's native chat API, with scripted-loop's or scripted-clean's script: tool
                    calls without ids, arguments as objects, durations in ns; streamed as JSON Lines
                    written in pieces that split lines, or whole with "stream": false
@@ -26,6 +27,9 @@ models:
                    line, then Ollama's {"error": ...} line), and the end of the body
   scripted-slow    one content chunk, then one every second for a minute
   scripted-many    200 content chunks, one every 10 ms (benchmarks/proxy-overhead.sh, 64 at once)
+  scripted-reasoning  two reasoning_content chunks, as llama.cpp streams a thinking model's, then the
+                   answer's content 0.6 s after the first, then the finish and [DONE]; whole, the
+                   message with its reasoning_content
 """
 import json
 import signal
@@ -78,13 +82,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         body = json.dumps({"object": "list", "data": [{"id": "scripted-loop", "object": "model"}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
         # The client's port: two answers with the same one came over one connection.
-        self.send_header("x-upstream-connection", str(self.client_address[1]))
-        self.end_headers()
-        self.wfile.write(body)
+        self.send_json(body, {"x-upstream-connection": str(self.client_address[1])})
 
     def do_POST(self):
         request = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
@@ -114,6 +113,16 @@ class Handler(BaseHTTPRequestHandler):
         if model == "scripted-slow":
             pieces = [chunk(model, {"content": "tick "}) for _ in range(60)]
             return self.stream_pieces(pieces, pause=1.0)
+        if model == "scripted-reasoning" and not request.get("stream"):
+            message = {"role": "assistant", "content": "Paris", "reasoning_content": "The user wants a city."}
+            body = json.dumps({"id": "chatcmpl-scripted", "object": "chat.completion", "created": 1, "model": model,
+                               "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}).encode()
+            return self.send_json(body)
+        if model == "scripted-reasoning":
+            pieces = [chunk(model, {"role": "assistant", "reasoning_content": "The user wants"}),
+                      chunk(model, {"reasoning_content": " a city."}), b"", chunk(model, {"content": "Paris"}),
+                      chunk(model, {}, "stop"), b"data: [DONE]\n\n"]
+            return self.stream_pieces(pieces, pause=0.2)
         if model == "scripted-many":
             pieces = [chunk(model, {"content": "tok%d " % i}) for i in range(200)]
             return self.stream_pieces(pieces + [chunk(model, {}, "stop"), b"data: [DONE]\n\n"], pause=0.01)
@@ -132,13 +141,7 @@ class Handler(BaseHTTPRequestHandler):
             body = json.dumps({"id": "chatcmpl-scripted", "object": "chat.completion", "created": 1, "model": model,
                                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
                                "usage": usage}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("x-request-id", "req-scripted-%d" % results)
-            self.end_headers()
-            self.wfile.write(body)
-            return
+            return self.send_json(body, {"x-request-id": "req-scripted-%d" % results})
         if "tool_calls" in message:
             call = message["tool_calls"][0]
             pieces = [chunk(model, {"role": "assistant", "tool_calls": [
@@ -169,12 +172,7 @@ class Handler(BaseHTTPRequestHandler):
         body = json.dumps({"id": "msg_scripted_%d" % results, "type": "message", "role": "assistant",
                            "model": model, "content": content, "stop_reason": stop, "stop_sequence": None,
                            "usage": {"input_tokens": 20 + 10 * results, "output_tokens": 9}}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("request-id", "req_scripted_%d" % results)
-        self.end_headers()
-        self.wfile.write(body)
+        self.send_json(body, {"request-id": "req_scripted_%d" % results})
 
     def responses_answer(self, request, model):
         """The Responses API: a get_weather function call until a function_call_output came, then text."""
@@ -196,15 +194,23 @@ class Handler(BaseHTTPRequestHandler):
                     "output": [item], "usage": usage}
         if not request.get("stream"):
             body = json.dumps(response).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            return
+            return self.send_json(body)
         def event(kind, **fields):
             return ("event: %s\ndata: %s\n\n" % (kind, json.dumps(dict(type=kind, **fields)))).encode()
         started = dict(response, status="in_progress", output=[], usage=None)
+        if model == "scripted-reasoning":
+            item = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+                    "content": [{"type": "output_text", "text": "Sunny.", "annotations": []}]}
+            thought = {"type": "reasoning", "id": "rs_1", "summary": []}
+            response = dict(response, output=[thought, item])
+            pieces = [event("response.created", response=started) + event("response.output_item.added", item=thought)
+                      + event("response.reasoning_summary_text.delta", item_id="rs_1", summary_index=0, delta="Weather"),
+                      event("response.reasoning_text.delta", item_id="rs_1", content_index=0, delta=" lookup."),
+                      b"", b"",
+                      event("response.output_item.added", item=item)
+                      + event("response.output_text.delta", item_id="msg_1", delta="Sunny.")
+                      + event("response.output_item.done", item=item) + event("response.completed", response=response)]
+            return self.stream_pieces(pieces, pause=0.2)
         pieces = [event("response.created", response=started), event("response.output_item.added", item=item)]
         if item["type"] == "message":
             pieces += [event("response.output_text.delta", item_id="msg_1", delta="It is sunny"),
@@ -257,9 +263,15 @@ class Handler(BaseHTTPRequestHandler):
     def ollama_whole(self, answer):
         """A whole (not streamed) Ollama answer, as Ollama sends one."""
         body = json.dumps(answer).encode()
+        self.send_json(body, content_type="application/json; charset=utf-8")
+
+    def send_json(self, body, headers={}, content_type="application/json"):
+        """A whole answer: `body`, JSON bytes, with `headers` beside its length."""
         self.send_response(200)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
+        for name, value in headers.items():
+            self.send_header(name, value)
         self.end_headers()
         self.wfile.write(body)
 

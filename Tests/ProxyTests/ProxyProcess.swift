@@ -67,6 +67,13 @@ func storeRows(_ store: String, _ query: String) throws -> [[String: Any]] {
     return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
 }
 
+/// The payloads of the proxy's store in the order they were captured: each one's kind and text.
+func capturedPayloads(_ store: String) throws -> [(kind: String?, text: String?)] {
+    try storeRows(store, "select kind, text from payload order by payload_id").map {
+        ($0["kind"] as? String, $0["text"] as? String)
+    }
+}
+
 /// Runs curl, the reference client, and returns what it printed: `arguments` then the URL.
 func curl(_ arguments: [String]) throws -> ProgramResult {
     try runProgram("/usr/bin/curl", ["-sS", "--no-buffer"] + arguments)

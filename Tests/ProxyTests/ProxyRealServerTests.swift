@@ -49,8 +49,7 @@ struct ProxyRealServerTests {
         #expect(row["input_tokens"] as? Int == usage?["prompt_tokens"] as? Int)
         #expect((row["ttft"] as? Int ?? 0) > 0)
         #expect(row["error"] as? String == nil)
-        let payloads = try storeRows(proxy.storePath, "select kind, text from payload order by ts")
-        #expect(payloads.first { $0["kind"] as? String == "response" }?["text"] as? String == text)
+        #expect(try capturedPayloads(proxy.storePath).first { $0.kind == "response" }?.text == text)
         // Credentials are forwarded, never recorded.
         let dump = try runProgram("/usr/bin/sqlite3", [proxy.storePath, ".dump"])
         #expect(!dump.out.contains("sk-proxy-test-secret"))

@@ -41,6 +41,24 @@ struct ProxyResponsesScriptedTests {
         #expect(call["request_id"] as? Int == rows[0]["request_id"] as? Int)
     }
 
+    /// A reasoning item streams first: its summary and text deltas are the first token, not the
+    /// answer 0.6 s later, and are captured as the reasoning, apart from the answer.
+    @Test func reasoningDeltasAreTheFirstTokenAndCapturedApart() throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url, arguments: ["--capture-payloads"])
+        let body = #"{"model":"scripted-reasoning","input":"Weather in Paris?","stream":true}"#
+        let answer = try curl(["-d", body, proxy.openAIBaseURL + "/responses"])
+        #expect(proxy.stop() == 0)
+        #expect(answer.out.contains("response.reasoning_text.delta"))
+        let row = try #require(try storeRows(proxy.storePath, "select * from request").first)
+        let (ttft, dur) = (row["ttft"] as? Int ?? 0, row["dur"] as? Int ?? 0)
+        #expect(ttft > 0 && ttft < 300_000_000, "the reasoning summary came at once")
+        #expect(dur >= 600_000_000, "the answer came 0.6 s after it")
+        let payloads = try capturedPayloads(proxy.storePath)
+        #expect(payloads.map(\.kind) == ["prompt", "reasoning", "response"])
+        #expect(payloads.map(\.text).suffix(2) == ["Weather lookup.", "Sunny."])
+    }
+
     /// A request that continues a stored response sends only what is new: it joins the
     /// conversation that ended that response, after its history, and its tool result completes
     /// the call that response asked for; a conversation in between is not confused with it.

@@ -132,6 +132,29 @@ struct ProxyScriptedUpstreamTests {
         #expect(check.status == 0, "check found: \(check.out)")
     }
 
+    /// A thinking model streams its reasoning first: the first token is its first thought, not the
+    /// answer's first word 0.6 s later, and its text is captured apart from the answer's; whole,
+    /// the message's `reasoning_content` is.
+    @Test(arguments: [true, false])
+    func reasoningIsTheFirstTokenAndIsCapturedApart(streamed: Bool) throws {
+        let upstream = try ScriptedUpstream()
+        let proxy = try ProxyProcess(upstream: upstream.url, arguments: ["--capture-payloads"])
+        let body = #"{"model":"scripted-reasoning","messages":[{"role":"user","content":"hi"}],"stream":\#(streamed)}"#
+        let proxied = try curl(["-d", body, proxy.openAIBaseURL + "/chat/completions"])
+        #expect(proxy.stop() == 0)
+        let reasoning = streamed ? #""reasoning_content": " a city.""# : #""reasoning_content": "The user"#
+        #expect(proxied.out.contains(reasoning), "the client gets the reasoning as it came")
+        let row = try #require(try storeRows(proxy.storePath, "select * from request").first)
+        if streamed {
+            let (ttft, dur) = (row["ttft"] as? Int ?? 0, row["dur"] as? Int ?? 0)
+            #expect(ttft > 0 && ttft < 300_000_000, "the first reasoning chunk came at once")
+            #expect(dur >= 600_000_000, "the answer came 0.6 s after the first thought")
+        }
+        let payloads = try capturedPayloads(proxy.storePath)
+        #expect(payloads.map(\.kind) == ["prompt", "reasoning", "response"])
+        #expect(payloads.map(\.text).suffix(2) == ["The user wants a city.", "Paris"])
+    }
+
     @Test func malformedStreamPassesThroughAndIsRecordedAsFailed() throws {
         let upstream = try ScriptedUpstream()
         let proxy = try ProxyProcess(upstream: upstream.url)

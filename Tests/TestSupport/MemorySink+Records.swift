@@ -24,4 +24,7 @@ extension MemorySink {
     public var payloads: [PayloadRecord] {
         recorded.compactMap { if case .payload(let record) = $0 { record } else { nil } }
     }
+    public var chunks: [ChunkRecord] {
+        recorded.compactMap { if case .chunk(let record) = $0 { record } else { nil } }
+    }
 }

@@ -37,10 +37,12 @@ package struct AnthropicStreamAssembler: ModelEventAssembler {
             var events: [ModelEvent] = []
             let text = delta.type == "text_delta" ? delta.text ?? "" : ""
             let json = delta.type == "input_json_delta" ? delta.partialJSON ?? "" : ""
-            if !outputStarted, !text.isEmpty || !json.isEmpty {
+            let thinking = delta.type == "thinking_delta" ? delta.thinking ?? "" : ""
+            if !outputStarted, !text.isEmpty || !json.isEmpty || !thinking.isEmpty {
                 outputStarted = true
                 events.append(.outputStarted)
             }
+            if !thinking.isEmpty { events.append(.reasoningDelta(thinking)) }
             if !text.isEmpty { events.append(.contentDelta(text)) }
             if !json.isEmpty, let index = payload.index { toolBlocks[index]?.arguments += json }
             return events
@@ -117,10 +119,11 @@ package struct AnthropicStreamAssembler: ModelEventAssembler {
     private struct Delta: Decodable {
         var type: String?
         var text: String?
+        var thinking: String?
         var partialJSON: String?
         var stopReason: String?
         enum CodingKeys: String, CodingKey {
-            case type, text
+            case type, text, thinking
             case partialJSON = "partial_json"
             case stopReason = "stop_reason"
         }

@@ -1,10 +1,10 @@
 import Foundation
 
 /// Assembles Ollama's native chat stream (`/api/chat`, one JSON object a line; `/api/generate`'s
-/// too, whose text is `response` where the chat's is `message.content`): content deltas
-/// pass through, tool calls come whole, and the last line (`"done": true`) holds the token counts
-/// and the server's own durations, in nanoseconds: `load_duration`, `prompt_eval_duration` and
-/// `eval_duration`. An `{"error": ...}` line ends the stream with the server's message.
+/// too, whose text is `response` where the chat's is `message.content`): content and thinking
+/// deltas pass through, tool calls come whole, and the last line (`"done": true`) holds the token
+/// counts and the server's own durations, in nanoseconds: `load_duration`, `prompt_eval_duration`
+/// and `eval_duration`. An `{"error": ...}` line ends the stream with the server's message.
 package struct OllamaStreamAssembler: ModelEventAssembler {
     package static var framing: StreamFraming { .jsonLines }
 
@@ -55,12 +55,16 @@ package struct OllamaStreamAssembler: ModelEventAssembler {
         let message = line["message"] as? [String: Any]
         // `/api/generate` writes its text as `response`, with no message.
         let content = message?["content"] as? String ?? line["response"] as? String ?? ""
+        // A thinking model's reasoning (`"think": true`): `message.thinking`, or `thinking` beside
+        // `/api/generate`'s `response`.
+        let thinking = message?["thinking"] as? String ?? line["thinking"] as? String ?? ""
         let calls = message?["tool_calls"] as? [[String: Any]] ?? []
         var events: [ModelEvent] = []
-        if !outputStarted, !content.isEmpty || !calls.isEmpty {
+        if !outputStarted, !content.isEmpty || !thinking.isEmpty || !calls.isEmpty {
             outputStarted = true
             events.append(.outputStarted)
         }
+        if !thinking.isEmpty { events.append(.reasoningDelta(thinking)) }
         if !content.isEmpty { events.append(.contentDelta(content)) }
         for call in calls {
             let call =

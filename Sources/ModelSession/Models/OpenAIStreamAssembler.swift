@@ -1,8 +1,9 @@
 import Foundation
 
-/// Assembles chat completion chunks: content deltas pass through, tool call fragments join by
-/// index, usage and the server's own timings (llama.cpp's `timings`, vLLM's `metrics`) arrive at
-/// the end, `[DONE]` closes the stream.
+/// Assembles chat completion chunks: content and reasoning deltas pass through (reasoning as
+/// llama.cpp and DeepSeek write it, `reasoning_content`, or as vLLM and OpenRouter do,
+/// `reasoning`), tool call fragments join by index, usage and the server's own timings
+/// (llama.cpp's `timings`, vLLM's `metrics`) arrive at the end, `[DONE]` closes the stream.
 package struct OpenAIStreamAssembler: ModelEventAssembler {
     let url: URL
     /// Content is the JSON of ``StructuredToolCalling``: kept back and decoded at the end.
@@ -47,11 +48,14 @@ package struct OpenAIStreamAssembler: ModelEventAssembler {
         var events: [ModelEvent] = []
         for choice in chunk.choices ?? [] where (choice.index ?? 0) == 0 {
             if let reason = choice.finishReason { finishReason = reason }
-            let hasOutput = !(choice.delta?.content ?? "").isEmpty || !(choice.delta?.toolCalls ?? []).isEmpty
+            let reasoning = choice.delta?.reasoningContent ?? choice.delta?.reasoning ?? ""
+            let hasOutput =
+                !reasoning.isEmpty || !(choice.delta?.content ?? "").isEmpty || !(choice.delta?.toolCalls ?? []).isEmpty
             if hasOutput, !outputStarted {
                 outputStarted = true
                 events.append(.outputStarted)
             }
+            if !reasoning.isEmpty { events.append(.reasoningDelta(reasoning)) }
             if let content = choice.delta?.content, !content.isEmpty {
                 if expectsStructuredOutput {
                     structuredReply += content
@@ -142,9 +146,12 @@ package struct OpenAIStreamAssembler: ModelEventAssembler {
 
     private struct Delta: Decodable {
         var content: String?
+        var reasoningContent: String?
+        var reasoning: String?
         var toolCalls: [ToolCallFragment]?
         enum CodingKeys: String, CodingKey {
-            case content
+            case content, reasoning
+            case reasoningContent = "reasoning_content"
             case toolCalls = "tool_calls"
         }
     }

@@ -13,7 +13,8 @@ extension PayloadRecord: TableRecord {
             // An unknown kind (a newer writer's) reads as a prompt.
             .text(
                 "kind", "kind", freeText: false,
-                "`prompt`, `response`, `tool_arguments`, `tool_output`, `instructions` or `tool_definitions`",
+                "`prompt`, `response`, `reasoning`, `tool_arguments`, `tool_output`, `instructions` or "
+                    + "`tool_definitions`",
                 get: { $0.kind.rawValue }, set: { $0.kind = Kind(rawValue: $1) ?? .prompt }),
             .text("text", "text", freeText: true, "the redacted text", get: { $0.text }, set: { $0.text = $1 }),
         ])
