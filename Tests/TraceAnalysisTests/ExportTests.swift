@@ -393,6 +393,34 @@ struct ExportTests {
 
     /// `--prices` puts each priced chat span's dollars in `llm.cost.*`, as `check --prices` prices
     /// it; `--project` names the back end's project on every resource.
+    /// A reasoning model's captured thinking goes into GenAI's output message as its `reasoning`
+    /// part, before the answer's text; OpenInference, which has no such part, keeps the answer.
+    @Test func otlpPutsTheReasoningBeforeTheAnswerInTheOutputMessage() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("reasoning.sqlite")
+        let sink = try StoreSink(path: path)
+        let tracer = Tracer(sink: sink, label: "thinking")
+        let id = tracer.makeID()
+        tracer.record(
+            request: RequestRecord(
+                requestID: id, ts: tracer.now(), dur: 1_000_000, provider: "openai", model: "qwen3", finishReason: "stop"))
+        for (kind, text) in [(PayloadRecord.Kind.reasoning, "Count the r's."), (.response, "Three.")] {
+            tracer.record(
+                .payload(PayloadRecord(payloadID: tracer.makeID(), parentID: id, ts: tracer.now(), kind: kind, text: text)),
+                kind: .payload)
+        }
+        sink.close()
+
+        let chat = try #require(try otlpSpans(path).first { $0["name"] as? String == "chat qwen3" })
+        let a = otlpAttributes(chat)
+        #expect(
+            a["gen_ai.output.messages"]?["stringValue"] as? String
+                == #"[{"role":"assistant","parts":[{"type":"reasoning","content":"Count the r's."},"#
+                + #"{"type":"text","content":"Three."}],"finish_reason":"stop"}]"#)
+        #expect(a["output.value"]?["stringValue"] as? String == "Three.")
+        #expect(a["session_trace.payload.reasoning"]?["stringValue"] as? String == "Count the r's.")
+    }
+
     @Test func otlpCarriesCostAndProject() throws {
         let directory = try TemporaryDirectory()
         let known = try KnownStore(path: directory.path("known.sqlite"), secrets: false)

@@ -475,7 +475,8 @@ struct OTLPTraceBuilder {
 
     /// A request's captured text under the names back ends read: the prompt as OpenInference's
     /// `input.value` and `llm.input_messages`, and GenAI's `gen_ai.input.messages`; the answer as
-    /// `output.value`, `llm.output_messages` and `gen_ai.output.messages`; the instructions as
+    /// `output.value`, `llm.output_messages` and `gen_ai.output.messages`, where the model's
+    /// reasoning, if captured, is the message's `reasoning` part before its text; the instructions as
     /// `gen_ai.system_instructions`; the tool definitions as `gen_ai.tool.definitions` and
     /// `llm.tools`. Other payloads keep `session_trace.payload.<kind>`.
     private func payloadAttributes(_ request: RequestRecord) -> [OTLPAttribute] {
@@ -491,11 +492,14 @@ struct OTLPTraceBuilder {
                     OTLPAttribute("gen_ai.input.messages", Self.messages("user", text)),
                 ]
             case .response:
+                let reasoning = run.payloadsByParent[request.requestID]?.last { $0.kind == .reasoning }?.text
                 attributes += [
                     OTLPAttribute("output.value", text), OTLPAttribute("output.mime_type", "text/plain"),
                     OTLPAttribute("llm.output_messages.0.message.role", "assistant"),
                     OTLPAttribute("llm.output_messages.0.message.content", text),
-                    OTLPAttribute("gen_ai.output.messages", Self.messages("assistant", text, finish: request.finishReason)),
+                    OTLPAttribute(
+                        "gen_ai.output.messages",
+                        Self.messages("assistant", text, reasoning: reasoning, finish: request.finishReason)),
                 ]
             case .instructions:
                 attributes.append(
@@ -530,11 +534,17 @@ struct OTLPTraceBuilder {
         return attributes
     }
 
-    /// GenAI's message list: one message of `role` with one text part.
-    private static func messages(_ role: String, _ text: String, finish: String? = nil) -> String {
+    /// GenAI's message list: one message of `role` with one text part, after a reasoning part if
+    /// `reasoning` is given.
+    private static func messages(
+        _ role: String, _ text: String, reasoning: String? = nil, finish: String? = nil
+    ) -> String {
+        let part = { (type: String, content: String) in
+            OrderedJSON.object([("type", .string(type)), ("content", .string(content))])
+        }
         var message: [(String, OrderedJSON)] = [
             ("role", .string(role)),
-            ("parts", .array([.object([("type", .string("text")), ("content", .string(text))])])),
+            ("parts", .array((reasoning.map { [part("reasoning", $0)] } ?? []) + [part("text", text)])),
         ]
         if let finish { message.append(("finish_reason", .string(finish))) }
         return OrderedJSON.array([.object(message)]).compact()
