@@ -16,10 +16,13 @@ func printError(_ message: String) {
 }
 
 let usage = """
-    usage: trace-bench [--json] [--events N] [--overhead PAIRS] [--memory [CASE]] [--lttng-read [--trace DIR]]
+    usage: trace-bench [--json] [--events N] [--only GROUP] [--overhead PAIRS] [--memory [CASE]] [--lttng-read [--trace DIR]]
                    [--tool-output] [--redaction [--corpus FILE MB]]
 
       --events N        events per emit and store measurement (default 1,000,000)
+      --only GROUP      one group of the default rows alone: lttng (no sink, disabled, instants),
+                        store (emit.store, store.ingest), redaction, or combined (requests into
+                        LTTng, both sinks), to run two builds in turn and compare them
       --tool-output     instead, what recording a tool call costs with a 100 KB and a 16-byte result
                         (its fingerprint and sketch), into a SQLite store
       --lttng-read      instead, reading an LTTng trace of N request records back: trace-report
@@ -45,6 +48,9 @@ var keptTrace: String?
 var toolOutput = false
 var memory = false
 var memoryCase: MemoryCase?
+/// The default run's groups of rows; `--only` keeps one.
+let groups = ["lttng", "store", "redaction", "combined"]
+var onlyGroup: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -56,6 +62,12 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         events = value
+    case "--only":
+        guard let value = arguments.popFirst(), groups.contains(value) else {
+            printError("trace-bench: --only needs one of \(groups.joined(separator: ", "))\n\(usage)")
+            exit(2)
+        }
+        onlyGroup = value
     case "--overhead":
         guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 30 else {
             printError("trace-bench: --overhead needs at least 30 pairs\n\(usage)")
@@ -161,24 +173,31 @@ if lttngRead {
     print(json ? BenchmarkRow.json(rows) : BenchmarkRow.table(rows))
     exit(0)
 }
-do {
-    rows += try lttngBenchmarks(events: events)
-} catch {
-    printError("trace-bench: LTTng benchmarks failed: \(error)")
-    failed = true
+let runs = { (group: String) in onlyGroup == nil || onlyGroup == group }
+if runs("lttng") {
+    do {
+        rows += try lttngBenchmarks(events: events)
+    } catch {
+        printError("trace-bench: LTTng benchmarks failed: \(error)")
+        failed = true
+    }
 }
-do {
-    rows += try storeBenchmarks(events: events)
-} catch {
-    printError("trace-bench: store benchmarks failed: \(error)")
-    failed = true
+if runs("store") {
+    do {
+        rows += try storeBenchmarks(events: events)
+    } catch {
+        printError("trace-bench: store benchmarks failed: \(error)")
+        failed = true
+    }
 }
-rows += redactionBenchmarks()
-do {
-    rows += try combinedBenchmarks(events: events)
-} catch {
-    printError("trace-bench: LTTng and store benchmark failed: \(error)")
-    failed = true
+if runs("redaction") { rows += redactionBenchmarks() }
+if runs("combined") {
+    do {
+        rows += try combinedBenchmarks(events: events)
+    } catch {
+        printError("trace-bench: LTTng and store benchmark failed: \(error)")
+        failed = true
+    }
 }
 
 print(json ? BenchmarkRow.json(rows) : BenchmarkRow.table(rows))
