@@ -191,7 +191,8 @@ public struct LTTngSink: TraceSink {
     @inline(__always)
     private static func withCText<Result>(_ text: String, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
         text.withCString { pointer in
-            strlen(pointer) == text.utf8.count
+            let bytes = UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self)
+            return !containsNUL(UnsafeBufferPointer(start: bytes, count: text.utf8.count))
                 ? body(pointer)
                 : String(decoding: text.utf8.map(nulAsSpace), as: UTF8.self).withCString(body)
         }

@@ -25,6 +25,22 @@ struct CTextBufferTests {
         }
     }
 
+    @Test("a NUL is found whatever the length and wherever it stands, and none is found where there is none")
+    func findsEveryNUL() {
+        for length in 0...40 {
+            let clean = [UInt8](repeating: 0x61, count: length)
+            #expect(!clean.withUnsafeBufferPointer(containsNUL), "length \(length)")
+            for position in 0..<length {
+                var bytes = clean
+                bytes[position] = 0
+                #expect(bytes.withUnsafeBufferPointer(containsNUL), "length \(length), NUL at \(position)")
+            }
+        }
+        // Bytes with the high bit set, as UTF-8 holds, are not NULs.
+        let accented = Array("déjà vu, naïve café".utf8)
+        #expect(!accented.withUnsafeBufferPointer(containsNUL))
+    }
+
     @Test("texts follow one another in the buffer, and an absent text is the empty C string")
     func textsFollowOneAnother() {
         let first = "economy"
