@@ -5,6 +5,10 @@
 public protocol TraceSink: Sendable {
     /// Whether events of `kind` would be recorded; checked before any event is built.
     func isEnabled(_ kind: TraceEventKind) -> Bool
+    /// Where ``isEnabled(_:)`` for `kind` can be read with one load, so that a ``Tracer`` checks a
+    /// disabled kind without a call; nil, the default, when only ``isEnabled(_:)`` can answer.
+    /// The word must be set exactly when ``isEnabled(_:)`` would answer true.
+    func enabledWord(_ kind: TraceEventKind) -> EnabledWord?
     /// Records one event. The sink owns it: one that keeps the event, or takes it apart, does so
     /// without a copy (declare the witness `consuming` as well).
     func record(_ event: consuming TraceEvent)
@@ -28,6 +32,9 @@ public protocol TraceSink: Sendable {
 }
 
 extension TraceSink {
+    /// None: the tracer calls ``isEnabled(_:)``.
+    public func enabledWord(_ kind: TraceEventKind) -> EnabledWord? { nil }
+
     /// Boxes the request into its event and records that.
     public func record(request: consuming RequestRecord) { record(.request(request)) }
 

@@ -18,7 +18,7 @@ extension Tracer {
         _ name: String, metadata: @autoclosure () -> TraceMetadata = [:],
         _ body: (IntervalHandle) throws -> T
     ) rethrows -> T {
-        guard sink.isEnabled(.interval) else { return try body(IntervalHandle(disabled: self)) }
+        guard isEnabled(.interval) else { return try body(IntervalHandle(disabled: self)) }
         let interval = beginInterval(name, metadata: metadata())
         do {
             let result = try TraceContext.$current.withValue(interval.context) { try body(interval) }
@@ -36,7 +36,7 @@ extension Tracer {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (IntervalHandle) async throws -> T
     ) async rethrows -> T {
-        guard sink.isEnabled(.interval) else { return try await body(IntervalHandle(disabled: self)) }
+        guard isEnabled(.interval) else { return try await body(IntervalHandle(disabled: self)) }
         let interval = beginInterval(name, metadata: metadata())
         do {
             let result = try await TraceContext.$current.withValue(interval.context) {

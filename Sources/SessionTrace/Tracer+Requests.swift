@@ -46,7 +46,7 @@ extension Tracer {
     public func beginRequest(provider: String, model: String, profile: String = "") -> RequestHandle {
         let context = currentContext
         let start = now()
-        guard sink.isEnabled(.request) else { return RequestHandle(disabled: self, enclosing: context) }
+        guard isEnabled(.request) else { return RequestHandle(disabled: self, enclosing: context) }
         return RequestHandle(
             tracer: self,
             record: RequestRecord(

@@ -24,7 +24,7 @@ extension Tracer {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (ToolCallHandle) async throws -> T
     ) async rethrows -> T {
-        guard sink.isEnabled(.toolCall) else { return try await body(ToolCallHandle(disabled: self)) }
+        guard isEnabled(.toolCall) else { return try await body(ToolCallHandle(disabled: self)) }
         let enclosing = currentContext
         let record = ToolCallRecord(
             toolCallID: makeID(), requestID: requestID ?? enclosing.requestID,

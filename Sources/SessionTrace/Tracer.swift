@@ -24,6 +24,9 @@ public final class Tracer: Sendable {
     /// Where events go: the sink given, behind the ``payloadRedaction`` when there is one. Internal:
     /// callers record through ``record(_:kind:)`` and the scoped calls, so the tracer sees every event.
     @usableFromInline let sink: any TraceSink
+    /// The sink's ``TraceSink/enabledWord(_:)`` for each kind, by raw value, asked once: where
+    /// there is one, ``isEnabled(_:)`` is a load of it rather than a call into the sink.
+    @usableFromInline let enabledWords: InlineArray<10, EnabledWord?>
     /// The clock every timestamp and duration of this tracer is read from.
     public let clock: any TraceClock
     /// The run this tracer records; every id it makes carries it in its upper half.
@@ -49,13 +52,15 @@ public final class Tracer: Sendable {
         gitRevision: String? = nil,
         payloadRedaction: (@Sendable (String) -> String)? = nil
     ) {
-        self.sink = payloadRedaction.map { sink.redacting($0) } ?? sink
+        let sink = payloadRedaction.map { sink.redacting($0) } ?? sink
+        self.sink = sink
+        self.enabledWords = InlineArray { sink.enabledWord(TraceEventKind(rawValue: $0)!) }
         self.clock = clock
         self.readsMonotonicClock = clock is MonotonicClock
         self.payloadRedaction = payloadRedaction
         // 31 random bits keep ids from two runs in one store apart and positive as SQLite INTEGERs.
         self.runID = Int64(UInt32.random(in: 1...UInt32(Int32.max))) << 32
-        if self.sink.isEnabled(.run) {
+        if isEnabled(.run) {
             self.sink.record(
                 .run(
                     RunRecord(
@@ -75,29 +80,34 @@ public final class Tracer: Sendable {
     public func now() -> Int64 { readsMonotonicClock ? MonotonicClock().now() : clock.now() }
 
     /// Whether the sink records events of `kind`; check it before building a costly record.
-    @inline(__always)
-    public func isEnabled(_ kind: TraceEventKind) -> Bool { sink.isEnabled(kind) }
+    ///
+    /// Inlinable so that, with the kind disabled, a caller in another module pays for the check
+    /// alone: a load of the sink's ``EnabledWord`` where it has one, not a call.
+    @inlinable @inline(__always)
+    public func isEnabled(_ kind: TraceEventKind) -> Bool {
+        if let word = enabledWords[kind.rawValue] { word.isSet } else { sink.isEnabled(kind) }
+    }
 
     /// Records a typed event if its kind is enabled.
     @inline(__always)
     public func record(_ event: @autoclosure () -> TraceEvent, kind: TraceEventKind) {
-        if sink.isEnabled(kind) { sink.record(event()) }
+        if isEnabled(kind) { sink.record(event()) }
     }
 
     /// Records a request if requests are enabled; the way to record one, which a sink that writes
     /// at once, or queues it, takes without the box of a ``TraceEvent`` (``TraceSink/record(request:)``).
     @inline(__always)
     public func record(request: @autoclosure () -> RequestRecord) {
-        if sink.isEnabled(.request) { sink.record(request: request()) }
+        if isEnabled(.request) { sink.record(request: request()) }
     }
 
     /// Records an instant event, parented to the current interval.
     ///
     /// Inlinable so that, with the kind disabled, a caller in another module pays for the check
-    /// alone, not for a call into this module.
+    /// alone (``isEnabled(_:)``), not for a call into this module.
     @inlinable
     public func instant(_ name: String, metadata: @autoclosure () -> TraceMetadata = [:]) {
-        guard sink.isEnabled(.instant) else { return }
+        guard isEnabled(.instant) else { return }
         recordInstant(name, metadata: metadata())
     }
 
@@ -110,7 +120,7 @@ public final class Tracer: Sendable {
 
     /// Records `text` as a payload of `parentID`, redacted, if payload capture is on.
     public func capturePayload(_ kind: PayloadRecord.Kind, _ text: @autoclosure () -> String, parentID: Int64?) {
-        guard payloadRedaction != nil, sink.isEnabled(.payload) else { return }
+        guard payloadRedaction != nil, isEnabled(.payload) else { return }
         // The sink redacts here (`redacting(_:)`), the text with every other field.
         sink.record(
             .payload(PayloadRecord(payloadID: makeID(), parentID: parentID, ts: now(), kind: kind,

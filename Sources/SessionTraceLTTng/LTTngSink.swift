@@ -44,6 +44,24 @@ public struct LTTngSink: TraceSink {
         }
     }
 
+    /// The tracepoint's state word, which LTTng-UST sets while a session enables it.
+    public func enabledWord(_ kind: TraceEventKind) -> EnabledWord? {
+        let state: UnsafePointer<Int32> =
+            switch kind {
+            case .run: st_tracepoint_state_run
+            case .session: st_tracepoint_state_session
+            case .request: st_tracepoint_state_request
+            case .toolCall: st_tracepoint_state_tool_call
+            case .handoff: st_tracepoint_state_handoff
+            case .interval: st_tracepoint_state_interval
+            case .instant: st_tracepoint_state_instant
+            case .chunk: st_tracepoint_state_chunk
+            case .payload: st_tracepoint_state_payload
+            case .dropped: st_tracepoint_state_dropped
+            }
+        return EnabledWord(address: state)
+    }
+
     public func record(_ event: consuming TraceEvent) {
         switch consume event {
         case .run(let run): if st_run_enabled() { Self.emit(run) }

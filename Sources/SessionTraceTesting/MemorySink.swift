@@ -15,6 +15,9 @@ public final class MemorySink: TraceSink {
     /// Whether `kind` is one of the kinds this sink keeps.
     public func isEnabled(_ kind: TraceEventKind) -> Bool { enabledKinds.contains(kind) }
 
+    /// Fixed for the life of the sink: ``EnabledWord/always`` or ``EnabledWord/never``.
+    public func enabledWord(_ kind: TraceEventKind) -> EnabledWord? { .constant(isEnabled(kind)) }
+
     /// Appends `event` to the recorded events.
     public func record(_ event: TraceEvent) {
         events.withLock { $0.append(event) }

@@ -96,6 +96,9 @@ public final class StoreSink: TraceSink {
         enabledMask & (1 << UInt32(kind.rawValue)) != 0
     }
 
+    /// Fixed for the life of the sink: ``EnabledWord/always`` or ``EnabledWord/never``.
+    public func enabledWord(_ kind: TraceEventKind) -> EnabledWord? { .constant(isEnabled(kind)) }
+
     /// Queues `event` for the writer thread and returns at once; counts it as dropped if the
     /// queue is full or the sink is closed.
     public func record(_ event: consuming TraceEvent) {
@@ -143,6 +146,8 @@ extension StoreSink {
         let redaction: Redaction
 
         func isEnabled(_ kind: TraceEventKind) -> Bool { store.isEnabled(kind) }
+
+        func enabledWord(_ kind: TraceEventKind) -> EnabledWord? { store.enabledWord(kind) }
 
         func record(_ event: consuming TraceEvent) {
             store.engine.enqueue(Queued(event: event, redaction: redaction))

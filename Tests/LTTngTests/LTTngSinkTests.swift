@@ -23,13 +23,22 @@ struct LTTngSinkTests {
         defer { daemon.stop() }
         let sink = LTTngSink()
         let others = try Self.otherSessionsRecordingThisProcess()
+        // A tracer reads the tracepoint's state word itself (`enabledWord`): it must agree.
+        let tracer = Tracer(sink: sink)
+        let agree = { (kind: TraceEventKind) in
+            sink.enabledWord(kind)?.isSet == sink.isEnabled(kind) && tracer.isEnabled(kind) == sink.isEnabled(kind)
+        }
         for kind in TraceEventKind.allCases {
             #expect(sink.isEnabled(kind) == !others.isEmpty, "\(kind.name); other sessions: \(others)")
+            #expect(agree(kind), "\(kind.name)")
         }
         let session = try LTTngControl.Session.create(outputDirectory: try TemporaryDirectory().path("trace"))
         do {
             try session.start(until: { sink.isEnabled(.request) })
-            for kind in TraceEventKind.allCases { #expect(sink.isEnabled(kind), "\(kind.name) in our session") }
+            for kind in TraceEventKind.allCases {
+                #expect(sink.isEnabled(kind), "\(kind.name) in our session")
+                #expect(agree(kind), "\(kind.name) in our session")
+            }
             try session.stop()
         } catch {
             try? session.destroy()
@@ -40,6 +49,28 @@ struct LTTngSinkTests {
         while sink.isEnabled(.request) != !others.isEmpty, ContinuousClock.now < deadline { usleep(10_000) }
         for kind in TraceEventKind.allCases {
             #expect(sink.isEnabled(kind) == !others.isEmpty, "\(kind.name) after ours; other sessions: \(others)")
+            #expect(agree(kind), "\(kind.name) after ours")
+        }
+    }
+
+    /// A tracer reads each kind's own tracepoint state: a session that enables one tracepoint
+    /// enables that kind alone.
+    @Test("each kind's enabled word is its own tracepoint's")
+    func eachKindHasItsOwnWord() throws {
+        let daemon = try LTTngControl.ensureSessionDaemon()
+        defer { daemon.stop() }
+        let sink = LTTngSink()
+        let tracer = Tracer(sink: sink)
+        guard try Self.otherSessionsRecordingThisProcess().isEmpty else { return }
+        for kind in TraceEventKind.allCases {
+            let session = try LTTngControl.Session.create(
+                outputDirectory: try TemporaryDirectory().path("trace"), events: "session_trace:\(kind.name)")
+            defer { try? session.destroy() }
+            try session.start(until: { sink.isEnabled(kind) })
+            let enabled = TraceEventKind.allCases.filter { sink.enabledWord($0)?.isSet == true }
+            #expect(enabled == [kind])
+            #expect(TraceEventKind.allCases.filter { tracer.isEnabled($0) } == [kind])
+            try session.stop()
         }
     }
 

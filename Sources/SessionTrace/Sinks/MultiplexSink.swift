@@ -14,6 +14,17 @@ public struct MultiplexSink: TraceSink {
         return false
     }
 
+    /// ``EnabledWord/always`` if a sink always enables `kind`, ``EnabledWord/never`` if none ever
+    /// does, the word of the one sink that may when there is one; else nil, as the answer depends
+    /// on several sinks.
+    public func enabledWord(_ kind: TraceEventKind) -> EnabledWord? {
+        let words = sinks.map { $0.enabledWord(kind) }
+        if words.contains(where: { $0?.isAlways == true }) { return .always }
+        let open = words.filter { $0?.isNever != true }
+        if open.isEmpty { return .never }
+        return open.count == 1 ? open[0] : nil
+    }
+
     /// Records `event` in every sink that enables its kind.
     public func record(_ event: TraceEvent) {
         let kind = event.kind

@@ -4,6 +4,8 @@ public struct NullSink: TraceSink {
     public init() {}
     /// Always false: no event is built for this sink.
     public func isEnabled(_ kind: TraceEventKind) -> Bool { false }
+    /// ``EnabledWord/never``.
+    public func enabledWord(_ kind: TraceEventKind) -> EnabledWord? { .never }
     /// Does nothing.
     public func record(_ event: TraceEvent) {}
     /// Does nothing.

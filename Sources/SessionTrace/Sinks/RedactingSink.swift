@@ -6,6 +6,8 @@ struct RedactingSink: TraceSink {
 
     func isEnabled(_ kind: TraceEventKind) -> Bool { base.isEnabled(kind) }
 
+    func enabledWord(_ kind: TraceEventKind) -> EnabledWord? { base.enabledWord(kind) }
+
     func record(_ event: TraceEvent) { base.record(event.redacted(by: redact)) }
 
     func flush() { base.flush() }
