@@ -67,10 +67,10 @@ public struct LTTngSink: TraceSink {
         case .run(let run): if st_run_enabled() { Self.emit(run) }
         case .session(let session): if st_session_enabled() { Self.emit(session) }
         case .request(let request): record(request: request)
-        case .toolCall(let toolCall): if st_tool_call_enabled() { Self.emit(toolCall) }
+        case .toolCall(var toolCall): if st_tool_call_enabled() { Self.emit(&toolCall) }
         case .handoff(let handoff): if st_handoff_enabled() { Self.emit(handoff) }
-        case .interval(let interval): if st_interval_enabled() { Self.emit(interval) }
-        case .instant(let instant): if st_instant_enabled() { Self.emit(instant) }
+        case .interval(var interval): if st_interval_enabled() { Self.emit(&interval) }
+        case .instant(var instant): if st_instant_enabled() { Self.emit(&instant) }
         case .chunk(let chunk): if st_chunk_enabled() { st_emit_chunk(chunk.requestID, chunk.ts, chunk.tokens) }
         case .payload(let payload): if st_payload_enabled() { Self.emit(payload) }
         case .dropped(let dropped): if st_dropped_enabled() { Self.emit(dropped) }
@@ -79,7 +79,7 @@ public struct LTTngSink: TraceSink {
 
     /// Emits `request` from where the caller holds it, not boxed into an event.
     public func record(request: consuming RequestRecord) {
-        if st_request_enabled() { Self.emit(request) }
+        if st_request_enabled() { Self.emit(&request) }
     }
 
     /// Nothing to do: LTTng's consumer daemon drains the buffers, `lttng stop` flushes them.
@@ -109,9 +109,10 @@ public struct LTTngSink: TraceSink {
 
     // The request and tool call carry six to ten texts: they copy them into one buffer on the stack
     // (`CTextBuffer`), which costs less than a closure per text. The other events carry one to five
-    // and pass each where Swift stores it (`withCText`). Both emitters see their record through a
-    // pointer: a closure that captured the record itself would copy it, retaining every string.
-    private static func emit(_ record: borrowing RequestRecord) {
+    // and pass each where Swift stores it (`withCText`). An emitter whose closures read the record
+    // takes it `inout`, so they reach it where it is: a closure that captured a borrowed record
+    // would copy it, retaining every string, and `withUnsafePointer` copied it to the stack.
+    private static func emit(_ record: inout RequestRecord) {
         let server = record.serverTimings
         let client = record.clientPhases
         var fields = st_request_fields(
@@ -131,56 +132,52 @@ public struct LTTngSink: TraceSink {
             client_first_byte: client?.firstByte ?? -1, client_dns: client?.nameResolved ?? -1,
             client_connect: client?.connected ?? -1, client_tls: client?.tlsDone ?? -1,
             client_sent: client?.requestSent ?? -1)
-        withUnsafePointer(to: record) { r in
-            let capacity =
-                CTextBuffer.size(r.pointee.profile) + CTextBuffer.size(r.pointee.provider)
-                + CTextBuffer.size(r.pointee.model) + CTextBuffer.size(r.pointee.finishReason)
-                + CTextBuffer.size(r.pointee.error) + CTextBuffer.size(r.pointee.instructionsFingerprint)
-                + CTextBuffer.size(r.pointee.toolsFingerprint) + CTextBuffer.size(r.pointee.responseID)
-                + CTextBuffer.size(r.pointee.responseModel) + CTextBuffer.size(r.pointee.serverAddress)
-            CTextBuffer.with(capacity: capacity) { texts in
-                fields.profile = texts.append(r.pointee.profile)
-                fields.provider = texts.append(r.pointee.provider)
-                fields.model = texts.append(r.pointee.model)
-                fields.finish_reason = texts.append(r.pointee.finishReason)
-                fields.error = texts.append(r.pointee.error)
-                fields.instructions_fingerprint = texts.append(r.pointee.instructionsFingerprint)
-                fields.tools_fingerprint = texts.append(r.pointee.toolsFingerprint)
-                fields.response_id = texts.append(r.pointee.responseID)
-                fields.response_model = texts.append(r.pointee.responseModel)
-                fields.server_address = texts.append(r.pointee.serverAddress)
-                st_emit_request(&fields)
-            }
+        let capacity =
+            CTextBuffer.size(record.profile) + CTextBuffer.size(record.provider)
+            + CTextBuffer.size(record.model) + CTextBuffer.size(record.finishReason)
+            + CTextBuffer.size(record.error) + CTextBuffer.size(record.instructionsFingerprint)
+            + CTextBuffer.size(record.toolsFingerprint) + CTextBuffer.size(record.responseID)
+            + CTextBuffer.size(record.responseModel) + CTextBuffer.size(record.serverAddress)
+        CTextBuffer.with(capacity: capacity) { texts in
+            fields.profile = texts.append(record.profile)
+            fields.provider = texts.append(record.provider)
+            fields.model = texts.append(record.model)
+            fields.finish_reason = texts.append(record.finishReason)
+            fields.error = texts.append(record.error)
+            fields.instructions_fingerprint = texts.append(record.instructionsFingerprint)
+            fields.tools_fingerprint = texts.append(record.toolsFingerprint)
+            fields.response_id = texts.append(record.responseID)
+            fields.response_model = texts.append(record.responseModel)
+            fields.server_address = texts.append(record.serverAddress)
+            st_emit_request(&fields)
         }
     }
 
-    private static func emit(_ record: ToolCallRecord) {
+    private static func emit(_ record: inout ToolCallRecord) {
         var fields = st_tool_call_fields(
             tool_call_id: record.toolCallID, request_id: record.requestID ?? -1, session_id: record.sessionID ?? -1,
             ts: record.ts, dur: record.dur, name: nil, call_id: nil, arguments_fingerprint: nil,
             arguments_bytes: record.argumentsBytes, arguments_sketch: nil, arguments_sketch_length: 0,
             output_bytes: record.outputBytes, outcome: nil, error: nil, output_fingerprint: nil, output_sketch: nil,
             output_sketch_length: 0)
-        withUnsafePointer(to: record) { t in
-            let capacity =
-                CTextBuffer.size(t.pointee.name) + CTextBuffer.size(t.pointee.callID)
-                + CTextBuffer.size(t.pointee.argumentsFingerprint) + CTextBuffer.size(t.pointee.outcome.rawValue)
-                + CTextBuffer.size(t.pointee.error) + CTextBuffer.size(t.pointee.outputFingerprint)
-            CTextBuffer.with(capacity: capacity) { texts in
-                fields.name = texts.append(t.pointee.name)
-                fields.call_id = texts.append(t.pointee.callID)
-                fields.arguments_fingerprint = texts.append(t.pointee.argumentsFingerprint)
-                fields.outcome = texts.append(t.pointee.outcome.rawValue)
-                fields.error = texts.append(t.pointee.error)
-                fields.output_fingerprint = texts.append(t.pointee.outputFingerprint)
-                withSketch(t.pointee.argumentsSketch) { arguments in
-                    fields.arguments_sketch = arguments.baseAddress
-                    fields.arguments_sketch_length = UInt32(arguments.count)
-                    withSketch(t.pointee.outputSketch) { output in
-                        fields.output_sketch = output.baseAddress
-                        fields.output_sketch_length = UInt32(output.count)
-                        st_emit_tool_call(&fields)
-                    }
+        let capacity =
+            CTextBuffer.size(record.name) + CTextBuffer.size(record.callID)
+            + CTextBuffer.size(record.argumentsFingerprint) + CTextBuffer.size(record.outcome.rawValue)
+            + CTextBuffer.size(record.error) + CTextBuffer.size(record.outputFingerprint)
+        CTextBuffer.with(capacity: capacity) { texts in
+            fields.name = texts.append(record.name)
+            fields.call_id = texts.append(record.callID)
+            fields.arguments_fingerprint = texts.append(record.argumentsFingerprint)
+            fields.outcome = texts.append(record.outcome.rawValue)
+            fields.error = texts.append(record.error)
+            fields.output_fingerprint = texts.append(record.outputFingerprint)
+            withSketch(record.argumentsSketch) { arguments in
+                fields.arguments_sketch = arguments.baseAddress
+                fields.arguments_sketch_length = UInt32(arguments.count)
+                withSketch(record.outputSketch) { output in
+                    fields.output_sketch = output.baseAddress
+                    fields.output_sketch_length = UInt32(output.count)
+                    st_emit_tool_call(&fields)
                 }
             }
         }
@@ -226,26 +223,22 @@ public struct LTTngSink: TraceSink {
         }
     }
 
-    private static func emit(_ record: IntervalRecord) {
-        withUnsafePointer(to: record) { i in
-            withCText(i.pointee.name) { name in
-                withMetadataJSON(i.pointee.metadata) { metadata in
-                    withCText(i.pointee.error) { error in
-                        st_emit_interval(
-                            i.pointee.intervalID, i.pointee.parentID ?? -1, i.pointee.sessionID ?? -1, i.pointee.ts,
-                            i.pointee.dur, name, metadata, error)
-                    }
+    private static func emit(_ record: inout IntervalRecord) {
+        withCText(record.name) { name in
+            withMetadataJSON(record.metadata) { metadata in
+                withCText(record.error) { error in
+                    st_emit_interval(
+                        record.intervalID, record.parentID ?? -1, record.sessionID ?? -1, record.ts, record.dur, name,
+                        metadata, error)
                 }
             }
         }
     }
 
-    private static func emit(_ record: InstantRecord) {
-        withUnsafePointer(to: record) { i in
-            withCText(i.pointee.name) { name in
-                withMetadataJSON(i.pointee.metadata) { metadata in
-                    st_emit_instant(i.pointee.instantID, i.pointee.parentID ?? -1, i.pointee.ts, name, metadata)
-                }
+    private static func emit(_ record: inout InstantRecord) {
+        withCText(record.name) { name in
+            withMetadataJSON(record.metadata) { metadata in
+                st_emit_instant(record.instantID, record.parentID ?? -1, record.ts, name, metadata)
             }
         }
     }
