@@ -25,7 +25,8 @@ public final class Tracer: Sendable {
     /// callers record through ``record(_:kind:)`` and the scoped calls, so the tracer sees every event.
     @usableFromInline let sink: any TraceSink
     /// The sink's ``TraceSink/enabledWord(_:)`` for each kind, by raw value, asked once: where
-    /// there is one, ``isEnabled(_:)`` is a load of it rather than a call into the sink.
+    /// there is one, ``isEnabled(_:)`` is a load of it rather than a call into the sink. A kind
+    /// beyond its slots, were one added, is asked by a call.
     @usableFromInline let enabledWords: InlineArray<10, EnabledWord?>
     /// The clock every timestamp and duration of this tracer is read from.
     public let clock: any TraceClock
@@ -54,7 +55,7 @@ public final class Tracer: Sendable {
     ) {
         let sink = payloadRedaction.map { sink.redacting($0) } ?? sink
         self.sink = sink
-        self.enabledWords = InlineArray { sink.enabledWord(TraceEventKind(rawValue: $0)!) }
+        self.enabledWords = InlineArray { TraceEventKind(rawValue: $0).flatMap(sink.enabledWord) }
         self.clock = clock
         self.readsMonotonicClock = clock is MonotonicClock
         self.payloadRedaction = payloadRedaction
@@ -85,7 +86,11 @@ public final class Tracer: Sendable {
     /// alone: a load of the sink's ``EnabledWord`` where it has one, not a call.
     @inlinable @inline(__always)
     public func isEnabled(_ kind: TraceEventKind) -> Bool {
-        if let word = enabledWords[kind.rawValue] { word.isSet } else { sink.isEnabled(kind) }
+        if kind.rawValue < enabledWords.count, let word = enabledWords[kind.rawValue] {
+            word.isSet
+        } else {
+            sink.isEnabled(kind)
+        }
     }
 
     /// Records a typed event if its kind is enabled.
