@@ -44,18 +44,22 @@ struct CTextBuffer: ~Copyable {
             text.utf8.withContiguousStorageIfAvailable { source in
                 Self.copyWritingNULAsSpace(source, to: start)
                 return source.count
-            }
-            ?? {
-                var index = 0
-                for byte in text.utf8 {
-                    start[index] = nulAsSpace(byte)
-                    index += 1
-                }
-                return index
-            }()
+            } ?? Self.copyByteByByte(text, to: start)
         start[count] = 0
         cursor = start + count + 1
         return UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)
+    }
+
+    /// Copies a text Swift does not store contiguously (one bridged from elsewhere) to `target`,
+    /// each NUL written as a space; returns its length. Kept out of line: no native string needs it.
+    @inline(never)
+    static func copyByteByByte(_ text: borrowing String, to target: UnsafeMutablePointer<UInt8>) -> Int {
+        var index = 0
+        for byte in text.utf8 {
+            target[index] = nulAsSpace(byte)
+            index += 1
+        }
+        return index
     }
 
     /// Copies `source` to `target`, each NUL written as a space: eight bytes at a time, then the
