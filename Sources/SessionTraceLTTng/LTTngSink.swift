@@ -30,36 +30,29 @@ public struct LTTngSink: TraceSink {
     // Not `@inline(__always)`: inlined into the protocol witness, the C checks were called
     // there instead of inlined; on its own it compiles to a table lookup and two loads.
     public func isEnabled(_ kind: TraceEventKind) -> Bool {
-        switch kind {
-        case .run: st_run_enabled()
-        case .session: st_session_enabled()
-        case .request: st_request_enabled()
-        case .toolCall: st_tool_call_enabled()
-        case .handoff: st_handoff_enabled()
-        case .interval: st_interval_enabled()
-        case .instant: st_instant_enabled()
-        case .chunk: st_chunk_enabled()
-        case .payload: st_payload_enabled()
-        case .dropped: st_dropped_enabled()
-        }
+        EnabledWord(address: Self.state(of: kind)).isSet
     }
 
     /// The tracepoint's state word, which LTTng-UST sets while a session enables it.
     public func enabledWord(_ kind: TraceEventKind) -> EnabledWord? {
-        let state: UnsafePointer<Int32> =
-            switch kind {
-            case .run: st_tracepoint_state_run
-            case .session: st_tracepoint_state_session
-            case .request: st_tracepoint_state_request
-            case .toolCall: st_tracepoint_state_tool_call
-            case .handoff: st_tracepoint_state_handoff
-            case .interval: st_tracepoint_state_interval
-            case .instant: st_tracepoint_state_instant
-            case .chunk: st_tracepoint_state_chunk
-            case .payload: st_tracepoint_state_payload
-            case .dropped: st_tracepoint_state_dropped
-            }
-        return EnabledWord(address: state)
+        EnabledWord(address: Self.state(of: kind))
+    }
+
+    /// The state word of `kind`'s tracepoint.
+    @inline(__always)
+    private static func state(of kind: TraceEventKind) -> UnsafePointer<Int32> {
+        switch kind {
+        case .run: st_tracepoint_state_run
+        case .session: st_tracepoint_state_session
+        case .request: st_tracepoint_state_request
+        case .toolCall: st_tracepoint_state_tool_call
+        case .handoff: st_tracepoint_state_handoff
+        case .interval: st_tracepoint_state_interval
+        case .instant: st_tracepoint_state_instant
+        case .chunk: st_tracepoint_state_chunk
+        case .payload: st_tracepoint_state_payload
+        case .dropped: st_tracepoint_state_dropped
+        }
     }
 
     public func record(_ event: consuming TraceEvent) {

@@ -48,8 +48,14 @@ var keptTrace: String?
 var toolOutput = false
 var memory = false
 var memoryCase: MemoryCase?
-/// The default run's groups of rows; `--only` keeps one.
-let groups = ["lttng", "store", "redaction", "combined"]
+/// The default run's groups of rows, in order, each with what its failure is called; `--only`
+/// keeps one.
+let groups: [(name: String, benchmark: String, rows: () throws -> [BenchmarkRow])] = [
+    ("lttng", "LTTng benchmarks", { try lttngBenchmarks(events: events) }),
+    ("store", "store benchmarks", { try storeBenchmarks(events: events) }),
+    ("redaction", "redaction benchmarks", { redactionBenchmarks() }),
+    ("combined", "LTTng and store benchmark", { try combinedBenchmarks(events: events) }),
+]
 var onlyGroup: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -63,8 +69,8 @@ while let argument = arguments.popFirst() {
         }
         events = value
     case "--only":
-        guard let value = arguments.popFirst(), groups.contains(value) else {
-            printError("trace-bench: --only needs one of \(groups.joined(separator: ", "))\n\(usage)")
+        guard let value = arguments.popFirst(), groups.contains(where: { $0.name == value }) else {
+            printError("trace-bench: --only needs one of \(groups.map(\.name).joined(separator: ", "))\n\(usage)")
             exit(2)
         }
         onlyGroup = value
@@ -173,29 +179,11 @@ if lttngRead {
     print(json ? BenchmarkRow.json(rows) : BenchmarkRow.table(rows))
     exit(0)
 }
-let runs = { (group: String) in onlyGroup == nil || onlyGroup == group }
-if runs("lttng") {
+for group in groups where onlyGroup == nil || onlyGroup == group.name {
     do {
-        rows += try lttngBenchmarks(events: events)
+        rows += try group.rows()
     } catch {
-        printError("trace-bench: LTTng benchmarks failed: \(error)")
-        failed = true
-    }
-}
-if runs("store") {
-    do {
-        rows += try storeBenchmarks(events: events)
-    } catch {
-        printError("trace-bench: store benchmarks failed: \(error)")
-        failed = true
-    }
-}
-if runs("redaction") { rows += redactionBenchmarks() }
-if runs("combined") {
-    do {
-        rows += try combinedBenchmarks(events: events)
-    } catch {
-        printError("trace-bench: LTTng and store benchmark failed: \(error)")
+        printError("trace-bench: \(group.benchmark) failed: \(error)")
         failed = true
     }
 }
