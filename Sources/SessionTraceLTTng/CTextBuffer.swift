@@ -62,25 +62,12 @@ struct CTextBuffer: ~Copyable {
         return index
     }
 
-    /// Copies `source` to `target`, each NUL written as a space: eight bytes at a time, then the
-    /// rest one by one. Short texts, the common case, cost less so than a call to memcpy and one
-    /// to memchr each.
+    /// Copies `source` to `target`, each NUL written as a space, a word at a time (``forEachWord``).
+    /// Short texts, the common case, cost less so than a call to memcpy and one to memchr each.
     @inline(__always)
     static func copyWritingNULAsSpace(_ source: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>) {
-        guard let base = source.baseAddress else { return }
-        let from = UnsafeRawPointer(base)
-        let to = UnsafeMutableRawPointer(target)
-        var index = 0
-        while index + 8 <= source.count {
-            let word = from.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            // Shifted down two bits, the 0x80 of each NUL is the space (0x20) to write there.
-            to.storeBytes(of: word | (nulBytes(word) >> 2), toByteOffset: index, as: UInt64.self)
-            index += 8
-        }
-        while index < source.count {
-            target[index] = nulAsSpace(base[index])
-            index += 1
-        }
+        var copier = NULAsSpaceCopier(target: UnsafeMutableRawPointer(target))
+        forEachWord(of: source, &copier)
     }
 
     /// `text` as a C string in the buffer, or "" from the binary when it is absent.
@@ -93,29 +80,76 @@ struct CTextBuffer: ~Copyable {
     }
 }
 
-/// Whether `bytes` holds a NUL: eight bytes at a time, inline, which for short texts costs less
-/// than a call to strlen or memchr.
+/// Whether `bytes` holds a NUL, a word at a time (``forEachWord``), inline, which for short texts
+/// costs less than a call to strlen or memchr.
 @inline(__always)
 func containsNUL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let base = bytes.baseAddress else { return false }
+    var finder = NULFinder()
+    forEachWord(of: bytes, &finder)
+    return finder.found != 0
+}
+
+/// What is done with each word of a text that ``forEachWord(of:_:)`` reads.
+protocol WordVisitor {
+    /// Called with the `word` read at byte `offset` of the text: 8, 4, 2 or 1 bytes wide.
+    mutating func visit<Word: FixedWidthInteger & UnsignedInteger>(_ word: Word, at offset: Int)
+}
+
+/// Reads every byte of `bytes` in a few whole words, none past its end, and hands each to
+/// `visitor`: eight bytes at a time, the last eight overlapping the word before; a text shorter
+/// than eight bytes as two words of four, or of two, that overlap. No byte-by-byte tail, so the
+/// short texts of a trace event take two to four loads each. A visitor sees some bytes twice.
+@inline(__always)
+func forEachWord<Visitor: WordVisitor>(of bytes: UnsafeBufferPointer<UInt8>, _ visitor: inout Visitor) {
+    guard let base = bytes.baseAddress else { return }
     let from = UnsafeRawPointer(base)
-    var index = 0
+    let count = bytes.count
+    switch count {
+    case 8...:
+        var offset = 0
+        while offset + 8 < count {
+            visitor.visit(from.loadUnaligned(fromByteOffset: offset, as: UInt64.self), at: offset)
+            offset += 8
+        }
+        visitor.visit(from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self), at: count - 8)
+    case 4...:
+        visitor.visit(from.loadUnaligned(as: UInt32.self), at: 0)
+        visitor.visit(from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self), at: count - 4)
+    case 2...:
+        visitor.visit(from.loadUnaligned(as: UInt16.self), at: 0)
+        visitor.visit(from.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self), at: count - 2)
+    case 1:
+        visitor.visit(from.load(as: UInt8.self), at: 0)
+    default:
+        break
+    }
+}
+
+/// Writes each word it is given to `target`, at the same offset, each NUL as a space.
+struct NULAsSpaceCopier: WordVisitor {
+    let target: UnsafeMutableRawPointer
+
+    @inline(__always)
+    mutating func visit<Word: FixedWidthInteger & UnsignedInteger>(_ word: Word, at offset: Int) {
+        // Shifted down two bits, the 0x80 of each NUL is the space (0x20) to write there.
+        target.storeBytes(of: word | (nulBytes(word) >> 2), toByteOffset: offset, as: Word.self)
+    }
+}
+
+/// Gathers the NULs of the words it is given: `found` is 0 when there was none.
+struct NULFinder: WordVisitor {
     var found: UInt64 = 0
-    while index + 8 <= bytes.count {
-        found |= nulBytes(from.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-        index += 8
+
+    @inline(__always)
+    mutating func visit<Word: FixedWidthInteger & UnsignedInteger>(_ word: Word, at offset: Int) {
+        found |= UInt64(truncatingIfNeeded: nulBytes(word))
     }
-    while index < bytes.count {
-        found |= base[index] == 0 ? 1 : 0
-        index += 1
-    }
-    return found != 0
 }
 
 /// 0x80 in each byte of `word` that is 0, and 0 in every other byte.
 @inline(__always)
-func nulBytes(_ word: UInt64) -> UInt64 {
-    let low7: UInt64 = 0x7f7f_7f7f_7f7f_7f7f
+func nulBytes<Word: FixedWidthInteger & UnsignedInteger>(_ word: Word) -> Word {
+    let low7 = Word(truncatingIfNeeded: 0x7f7f_7f7f_7f7f_7f7f as UInt64)
     return ~(((word & low7) &+ low7) | word | low7)
 }
 
