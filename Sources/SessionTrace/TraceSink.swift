@@ -18,6 +18,12 @@ public protocol TraceSink: Sendable {
     /// it moves it into its queue unboxed, as `StoreSink` does (a box allocated on the caller's
     /// thread and freed on another costs both threads).
     func record(request: consuming RequestRecord)
+    /// Records `request` where the caller holds it and returns true, if this sink writes a record
+    /// at once and keeps none of it (a tracepoint); returns false, the default, if it must own the
+    /// record, which the caller then hands over with ``record(request:)``. So a ``MultiplexSink``
+    /// gives one request to every sink that writes at once and moves it into one that keeps it,
+    /// with no copy of its strings (a retain and a release each) for any of them.
+    func recordInPlace(request: borrowing RequestRecord) -> Bool
     /// Returns once every event recorded so far is durable, or counted as dropped.
     func flush()
     /// This sink, keeping every event only with its free text redacted by `redact`
@@ -37,6 +43,9 @@ extension TraceSink {
 
     /// Boxes the request into its event and records that.
     public func record(request: consuming RequestRecord) { record(.request(request)) }
+
+    /// False: this sink must own the records it is given.
+    public func recordInPlace(request: borrowing RequestRecord) -> Bool { false }
 
     /// Redacts each event on the caller's thread, then records it here.
     public func redacting(_ redact: @escaping @Sendable (String) -> String) -> any TraceSink {

@@ -205,11 +205,13 @@ struct LTTngSinkTests {
         #expect(allocations { sink.record(request) } == 0)
         #expect(allocations { tracer.record(request, kind: .request) } == 0)
         #expect(allocations { tracer.record(request: requestRecord) } == 0)
+        #expect(allocations { _ = sink.recordInPlace(request: requestRecord) } == 0)
         #expect(allocations { sink.record(toolCall) } == 0)
         #expect(allocations { tracer.instant("checkpoint") } == 0)
         try session.stop()
         let recorded = try LTTngTrace.load(path: directory.path("trace")).runs.flatMap(\.events)
-        #expect(recorded.filter { $0.kind == .request }.count == 303)
+        // Four ways to emit a request, 101 times each: none was skipped.
+        #expect(recorded.filter { $0.kind == .request }.count == 4 * 101)
     }
 
     @inline(never)

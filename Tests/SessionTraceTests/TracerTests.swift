@@ -1,6 +1,7 @@
 import Reproducible
 import SessionTrace
 import SessionTraceTesting
+import Synchronization
 import TestSupport
 import Testing
 
@@ -219,15 +220,17 @@ struct TracerTests {
         #expect(runsOnly.recorded.map(\.kind) == [.run])
     }
 
-    /// A request goes to a sink unboxed (`record(request:)`), through the multiplexer too: each sink
-    /// that keeps requests gets the record whole (the last of them the record itself, the others a
-    /// copy), the others nothing, wherever they stand.
-    @Test(arguments: [[0, 2, 1], [0, 1, 2], [2, 0, 1]])
+    /// A request goes to a sink unboxed, through the multiplexer too: a sink that writes at once
+    /// reads it in place (`recordInPlace`), each sink that keeps requests gets the record whole
+    /// (the last of them the record itself, the others a copy), the others nothing, wherever they
+    /// stand.
+    @Test(arguments: [[0, 3, 2, 1], [0, 1, 2, 3], [3, 2, 0, 1]])
     func multiplexSendsARequestToEverySinkThatKeepsRequests(order: [Int]) {
         let first = MemorySink()
         let second = MemorySink()
         let runsOnly = MemorySink(enabledKinds: [.run])
-        let sinks = [first, second, runsOnly]
+        let atOnce = WritesAtOnceSink()
+        let sinks: [any TraceSink] = [first, second, runsOnly, atOnce]
         let tracer = Tracer(sink: MultiplexSink(order.map { sinks[$0] }), clock: clock)
         let request = RequestRecord(
             requestID: tracer.makeID(), ts: 10, dur: 20, model: "smollm2", error: "cut short \(tracer.makeID())",
@@ -237,7 +240,27 @@ struct TracerTests {
             #expect(sink.recorded.filter { $0.kind == .request } == [.request(request)])
         }
         #expect(runsOnly.recorded.map(\.kind) == [.run])
+        #expect(atOnce.lent == [request])
+        #expect(atOnce.handedOver == 0)
     }
+}
+
+/// A sink that, as a tracepoint does, writes each request at once and keeps none: it takes them
+/// in place, and counts any it is handed to own.
+private final class WritesAtOnceSink: TraceSink {
+    private let requests = Mutex<(lent: [RequestRecord], handedOver: Int)>(([], 0))
+
+    var lent: [RequestRecord] { requests.withLock { $0.lent } }
+    var handedOver: Int { requests.withLock { $0.handedOver } }
+
+    func isEnabled(_ kind: TraceEventKind) -> Bool { kind == .request }
+    func record(_ event: consuming TraceEvent) { requests.withLock { $0.handedOver += 1 } }
+    func record(request: consuming RequestRecord) { requests.withLock { $0.handedOver += 1 } }
+    func recordInPlace(request: borrowing RequestRecord) -> Bool {
+        requests.withLock { $0.lent.append(copy request) }
+        return true
+    }
+    func flush() {}
 }
 
 @Suite("Metadata")

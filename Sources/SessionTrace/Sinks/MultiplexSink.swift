@@ -31,12 +31,17 @@ public struct MultiplexSink: TraceSink {
         for sink in sinks where sink.isEnabled(kind) { sink.record(event) }
     }
 
-    /// Records `request` in every sink that keeps requests, unboxed: the last of them gets the
-    /// record itself, the others a copy each.
+    /// Records `request` in every sink that enables requests, unboxed and without a copy where it
+    /// can be: a sink that writes at once reads it in place (``TraceSink/recordInPlace(request:)``),
+    /// the last sink that keeps it gets the record itself, and any other that keeps it a copy.
     public func record(request: consuming RequestRecord) {
-        guard let last = sinks.lastIndex(where: { $0.isEnabled(.request) }) else { return }
-        for sink in sinks[..<last] where sink.isEnabled(.request) { sink.record(request: copy request) }
-        sinks[last].record(request: request)
+        var keeper: Int?
+        for index in sinks.indices where sinks[index].isEnabled(.request) {
+            guard !sinks[index].recordInPlace(request: request) else { continue }
+            if let previous = keeper { sinks[previous].record(request: copy request) }
+            keeper = index
+        }
+        if let keeper { sinks[keeper].record(request: request) }
     }
 
     /// Each sink redacting as it does alone: a sink that redacts off the caller's thread still can.
