@@ -27,16 +27,16 @@ import Glibc
 public struct LTTngSink: TraceSink {
     public init() {}
 
-    // Not `@inline(__always)`: inlined into the protocol witness, the C checks were called
-    // there instead of inlined; on its own it compiles to a table lookup and two loads.
-    public func isEnabled(_ kind: TraceEventKind) -> Bool {
-        EnabledWord(address: Self.state(of: kind)).isSet
-    }
+    public func isEnabled(_ kind: TraceEventKind) -> Bool { Self.enabled(kind) }
 
     /// The tracepoint's state word, which LTTng-UST sets while a session enables it.
     public func enabledWord(_ kind: TraceEventKind) -> EnabledWord? {
         EnabledWord(address: Self.state(of: kind))
     }
+
+    /// Whether a session enables `kind`'s tracepoint now: one load, the only check of this sink.
+    @inline(__always)
+    private static func enabled(_ kind: TraceEventKind) -> Bool { EnabledWord(address: state(of: kind)).isSet }
 
     /// The state word of `kind`'s tracepoint.
     @inline(__always)
@@ -57,16 +57,16 @@ public struct LTTngSink: TraceSink {
 
     public func record(_ event: consuming TraceEvent) {
         switch consume event {
-        case .run(let run): if st_run_enabled() { Self.emit(run) }
-        case .session(let session): if st_session_enabled() { Self.emit(session) }
+        case .run(let run): if Self.enabled(.run) { Self.emit(run) }
+        case .session(let session): if Self.enabled(.session) { Self.emit(session) }
         case .request(let request): record(request: request)
-        case .toolCall(var toolCall): if st_tool_call_enabled() { Self.emit(&toolCall) }
-        case .handoff(let handoff): if st_handoff_enabled() { Self.emit(handoff) }
-        case .interval(var interval): if st_interval_enabled() { Self.emit(&interval) }
-        case .instant(var instant): if st_instant_enabled() { Self.emit(&instant) }
-        case .chunk(let chunk): if st_chunk_enabled() { st_emit_chunk(chunk.requestID, chunk.ts, chunk.tokens) }
-        case .payload(let payload): if st_payload_enabled() { Self.emit(payload) }
-        case .dropped(let dropped): if st_dropped_enabled() { Self.emit(dropped) }
+        case .toolCall(var toolCall): if Self.enabled(.toolCall) { Self.emit(&toolCall) }
+        case .handoff(let handoff): if Self.enabled(.handoff) { Self.emit(handoff) }
+        case .interval(var interval): if Self.enabled(.interval) { Self.emit(&interval) }
+        case .instant(var instant): if Self.enabled(.instant) { Self.emit(&instant) }
+        case .chunk(let chunk): if Self.enabled(.chunk) { st_emit_chunk(chunk.requestID, chunk.ts, chunk.tokens) }
+        case .payload(let payload): if Self.enabled(.payload) { Self.emit(payload) }
+        case .dropped(let dropped): if Self.enabled(.dropped) { Self.emit(dropped) }
         }
     }
 
@@ -77,7 +77,7 @@ public struct LTTngSink: TraceSink {
 
     /// Emits `request` from where the caller holds it: a tracepoint keeps nothing of it.
     public func recordInPlace(request: borrowing RequestRecord) -> Bool {
-        if st_request_enabled() { withUnsafePointer(to: request) { Self.emit($0) } }
+        if Self.enabled(.request) { withUnsafePointer(to: request) { Self.emit($0) } }
         return true
     }
 

@@ -54,7 +54,7 @@ struct LTTngSinkTests {
     }
 
     /// A tracer reads each kind's own tracepoint state: a session that enables one tracepoint
-    /// enables that kind alone.
+    /// enables that kind alone, and the sink emits that kind alone.
     @Test("each kind's enabled word is its own tracepoint's")
     func eachKindHasItsOwnWord() throws {
         let daemon = try LTTngControl.ensureSessionDaemon()
@@ -62,15 +62,35 @@ struct LTTngSinkTests {
         let sink = LTTngSink()
         let tracer = Tracer(sink: sink)
         guard try Self.otherSessionsRecordingThisProcess().isEmpty else { return }
+        let oneOfEach: [TraceEvent] = [
+            .run(RunRecord(runID: 1, ts: 1, wallClockStart: 1, host: "h", commandLine: "c", label: "l")),
+            .session(SessionRecord(sessionID: 2, ts: 2, dur: 2, label: "s")),
+            .request(RequestRecord(requestID: 3, ts: 3, dur: 3)),
+            .toolCall(
+                ToolCallRecord(
+                    toolCallID: 4, ts: 4, dur: 4, name: "t", argumentsFingerprint: "f", argumentsBytes: 0,
+                    outputBytes: 0)),
+            .handoff(HandoffRecord(handoffID: 5, sessionID: nil, ts: 5, kind: "model", from: "a", to: "b")),
+            .interval(IntervalRecord(intervalID: 6, ts: 6, dur: 6, name: "i")),
+            .instant(InstantRecord(instantID: 7, ts: 7, name: "i")),
+            .chunk(ChunkRecord(requestID: 3, ts: 8, tokens: 8)),
+            .payload(PayloadRecord(payloadID: 9, parentID: nil, ts: 9, kind: .prompt, text: "p")),
+            .dropped(DroppedRecord(ts: 10, sinkName: "store", reason: "queue full", count: 10)),
+        ]
+        #expect(Set(oneOfEach.map(\.kind)) == Set(TraceEventKind.allCases))
         for kind in TraceEventKind.allCases {
+            let directory = try TemporaryDirectory()
             let session = try LTTngControl.Session.create(
-                outputDirectory: try TemporaryDirectory().path("trace"), events: "session_trace:\(kind.name)")
+                outputDirectory: directory.path("trace"), events: "session_trace:\(kind.name)")
             defer { try? session.destroy() }
             try session.start(until: { sink.isEnabled(kind) })
             let enabled = TraceEventKind.allCases.filter { sink.enabledWord($0)?.isSet == true }
             #expect(enabled == [kind])
             #expect(TraceEventKind.allCases.filter { tracer.isEnabled($0) } == [kind])
+            for event in oneOfEach { sink.record(event) }
             try session.stop()
+            let recorded = try LTTngTrace.load(path: directory.path("trace")).runs.flatMap(\.events)
+            #expect(recorded.map(\.kind) == [kind], "with only session_trace:\(kind.name) enabled")
         }
     }
 

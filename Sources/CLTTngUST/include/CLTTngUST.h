@@ -2,9 +2,9 @@
  * CLTTngUST: plain C functions over the `session_trace` LTTng-UST tracepoint provider.
  *
  * Swift sees only these functions and never the LTTng macros. One `st_emit_<kind>` per event
- * kind of the SessionTrace vocabulary, and one `st_<kind>_enabled()` that answers, with one
- * relaxed load and no call, whether an LTTng session currently wants that tracepoint: check it
- * first, so a disabled event costs about a nanosecond and nothing is formatted.
+ * kind of the SessionTrace vocabulary, and one `st_tracepoint_state_<kind>` word that is set while
+ * an LTTng session wants that tracepoint: check it first, so a disabled event costs about a
+ * nanosecond and nothing is formatted.
  *
  * Absent optionals: pass -1 for an absent integer and "" for an absent string (see
  * session_trace_tp.h). Strings must be NUL-terminated UTF-8; they are copied before return.
@@ -12,7 +12,6 @@
 #ifndef CLTTNGUST_H
 #define CLTTNGUST_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -21,7 +20,8 @@ extern "C" {
 
 /*
  * The `state` word of each tracepoint, which LTTng-UST sets while a session enables it.
- * Exported by address so the checks below need no call into the probe library.
+ * Exported by address, so Swift checks a tracepoint with one relaxed load of it (`EnabledWord`)
+ * and no call into the probe library.
  */
 extern const int *const st_tracepoint_state_run;
 extern const int *const st_tracepoint_state_session;
@@ -33,23 +33,6 @@ extern const int *const st_tracepoint_state_instant;
 extern const int *const st_tracepoint_state_chunk;
 extern const int *const st_tracepoint_state_payload;
 extern const int *const st_tracepoint_state_dropped;
-
-#define ST_ENABLED_CHECK(kind)                                                              \
-    static inline bool st_##kind##_enabled(void) {                                          \
-        return __builtin_expect(                                                            \
-            __atomic_load_n(st_tracepoint_state_##kind, __ATOMIC_RELAXED) != 0, 0);         \
-    }
-ST_ENABLED_CHECK(run)
-ST_ENABLED_CHECK(session)
-ST_ENABLED_CHECK(request)
-ST_ENABLED_CHECK(tool_call)
-ST_ENABLED_CHECK(handoff)
-ST_ENABLED_CHECK(interval)
-ST_ENABLED_CHECK(instant)
-ST_ENABLED_CHECK(chunk)
-ST_ENABLED_CHECK(payload)
-ST_ENABLED_CHECK(dropped)
-#undef ST_ENABLED_CHECK
 
 void st_emit_run(int64_t run_id, int64_t ts, int64_t wall_clock_start, const char *host,
                  const char *command_line, const char *git_revision, const char *label,
