@@ -116,8 +116,9 @@ public final class Tracer: Sendable {
         recordInstant(name, metadata: metadata())
     }
 
+    /// Takes its texts owned, so it moves them into the record rather than retaining them.
     @usableFromInline
-    func recordInstant(_ name: String, metadata: TraceMetadata) {
+    func recordInstant(_ name: consuming String, metadata: consuming TraceMetadata) {
         sink.record(
             .instant(
                 InstantRecord(instantID: makeID(), parentID: currentParentID, ts: now(), name: name, metadata: metadata)))
