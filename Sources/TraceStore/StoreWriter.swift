@@ -74,7 +74,7 @@ final class StoreWriter: @unchecked Sendable {
         }
         // `temp_store = MEMORY` keeps each insert's statement journal in memory. On disk (SQLite's
         // default), a transaction of requests with a tracer's ids and timestamps spilled it to a
-        // temporary file, and each later row wrote about two pages there: some fifteen times the
+        // temporary file, and each later row wrote about two pages there: some sixteen times the
         // bytes of the store (`StoreWriterIOTests`).
         try database.execute(
             """

@@ -10,7 +10,7 @@ import Testing
 struct StoreWriterIOTests {
     /// Requests with ids and timestamps as a tracer makes them (the run in the id's upper half,
     /// monotonic nanoseconds since boot) made SQLite spill a transaction's statement journal to a
-    /// temporary file, and from then on every row wrote about two pages there as well: fifteen times
+    /// temporary file, and from then on every row wrote about two pages there as well: sixteen times
     /// the bytes of the store. The journal now stays in memory: what the writer writes is its WAL
     /// and the checkpoints of it into the file.
     @Test func transactionsWriteTheStoreAndLittleElse() throws {
