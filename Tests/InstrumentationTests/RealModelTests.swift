@@ -16,7 +16,9 @@ import TraceStore
 /// and read back: the figures the Foundation Models instrument shows, measured for real.
 @Suite("Tracing a real model", .serialized, .llamaServer)
 struct RealModelTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("st-real-\(UUID().uuidString)").path
+    let directory: TemporaryDirectory
+
+    init() throws { directory = try TemporaryDirectory() }
 
     func model() throws -> OpenAICompatibleModel {
         OpenAICompatibleModel(
@@ -26,8 +28,7 @@ struct RealModelTests {
 
     /// Runs `body` with a tracer writing to a fresh store, then reads the store back.
     func recorded(_ body: (Tracer) async throws -> Void) async throws -> (StoreReader, Int64) {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let path = directory + "/trace.sqlite"
+        let path = directory.path("trace.sqlite")
         let sink = try StoreSink(path: path)
         let tracer = Tracer(sink: sink)
         try await body(tracer)

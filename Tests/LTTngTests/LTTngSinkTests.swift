@@ -32,7 +32,8 @@ struct LTTngSinkTests {
             #expect(sink.isEnabled(kind) == !others.isEmpty, "\(kind.name); other sessions: \(others)")
             #expect(agree(kind), "\(kind.name)")
         }
-        let session = try LTTngControl.Session.create(outputDirectory: try TemporaryDirectory().path("trace"))
+        let output = try TemporaryDirectory()
+        let session = try LTTngControl.Session.create(outputDirectory: output.path("trace"))
         do {
             try session.start(until: { sink.isEnabled(.request) })
             for kind in TraceEventKind.allCases {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// The package's root, found from this file, so tests reach `tracefiles/` and the built programs.
@@ -68,7 +69,8 @@ public func startProgram(
     return process
 }
 
-/// A fresh directory under the system's temporary directory, removed when the value goes away.
+/// A fresh directory under the system's temporary directory, removed when the value goes away,
+/// or when the test process exits if a `static` holds it (a fixture made once per process).
 public final class TemporaryDirectory: Sendable {
     public let url: URL
 
@@ -76,9 +78,14 @@ public final class TemporaryDirectory: Sendable {
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("sessiontrace-test-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        _ = removesRemainingDirectoriesAtExit
+        remainingDirectories.withLock { _ = $0.insert(url) }
     }
 
-    deinit { try? FileManager.default.removeItem(at: url) }
+    deinit {
+        remainingDirectories.withLock { _ = $0.remove(url) }
+        try? FileManager.default.removeItem(at: url)
+    }
 
     /// The directory's own path.
     public var path: String { url.path }
@@ -86,3 +93,13 @@ public final class TemporaryDirectory: Sendable {
     /// The path of `name` inside the directory.
     public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
+
+/// Every ``TemporaryDirectory`` not yet deinitialised.
+private let remainingDirectories = Mutex<Set<URL>>([])
+
+/// Removes the directories still there when the process exits; installed by the first directory.
+private let removesRemainingDirectoriesAtExit: Void = {
+    atexit {
+        for url in remainingDirectories.withLock({ $0 }) { try? FileManager.default.removeItem(at: url) }
+    }
+}()
