@@ -15,6 +15,16 @@ public enum StoreSchema {
     /// `PRAGMA application_id`, so `file(1)` and tools can tell a store from other SQLite files.
     static let applicationID: Int32 = 0x5354_5243  // "STRC"
 
+    /// How a writer's connection writes: WAL, synced at checkpoints, statement journals in memory.
+    ///
+    /// `temp_store = MEMORY` keeps each insert's statement journal in memory. On disk (SQLite's
+    /// default), a transaction of requests with a tracer's ids and timestamps spilled it to a
+    /// temporary file, and each later row wrote about two pages there: some sixteen times the bytes
+    /// of the store (`StoreWriterIOTests`). Package-wide so that `trace-bench`'s plain-SQLite
+    /// reference writes as the store does.
+    package static let writerPragmas =
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY;"
+
     /// The tables, indexes and views of the current version; every statement is idempotent.
     ///
     /// A writer runs them each time it opens a store, after any migration, so a store written

@@ -72,15 +72,9 @@ final class StoreWriter: @unchecked Sendable {
                 markOlderRuns = "INSERT OR IGNORE INTO run_closed (run_id) SELECT run_id FROM run;"
             }
         }
-        // `temp_store = MEMORY` keeps each insert's statement journal in memory. On disk (SQLite's
-        // default), a transaction of requests with a tracer's ids and timestamps spilled it to a
-        // temporary file, and each later row wrote about two pages there: some sixteen times the
-        // bytes of the store (`StoreWriterIOTests`).
         try database.execute(
             """
-            PRAGMA journal_mode = WAL;
-            PRAGMA synchronous = NORMAL;
-            PRAGMA temp_store = MEMORY;
+            \(StoreSchema.writerPragmas)
             PRAGMA application_id = \(StoreSchema.applicationID);
             PRAGMA user_version = \(StoreSchema.version);
             BEGIN IMMEDIATE;

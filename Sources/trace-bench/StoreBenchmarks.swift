@@ -177,8 +177,7 @@ private func measurePlainSQLite(path: String, events: Int) -> Double? {
         let database
     else { return nil }
     defer { sqlite3_close_v2(database) }
-    sqlite3_exec(
-        database, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY", nil, nil, nil)
+    sqlite3_exec(database, StoreSchema.writerPragmas, nil, nil, nil)
     // Every column the store writes, in its order: the benchmark's record, whose values do not
     // change from row to row but for its id and `ts`, read once before the timed loop.
     let template = benchmarkRequest(id: 0, ts: 0)
