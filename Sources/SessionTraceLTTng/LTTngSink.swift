@@ -239,6 +239,10 @@ public struct LTTngSink: TraceSink {
         }
     }
 
+    /// Inlined into ``record(_:)``: as a call of its own it cost about 5 ns an instant
+    /// (`trace-bench --only lttng`, ten runs alternating with a build without it: 1.24× raw C
+    /// against 1.30×, medians).
+    @inline(__always)
     private static func emit(_ record: inout InstantRecord) {
         withCText(record.name) { name in
             withMetadataJSON(record.metadata) { metadata in
