@@ -96,30 +96,34 @@ protocol WordVisitor {
 }
 
 /// Reads every byte of `bytes` in a few whole words, none past its end, and hands each to
-/// `visitor`: eight bytes at a time, the last eight overlapping the word before; a text shorter
-/// than eight bytes as two words of four, or of two, that overlap. No byte-by-byte tail, so the
-/// short texts of a trace event take two to four loads each. A visitor sees some bytes twice.
+/// `visitor`: eight bytes at a time, then the last one to seven as two words of four, or of two,
+/// that overlap, or as one byte. No byte-by-byte tail, so the short texts of a trace event take
+/// two to four loads each. A visitor sees some bytes twice.
+///
+/// No load crosses a multiple of eight bytes from the start. A small string reaches here copied
+/// to the stack in two stores of eight bytes, and a load across both cannot take its bytes from
+/// them: it waits until both are written to the cache. Loading the last eight bytes of a 9- to
+/// 15-byte text that way, as this did, took half the time the request emitter spent copying text.
 @inline(__always)
 func forEachWord<Visitor: WordVisitor>(of bytes: UnsafeBufferPointer<UInt8>, _ visitor: inout Visitor) {
     guard let base = bytes.baseAddress else { return }
     let from = UnsafeRawPointer(base)
-    let count = bytes.count
-    switch count {
-    case 8...:
-        var offset = 0
-        while offset + 8 < count {
-            visitor.visit(from.loadUnaligned(fromByteOffset: offset, as: UInt64.self), at: offset)
-            offset += 8
-        }
-        visitor.visit(from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self), at: count - 8)
+    let whole = bytes.count & ~7
+    var offset = 0
+    while offset < whole {
+        visitor.visit(from.loadUnaligned(fromByteOffset: offset, as: UInt64.self), at: offset)
+        offset += 8
+    }
+    let rest = bytes.count - whole
+    switch rest {
     case 4...:
-        visitor.visit(from.loadUnaligned(as: UInt32.self), at: 0)
-        visitor.visit(from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self), at: count - 4)
+        visitor.visit(from.loadUnaligned(fromByteOffset: whole, as: UInt32.self), at: whole)
+        visitor.visit(from.loadUnaligned(fromByteOffset: whole + rest - 4, as: UInt32.self), at: whole + rest - 4)
     case 2...:
-        visitor.visit(from.loadUnaligned(as: UInt16.self), at: 0)
-        visitor.visit(from.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self), at: count - 2)
+        visitor.visit(from.loadUnaligned(fromByteOffset: whole, as: UInt16.self), at: whole)
+        visitor.visit(from.loadUnaligned(fromByteOffset: whole + rest - 2, as: UInt16.self), at: whole + rest - 2)
     case 1:
-        visitor.visit(from.load(as: UInt8.self), at: 0)
+        visitor.visit(from.load(fromByteOffset: whole, as: UInt8.self), at: whole)
     default:
         break
     }
