@@ -7,3 +7,8 @@ struct BenchmarkRow: Sendable {
     var reference: String?
     var referenceValue: Double?
 }
+
+extension BenchmarkRow {
+    /// The unit of what the caller pays: ns of its thread's CPU time per event (`threadCPUNanoseconds()`).
+    static let callerCost = "CPU ns/event"
+}

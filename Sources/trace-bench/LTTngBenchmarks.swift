@@ -21,7 +21,7 @@ func lttngBenchmarks(events: Int) throws -> [BenchmarkRow] {
     let noSink = measure(events: events) { count in
         for _ in 0..<count { nullTracer.instant("bench") }
     }
-    rows.append(BenchmarkRow(metric: "emit.nosink", value: noSink, unit: "ns/event"))
+    rows.append(BenchmarkRow(metric: "emit.nosink", value: noSink, unit: BenchmarkRow.callerCost))
 
     let lttngTracer = Tracer(sink: LTTngSink(), label: "trace-bench")
     if LTTngSink().isEnabled(.instant) {
@@ -30,7 +30,7 @@ func lttngBenchmarks(events: Int) throws -> [BenchmarkRow] {
     let disabled = measure(events: events) { count in
         for _ in 0..<count { lttngTracer.instant("bench") }
     }
-    rows.append(BenchmarkRow(metric: "emit.lttng.disabled", value: disabled, unit: "ns/event"))
+    rows.append(BenchmarkRow(metric: "emit.lttng.disabled", value: disabled, unit: BenchmarkRow.callerCost))
 
     let daemon = try LTTngControl.ensureSessionDaemon()
     defer { daemon.stop() }
@@ -49,15 +49,16 @@ func lttngBenchmarks(events: Int) throws -> [BenchmarkRow] {
             { count in for _ in 0..<count { lttngTracer.instant("bench") } },
         ])
     try session.stop()
-    rows.append(BenchmarkRow(metric: "c.lttng.enabled", value: enabled[0], unit: "ns/event"))
+    rows.append(BenchmarkRow(metric: "c.lttng.enabled", value: enabled[0], unit: BenchmarkRow.callerCost))
     rows.append(
         BenchmarkRow(
-            metric: "emit.lttng.enabled", value: enabled[1], unit: "ns/event",
+            metric: "emit.lttng.enabled", value: enabled[1], unit: BenchmarkRow.callerCost,
             reference: "c.lttng.enabled", referenceValue: enabled[0]))
     return rows
 }
 
-/// Median nanoseconds per event of `body(events)` over `repetitions`, after a warm-up.
+/// Median nanoseconds of the caller's CPU time per event of `body(events)` over `repetitions`,
+/// after a warm-up.
 func measure(events: Int, repetitions: Int = 11, _ body: (Int) -> Void) -> Double {
     withoutActuallyEscaping(body) { measureInterleaved(events: events, repetitions: repetitions, [$0])[0] }
 }
@@ -68,14 +69,10 @@ func measureInterleaved(events: Int, repetitions: Int = 11, _ bodies: [(Int) -> 
     var samples = Array(repeating: [Double](), count: bodies.count)
     for _ in 0..<repetitions {
         for (index, body) in bodies.enumerated() {
-            let start = monotonicNanoseconds()
+            let start = threadCPUNanoseconds()
             body(events)
-            samples[index].append(Double(monotonicNanoseconds() - start) / Double(events))
+            samples[index].append(Double(threadCPUNanoseconds() - start) / Double(events))
         }
     }
     return samples.map { $0.sorted()[$0.count / 2] }
-}
-
-private func monotonicNanoseconds() -> Int64 {
-    MonotonicClock().now()
 }

@@ -5,7 +5,7 @@ import TraceStore
 
 /// The SQLite store's costs: on the caller's thread, and to disk against plain SQLite.
 ///
-/// - `emit.store`: ns per request record on the caller's thread, through `Tracer(sink: StoreSink)`.
+/// - `emit.store`: ns of the caller's CPU time per request record, through `Tracer(sink: StoreSink)`.
 /// - `store.ingest`: request records per second written to a new store, lossless: every record
 ///   emitted is a row afterwards (``losslessIngestRate(events:path:)``).
 /// - `c.sqlite.insert`: the same rows through one prepared INSERT in plain SQLite calls, into the
@@ -38,7 +38,7 @@ func storeBenchmarks(events: Int) throws -> [BenchmarkRow] {
         }
     }
     return [
-        BenchmarkRow(metric: "emit.store", value: bestEmit, unit: "ns/event"),
+        BenchmarkRow(metric: "emit.store", value: bestEmit, unit: BenchmarkRow.callerCost),
         BenchmarkRow(
             metric: "store.ingest", value: bestIngest, unit: "events/s", reference: "c.sqlite.insert",
             referenceValue: bestReference),
@@ -63,13 +63,13 @@ func benchmarkRequest(id: Int64, ts: Int64) -> RequestRecord {
         clientPhases: ClientPhases(nameResolved: 40_000, connected: 160_000, requestSent: 300_000, firstByte: 2_000_000))
 }
 
-/// Median ns per request record on the caller's thread into a fresh store at `path`.
+/// Median ns of the caller's CPU time per request record into a fresh store at `path`.
 ///
 /// Bursts of 8,192 events with a flush (untimed) between them, as a traced program emits: the
 /// writer thread drains each burst while it is being emitted, and the queue's memory is reused.
 /// Emitting all events at once into an ever-growing queue would time the kernel handing out fresh
-/// pages instead (about half the cost); the median keeps out bursts during which other programs on
-/// the machine had the core.
+/// pages instead (about half the cost); the median keeps out bursts that the rest of the machine
+/// disturbed.
 private func emitCost(path: String, events: Int) throws -> Double {
     defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
     let sink = try StoreSink(path: path)
@@ -112,36 +112,66 @@ func losslessIngestRate(events: Int, path: String) throws -> Double {
     return Double(written) / elapsed
 }
 
-/// Median ns per request record on the caller's thread, emitted in bursts of 8,192 with an
-/// untimed `flush()` between bursts (see `emitCost(path:events:)`).
+/// Median ns of the caller's CPU time per request record into `sink`, emitted in bursts of 8,192
+/// with an untimed `flush()` between bursts (see `emitCost(path:events:)`).
 func callerCost(
     of sink: any TraceSink, events: Int, payloadRedaction: (@Sendable (String) -> String)? = nil
 ) -> Double {
-    callerCosts(of: [sink], events: events, payloadRedaction: payloadRedaction)[0]
+    burstCosts([RequestBursts(into: sink, payloadRedaction: payloadRedaction)], events: events)[0].cpu
 }
 
-/// ``callerCost(of:events:payloadRedaction:)`` of each sink, their bursts taken in turn, so that
-/// every sink sees the machine as the others do.
-func callerCosts(
-    of sinks: [any TraceSink], events: Int, payloadRedaction: (@Sendable (String) -> String)? = nil
-) -> [Double] {
-    let clock = MonotonicClock()
-    let burst = 8_192
-    let tracers = sinks.map { Tracer(sink: $0, label: "trace-bench", payloadRedaction: payloadRedaction) }
-    var perBurst = Array(repeating: [Double](), count: sinks.count)
-    // The first burst warms the queue's buffers up; it is not timed.
-    for round in 0...max(10, events / burst) {
-        for (index, tracer) in tracers.enumerated() {
-            let start = clock.now()
-            for _ in 0..<burst {
+/// Request records in bursts: `emit(count)` records `count` of them and is timed; `settle()` then
+/// waits, untimed, until the sink has them all.
+struct RequestBursts {
+    var emit: (Int) -> Void
+    var settle: () -> Void
+
+    /// Records through a tracer into `sink`, as a traced program does; settles with `flush()`.
+    init(into sink: any TraceSink, payloadRedaction: (@Sendable (String) -> String)? = nil) {
+        let tracer = Tracer(sink: sink, label: "trace-bench", payloadRedaction: payloadRedaction)
+        emit = { count in
+            for _ in 0..<count {
                 tracer.record(request: benchmarkRequest(id: tracer.makeID(), ts: tracer.now()))
             }
-            let end = clock.now()
-            sinks[index].flush()
-            if round > 0 { perBurst[index].append(Double(end - start) / Double(burst)) }
+        }
+        settle = { sink.flush() }
+    }
+
+    /// Records that `emit` makes some other way (a C loop), with nothing to wait for.
+    init(emit: @escaping (Int) -> Void) {
+        self.emit = emit
+        settle = {}
+    }
+}
+
+/// The median cost per record of each of `bodies`, in the caller's CPU time and in wall-clock time,
+/// over bursts of 8,192 records: each round takes one burst of every body, in turn, and starts
+/// with the next body, so that none always follows the same one.
+///
+/// CPU time is what the caller pays. Wall-clock time also counts the time the kernel gave other
+/// threads on the caller's core: with every core busy (a two-core machine, the caller and a store's
+/// writer), the scheduler wakes the writer on the caller's core, where it preempts the caller for
+/// a slice of milliseconds while the other core may idle (`perf record -e sched:sched_switch`).
+func burstCosts(_ bodies: [RequestBursts], events: Int) -> [(cpu: Double, wall: Double)] {
+    let clock = MonotonicClock()
+    let burst = 8_192
+    var cpu = Array(repeating: [Double](), count: bodies.count)
+    var wall = cpu
+    // The first round warms the queues' buffers up; it is not timed.
+    for round in 0...max(10, events / burst) {
+        for turn in 0..<bodies.count {
+            let index = (round + turn) % bodies.count
+            let (startCPU, start) = (threadCPUNanoseconds(), clock.now())
+            bodies[index].emit(burst)
+            let (endCPU, end) = (threadCPUNanoseconds(), clock.now())
+            bodies[index].settle()
+            guard round > 0 else { continue }
+            cpu[index].append(Double(endCPU - startCPU) / Double(burst))
+            wall[index].append(Double(end - start) / Double(burst))
         }
     }
-    return perBurst.map { $0.sorted()[$0.count / 2] }
+    func median(_ samples: [Double]) -> Double { samples.sorted()[samples.count / 2] }
+    return bodies.indices.map { (median(cpu[$0]), median(wall[$0])) }
 }
 
 /// Why a benchmark gives no figure: its sink dropped records, or stored fewer than it got, so what
