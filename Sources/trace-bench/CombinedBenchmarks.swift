@@ -37,13 +37,12 @@ func combinedBenchmarks(events: Int) throws -> [BenchmarkRow] {
     try session.start(until: { LTTngSink().isEnabled(.instant) })
     let alone = try StoreSink(path: directory.appendingPathComponent("alone.sqlite").path)
     let together = try StoreSink(path: directory.appendingPathComponent("together.sqlite").path)
-    // Each Swift record reads the clock, as the C loop does for each event.
     let costs = burstCosts(
         [
-            RequestBursts { count in st_reference_request_loop(Int64(count)) },
-            RequestBursts(into: LTTngSink()),
-            RequestBursts(into: alone),
-            RequestBursts(into: MultiplexSink([LTTngSink(), together])),
+            Bursts { count in st_reference_request_loop(Int64(count)) },
+            .requests(into: LTTngSink()),
+            .requests(into: alone),
+            .requests(into: MultiplexSink([LTTngSink(), together])),
         ], events: events)
     alone.close()
     together.close()

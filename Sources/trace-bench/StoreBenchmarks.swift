@@ -117,61 +117,7 @@ func losslessIngestRate(events: Int, path: String) throws -> Double {
 func callerCost(
     of sink: any TraceSink, events: Int, payloadRedaction: (@Sendable (String) -> String)? = nil
 ) -> Double {
-    burstCosts([RequestBursts(into: sink, payloadRedaction: payloadRedaction)], events: events)[0].cpu
-}
-
-/// Request records in bursts: `emit(count)` records `count` of them and is timed; `settle()` then
-/// waits, untimed, until the sink has them all.
-struct RequestBursts {
-    var emit: (Int) -> Void
-    var settle: () -> Void
-
-    /// Records through a tracer into `sink`, as a traced program does; settles with `flush()`.
-    init(into sink: any TraceSink, payloadRedaction: (@Sendable (String) -> String)? = nil) {
-        let tracer = Tracer(sink: sink, label: "trace-bench", payloadRedaction: payloadRedaction)
-        emit = { count in
-            for _ in 0..<count {
-                tracer.record(request: benchmarkRequest(id: tracer.makeID(), ts: tracer.now()))
-            }
-        }
-        settle = { sink.flush() }
-    }
-
-    /// Records that `emit` makes some other way (a C loop), with nothing to wait for.
-    init(emit: @escaping (Int) -> Void) {
-        self.emit = emit
-        settle = {}
-    }
-}
-
-/// The median cost per record of each of `bodies`, in the caller's CPU time and in wall-clock time,
-/// over bursts of 8,192 records: each round takes one burst of every body, in turn, and starts
-/// with the next body, so that none always follows the same one.
-///
-/// CPU time is what the caller pays. Wall-clock time also counts the time the kernel gave other
-/// threads on the caller's core: with every core busy (a two-core machine, the caller and a store's
-/// writer), the scheduler wakes the writer on the caller's core, where it preempts the caller for
-/// a slice of milliseconds while the other core may idle (`perf record -e sched:sched_switch`).
-func burstCosts(_ bodies: [RequestBursts], events: Int) -> [(cpu: Double, wall: Double)] {
-    let clock = MonotonicClock()
-    let burst = 8_192
-    var cpu = Array(repeating: [Double](), count: bodies.count)
-    var wall = cpu
-    // The first round warms the queues' buffers up; it is not timed.
-    for round in 0...max(10, events / burst) {
-        for turn in 0..<bodies.count {
-            let index = (round + turn) % bodies.count
-            let (startCPU, start) = (threadCPUNanoseconds(), clock.now())
-            bodies[index].emit(burst)
-            let (endCPU, end) = (threadCPUNanoseconds(), clock.now())
-            bodies[index].settle()
-            guard round > 0 else { continue }
-            cpu[index].append(Double(endCPU - startCPU) / Double(burst))
-            wall[index].append(Double(end - start) / Double(burst))
-        }
-    }
-    func median(_ samples: [Double]) -> Double { samples.sorted()[samples.count / 2] }
-    return bodies.indices.map { (median(cpu[$0]), median(wall[$0])) }
+    burstCosts([.requests(into: sink, payloadRedaction: payloadRedaction)], events: events)[0].cpu
 }
 
 /// Why a benchmark gives no figure: its sink dropped records, or stored fewer than it got, so what
