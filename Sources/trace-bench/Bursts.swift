@@ -8,7 +8,9 @@ struct Bursts {
 
     /// Request records through a tracer into `sink`, as a traced program records them, each
     /// reading the clock as the C loop does; settles with `flush()`.
-    static func requests(into sink: any TraceSink, payloadRedaction: (@Sendable (String) -> String)? = nil) -> Bursts {
+    static func requests(
+        into sink: any TraceSink, payloadRedaction: (@Sendable (String) -> String)? = nil
+    ) -> Bursts {
         let tracer = Tracer(sink: sink, label: "trace-bench", payloadRedaction: payloadRedaction)
         return Bursts(
             emit: { count in

@@ -16,7 +16,7 @@ import Glibc
 /// - `c.lttng.request`: the same events from a C loop; `emit.lttng.request`: into LTTng alone,
 ///   judged against it.
 /// - `emit.store.in-turn`: into a store alone; `emit.lttng+store`: into both, judged against the
-///   two alone. All four take their bursts in turn (`burstCosts(_:events:)`), so each sees the
+///   two alone. All four take their bursts in turn (`burstCosts(_:events:burst:)`), so each sees the
 ///   machine as the others do; `emit.store` times bursts into one store back to back, its best
 ///   case.
 /// - `emit.lttng+store.wall`: the same bursts in wall-clock time, against the two alone in
