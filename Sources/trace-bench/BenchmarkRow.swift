@@ -10,5 +10,5 @@ struct BenchmarkRow: Sendable {
 
 extension BenchmarkRow {
     /// The unit of what the caller pays: ns of its thread's CPU time per event (`threadCPUNanoseconds()`).
-    static let callerCost = "CPU ns/event"
+    static let callerCostUnit = "CPU ns/event"
 }

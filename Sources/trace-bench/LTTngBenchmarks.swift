@@ -16,6 +16,7 @@ import Glibc
 /// of emitting, not of the disk. It records only this process.
 func lttngBenchmarks(events: Int) throws -> [BenchmarkRow] {
     var rows: [BenchmarkRow] = []
+    let unit = BenchmarkRow.callerCostUnit
     func instants(_ tracer: Tracer) -> Bursts {
         Bursts { count in for _ in 0..<count { tracer.instant("bench") } }
     }
@@ -24,14 +25,14 @@ func lttngBenchmarks(events: Int) throws -> [BenchmarkRow] {
     // the clock reads around it do not weigh on the figure.
     let nullTracer = Tracer(sink: NullSink(), label: "trace-bench")
     let noSink = burstCosts([instants(nullTracer)], events: events, burst: events)[0].cpu
-    rows.append(BenchmarkRow(metric: "emit.nosink", value: noSink, unit: BenchmarkRow.callerCost))
+    rows.append(BenchmarkRow(metric: "emit.nosink", value: noSink, unit: unit))
 
     let lttngTracer = Tracer(sink: LTTngSink(), label: "trace-bench")
     if LTTngSink().isEnabled(.instant) {
         printError("trace-bench: session_trace:instant is already enabled by another session")
     }
     let disabled = burstCosts([instants(lttngTracer)], events: events, burst: events)[0].cpu
-    rows.append(BenchmarkRow(metric: "emit.lttng.disabled", value: disabled, unit: BenchmarkRow.callerCost))
+    rows.append(BenchmarkRow(metric: "emit.lttng.disabled", value: disabled, unit: unit))
 
     let daemon = try LTTngControl.ensureSessionDaemon()
     defer { daemon.stop() }
@@ -50,10 +51,10 @@ func lttngBenchmarks(events: Int) throws -> [BenchmarkRow] {
         ], events: events
     ).map(\.cpu)
     try session.stop()
-    rows.append(BenchmarkRow(metric: "c.lttng.enabled", value: enabled[0], unit: BenchmarkRow.callerCost))
+    rows.append(BenchmarkRow(metric: "c.lttng.enabled", value: enabled[0], unit: unit))
     rows.append(
         BenchmarkRow(
-            metric: "emit.lttng.enabled", value: enabled[1], unit: BenchmarkRow.callerCost,
+            metric: "emit.lttng.enabled", value: enabled[1], unit: unit,
             reference: "c.lttng.enabled", referenceValue: enabled[0]))
     return rows
 }

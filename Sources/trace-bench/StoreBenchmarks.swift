@@ -38,7 +38,7 @@ func storeBenchmarks(events: Int) throws -> [BenchmarkRow] {
         }
     }
     return [
-        BenchmarkRow(metric: "emit.store", value: bestEmit, unit: BenchmarkRow.callerCost),
+        BenchmarkRow(metric: "emit.store", value: bestEmit, unit: BenchmarkRow.callerCostUnit),
         BenchmarkRow(
             metric: "store.ingest", value: bestIngest, unit: "events/s", reference: "c.sqlite.insert",
             referenceValue: bestReference),
