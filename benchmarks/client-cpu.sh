@@ -10,11 +10,8 @@
 # The last line is the client's figure: "... N% of one core".
 set -euo pipefail
 cd "$(dirname "$0")/.."
-demo_binary=${PLANNER_DEMO:-}
-if [ -z "$demo_binary" ]; then
-    swift build -c release --product planner-demo >/dev/null
-    demo_binary=.build/release/planner-demo
-fi
+source benchmarks/lib/release-binary.sh
+demo_binary=$(release_binary planner-demo PLANNER_DEMO)
 eval "$(scripts/model-server.sh paths)"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 work=$(mktemp -d)

@@ -16,8 +16,8 @@ RATE=${2:-10000}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-swift build -c release --product store-sink-helper >/dev/null
-HELPER=$(swift build -c release --show-bin-path)/store-sink-helper
+source benchmarks/lib/release-binary.sh
+HELPER=$(release_binary store-sink-helper)
 
 stored() { sqlite3 "file:$1?mode=ro" "SELECT count(*) FROM request"; }
 summarize() { # label and rate (0: none), then the losses one a line on stdin

@@ -15,8 +15,8 @@ WORK=$(mktemp -d)
 trap 'scripts/phoenix.sh stop "$WORK/phoenix"; rm -rf "$WORK"' EXIT
 STORE=$WORK/push.sqlite
 
-swift build -c release --product trace-report >/dev/null
-BIN=$(swift build -c release --show-bin-path)/trace-report
+source benchmarks/lib/release-binary.sh
+BIN=$(release_binary trace-report)
 source benchmarks/lib/generate-store.sh
 
 generate_store "$STORE" "$REQUESTS" "$SESSIONS" interleaved 4 0

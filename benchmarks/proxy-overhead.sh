@@ -11,11 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pairs=${1:-40}
-proxy_binary=${TRACE_PROXY:-}
-if [ -z "$proxy_binary" ]; then
-    swift build -c release --product trace-proxy >/dev/null
-    proxy_binary=.build/release/trace-proxy
-fi
+source benchmarks/lib/release-binary.sh
+proxy_binary=$(release_binary trace-proxy TRACE_PROXY)
 python=$(scripts/proxy-clients.sh python)
 eval "$(scripts/model-server.sh paths)"
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }

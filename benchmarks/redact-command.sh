@@ -11,14 +11,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 megabytes=${1:-100}
-report=${TRACE_REPORT:-}
-bench=${TRACE_BENCH:-}
-if [ -z "$report" ] || [ -z "$bench" ]; then
-    swift build -c release --product trace-report >/dev/null
-    swift build -c release --product trace-bench >/dev/null
-    report=.build/release/trace-report
-    bench=.build/release/trace-bench
-fi
+source benchmarks/lib/release-binary.sh
+report=$(release_binary trace-report TRACE_REPORT)
+bench=$(release_binary trace-bench TRACE_BENCH)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

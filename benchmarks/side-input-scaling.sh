@@ -18,8 +18,8 @@ RUNS=${RUNS:-3}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-swift build -c release --product trace-report >/dev/null
-BIN=$(swift build -c release --show-bin-path)/trace-report
+source benchmarks/lib/release-binary.sh
+BIN=$(release_binary trace-report)
 STORES=(tracefiles/planner/run-*.sqlite)
 
 python3 - "$WORK" "$GROUPS_N" "$REQUESTS" "$LINES" <<'PY'

@@ -19,8 +19,8 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 STORE=$WORK/bench.sqlite
 
-swift build -c release --product trace-report >/dev/null
-BIN=$(swift build -c release --show-bin-path)/trace-report
+source benchmarks/lib/release-binary.sh
+BIN=$(release_binary trace-report)
 source benchmarks/lib/generate-store.sh
 
 now() { date +%s.%N; }

@@ -21,8 +21,8 @@ RUNS=${RUNS:-3}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-swift build -c release --product trace-report >/dev/null
-BIN=$(swift build -c release --show-bin-path)/trace-report
+source benchmarks/lib/release-binary.sh
+BIN=$(release_binary trace-report)
 source benchmarks/lib/generate-store.sh
 
 # $1 store, $2 label.

@@ -12,11 +12,8 @@
 #        TRACE_BENCH=/path/to/trace-bench benchmarks/writer-placement.sh   # measure another build
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bench=${TRACE_BENCH:-}
-if [ -z "$bench" ]; then
-    swift build -c release --product trace-bench >/dev/null
-    bench=.build/release/trace-bench
-fi
+source benchmarks/lib/release-binary.sh
+bench=$(release_binary trace-bench TRACE_BENCH)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 perf record -q -a -e sched:sched_switch,sched:sched_wakeup -o "$work/perf.data" \
