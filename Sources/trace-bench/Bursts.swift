@@ -1,3 +1,4 @@
+import CLTTngUST
 import SessionTrace
 
 /// Events in bursts: `emit(count)` records `count` of them and is timed; `settle()` then waits,
@@ -5,6 +6,19 @@ import SessionTrace
 struct Bursts {
     var emit: (Int) -> Void
     var settle: () -> Void = {}
+
+    /// The C reference of ``instants(_:)``: what a hand-written C program pays to emit the same
+    /// instants (`st_reference_instant_loop`).
+    static func cInstants() -> Bursts { Bursts { count in st_reference_instant_loop(Int64(count)) } }
+
+    /// The C reference of ``requests(into:payloadRedaction:)`` into LTTng: the same request records
+    /// from a C loop (`st_reference_request_loop`).
+    static func cRequests() -> Bursts { Bursts { count in st_reference_request_loop(Int64(count)) } }
+
+    /// `tracer.instant("bench")`, as a traced program marks a point in time.
+    static func instants(_ tracer: Tracer) -> Bursts {
+        Bursts { count in for _ in 0..<count { tracer.instant("bench") } }
+    }
 
     /// Request records through a tracer into `sink`, as a traced program records them, each
     /// reading the clock as the C loop does; settles with `flush()`.

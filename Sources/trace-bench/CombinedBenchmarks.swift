@@ -1,6 +1,4 @@
-import CLTTngUST
 import Foundation
-import LTTngRecording
 import Redaction
 import SessionTrace
 import SessionTraceLTTng
@@ -11,7 +9,8 @@ import Glibc
 #endif
 
 /// Request records into LTTng and into a SQLite store, ns of the caller's CPU time per record: an
-/// enabled LTTng snapshot session and a store, as `planner-demo --lttng` runs.
+/// enabled LTTng snapshot session (`withSnapshotSession(_:)`) and a store, as `planner-demo --lttng`
+/// runs.
 ///
 /// - `c.lttng.request`: the same events from a C loop; `emit.lttng.request`: into LTTng alone,
 ///   judged against it.
@@ -25,53 +24,43 @@ import Glibc
 ///   (`Redactor.standard`), which LTTng runs on the caller's thread and the store on its writer
 ///   thread.
 func combinedBenchmarks(events: Int) throws -> [BenchmarkRow] {
-    let daemon = try LTTngControl.ensureSessionDaemon()
-    defer { daemon.stop() }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trace-bench-both-\(getpid())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let session = try LTTngControl.Session.create(
-        outputDirectory: directory.appendingPathComponent("lttng").path, snapshot: true,
-        recordsProcessID: false)
-    defer { try? session.destroy() }
-    try session.start(until: { LTTngSink().isEnabled(.instant) })
-    let alone = try StoreSink(path: directory.appendingPathComponent("alone.sqlite").path)
-    let together = try StoreSink(path: directory.appendingPathComponent("together.sqlite").path)
-    let costs = burstCosts(
-        [
-            Bursts { count in st_reference_request_loop(Int64(count)) },
-            .requests(into: LTTngSink()),
-            .requests(into: alone),
-            .requests(into: MultiplexSink([LTTngSink(), together])),
-        ], events: events)
-    alone.close()
-    together.close()
-    try LossyRun.check(alone, metric: "emit.store.in-turn")
-    try LossyRun.check(together, metric: "emit.lttng+store")
-    let (c, lttng, store, both) = (costs[0], costs[1], costs[2], costs[3])
-    // With payload redaction on: LTTng writes at once, so the caller redacts; the store redacts on
-    // its writer thread.
-    let redact: @Sendable (String) -> String = { Redactor.standard.redact($0).text }
-    let lttngRedacting = callerCost(of: LTTngSink(), events: events, payloadRedaction: redact)
-    let redactingStore = try StoreSink(path: directory.appendingPathComponent("redacting.sqlite").path)
-    let storeRedacting = callerCost(of: redactingStore, events: events, payloadRedaction: redact)
-    redactingStore.close()
-    try LossyRun.check(redactingStore, metric: "emit.store.redacting")
-    try session.stop()
-    let unit = BenchmarkRow.callerCostUnit
-    return [
-        BenchmarkRow(metric: "c.lttng.request", value: c.cpu, unit: unit),
-        BenchmarkRow(
-            metric: "emit.lttng.request", value: lttng.cpu, unit: unit, reference: "c.lttng.request",
-            referenceValue: c.cpu),
-        BenchmarkRow(metric: "emit.store.in-turn", value: store.cpu, unit: unit),
-        BenchmarkRow(
-            metric: "emit.lttng+store", value: both.cpu, unit: unit,
-            reference: "emit.lttng.request+emit.store.in-turn", referenceValue: lttng.cpu + store.cpu),
-        BenchmarkRow(
-            metric: "emit.lttng+store.wall", value: both.wall, unit: "wall ns/event",
-            reference: "the two alone, wall", referenceValue: lttng.wall + store.wall),
-        BenchmarkRow(metric: "emit.lttng.redacting", value: lttngRedacting, unit: unit),
-        BenchmarkRow(metric: "emit.store.redacting", value: storeRedacting, unit: unit),
-    ]
+    return try withSnapshotSession {
+        let alone = try StoreSink(path: directory.appendingPathComponent("alone.sqlite").path)
+        let together = try StoreSink(path: directory.appendingPathComponent("together.sqlite").path)
+        let costs = burstCosts(
+            [.cRequests(), .requests(into: LTTngSink()), .requests(into: alone),
+             .requests(into: MultiplexSink([LTTngSink(), together]))], events: events)
+        alone.close()
+        together.close()
+        try LossyRun.check(alone, metric: "emit.store.in-turn")
+        try LossyRun.check(together, metric: "emit.lttng+store")
+        let (c, lttng, store, both) = (costs[0], costs[1], costs[2], costs[3])
+        // With payload redaction on: LTTng writes at once, so the caller redacts; the store redacts on
+        // its writer thread.
+        let redact: @Sendable (String) -> String = { Redactor.standard.redact($0).text }
+        let lttngRedacting = callerCost(of: LTTngSink(), events: events, payloadRedaction: redact)
+        let redactingStore = try StoreSink(path: directory.appendingPathComponent("redacting.sqlite").path)
+        let storeRedacting = callerCost(of: redactingStore, events: events, payloadRedaction: redact)
+        redactingStore.close()
+        try LossyRun.check(redactingStore, metric: "emit.store.redacting")
+        let unit = BenchmarkRow.callerCostUnit
+        return [
+            BenchmarkRow(metric: "c.lttng.request", value: c.cpu, unit: unit),
+            BenchmarkRow(
+                metric: "emit.lttng.request", value: lttng.cpu, unit: unit, reference: "c.lttng.request",
+                referenceValue: c.cpu),
+            BenchmarkRow(metric: "emit.store.in-turn", value: store.cpu, unit: unit),
+            BenchmarkRow(
+                metric: "emit.lttng+store", value: both.cpu, unit: unit,
+                reference: "emit.lttng.request+emit.store.in-turn", referenceValue: lttng.cpu + store.cpu),
+            BenchmarkRow(
+                metric: "emit.lttng+store.wall", value: both.wall, unit: "wall ns/event",
+                reference: "the two alone, wall", referenceValue: lttng.wall + store.wall),
+            BenchmarkRow(metric: "emit.lttng.redacting", value: lttngRedacting, unit: unit),
+            BenchmarkRow(metric: "emit.store.redacting", value: storeRedacting, unit: unit),
+        ]
+    }
 }

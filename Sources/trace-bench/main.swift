@@ -16,13 +16,16 @@ func printError(_ message: String) {
 }
 
 let usage = """
-    usage: trace-bench [--json] [--events N] [--only GROUP] [--overhead PAIRS] [--memory [CASE]] [--lttng-read [--trace DIR]]
-                   [--tool-output] [--redaction [--corpus FILE MB]]
+    usage: trace-bench [--json] [--events N] [--only GROUP] [--alone METRIC] [--overhead PAIRS] [--memory [CASE]]
+                   [--lttng-read [--trace DIR]] [--tool-output] [--redaction [--corpus FILE MB]]
 
       --events N        events per emit and store measurement (default 1,000,000)
       --only GROUP      one group of the default rows alone: lttng (no sink, disabled, instants),
                         store (emit.store, store.ingest), redaction, or combined (requests into
                         LTTng, both sinks), to run two builds in turn and compare them
+      --alone METRIC    instead, the bursts of one path of the default run alone, for a profiler or
+                        an instruction counter (benchmarks/instructions.sh): c.lttng.enabled,
+                        emit.lttng.enabled, c.lttng.request or emit.lttng.request
       --tool-output     instead, what recording a tool call costs with a 100 KB and a 16-byte result
                         (its fingerprint and sketch), into a SQLite store
       --lttng-read      instead, reading an LTTng trace of N request records back: trace-report
@@ -57,6 +60,7 @@ let groups: [(name: String, benchmark: String, rows: () throws -> [BenchmarkRow]
     ("combined", "LTTng and store benchmark", { try combinedBenchmarks(events: events) }),
 ]
 var onlyGroup: String?
+var alonePath: AlonePath?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -74,6 +78,13 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         onlyGroup = value
+    case "--alone":
+        guard let value = arguments.popFirst().flatMap(AlonePath.init(rawValue:)) else {
+            let metrics = AlonePath.allCases.map(\.rawValue).joined(separator: ", ")
+            printError("trace-bench: --alone needs one of \(metrics)\n\(usage)")
+            exit(2)
+        }
+        alonePath = value
     case "--overhead":
         guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 30 else {
             printError("trace-bench: --overhead needs at least 30 pairs\n\(usage)")
@@ -167,6 +178,16 @@ if redactionOnly {
         }
     }
     print(json ? BenchmarkRow.json(redactionBenchmarks()) : BenchmarkRow.table(redactionBenchmarks()))
+    exit(0)
+}
+if let alonePath {
+    do {
+        rows = try alonePath.rows(events: events)
+    } catch {
+        printError("trace-bench: the \(alonePath.rawValue) benchmark failed: \(error)")
+        exit(1)
+    }
+    print(json ? BenchmarkRow.json(rows) : BenchmarkRow.table(rows))
     exit(0)
 }
 if lttngRead {
