@@ -12,9 +12,10 @@
 # string functions for valgrind's CPU: the same for C and Swift, so the difference per event is the
 # Swift path's own; the ratio may differ a little from a native count.
 #
-# Usage: benchmarks/instructions.sh     (valgrind and binutils' strip; about two minutes)
+# Usage: benchmarks/instructions.sh     (valgrind and binutils' strip; about a minute)
 #        TRACE_BENCH=/path/to/trace-bench benchmarks/instructions.sh   # count another build
 set -euo pipefail
+shopt -s inherit_errexit  # a failed count inside $(...) ends the script
 cd "$(dirname "$0")/.."
 source benchmarks/lib/release-binary.sh
 bench=$(release_binary trace-bench TRACE_BENCH)
@@ -24,8 +25,11 @@ trap 'rm -rf "$work"' EXIT
 cp "$bench" "$work/trace-bench"
 strip --strip-debug "$work/trace-bench"
 count() {  # count PATH EVENTS: instructions of one run
-    valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/trace-bench" --alone "$1" --events "$2" \
-        >"$work/log" 2>&1 || { tail -5 "$work/log" >&2; exit 1; }
+    if ! valgrind --tool=callgrind --callgrind-out-file="$work/out" \
+        "$work/trace-bench" --alone "$1" --events "$2" >"$work/log" 2>&1; then
+        tail -5 "$work/log" >&2
+        exit 1
+    fi
     sed -n 's/^summary: //p' "$work/out"
 }
 per_event() {  # per_event PATH: instructions per event

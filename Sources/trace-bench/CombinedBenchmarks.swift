@@ -24,7 +24,8 @@ import Glibc
 ///   (`Redactor.standard`), which LTTng runs on the caller's thread and the store on its writer
 ///   thread.
 func combinedBenchmarks(events: Int) throws -> [BenchmarkRow] {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trace-bench-both-\(getpid())")
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("trace-bench-both-\(getpid())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     return try withSnapshotSession {

@@ -12,9 +12,11 @@ import Glibc
 func withSnapshotSession<Result>(_ body: () throws -> Result) throws -> Result {
     let daemon = try LTTngControl.ensureSessionDaemon()
     defer { daemon.stop() }
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trace-bench-lttng-\(getpid())").path
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("trace-bench-lttng-\(getpid())").path
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let session = try LTTngControl.Session.create(outputDirectory: directory, snapshot: true, recordsProcessID: false)
+    let session = try LTTngControl.Session.create(
+        outputDirectory: directory, snapshot: true, recordsProcessID: false)
     defer { try? session.destroy() }
     try session.start(until: { LTTngSink().isEnabled(.instant) })
     let result = try body()

@@ -16,8 +16,9 @@ func printError(_ message: String) {
 }
 
 let usage = """
-    usage: trace-bench [--json] [--events N] [--only GROUP] [--alone METRIC] [--overhead PAIRS] [--memory [CASE]]
-                   [--lttng-read [--trace DIR]] [--tool-output] [--redaction [--corpus FILE MB]]
+    usage: trace-bench [--json] [--events N] [--only GROUP] [--alone METRIC] [--overhead PAIRS]
+                   [--memory [CASE]] [--lttng-read [--trace DIR]] [--tool-output]
+                   [--redaction [--corpus FILE MB]]
 
       --events N        events per emit and store measurement (default 1,000,000)
       --only GROUP      one group of the default rows alone: lttng (no sink, disabled, instants),
