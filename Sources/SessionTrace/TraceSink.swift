@@ -18,12 +18,18 @@ public protocol TraceSink: Sendable {
     /// it moves it into its queue unboxed, as `StoreSink` does (a box allocated on the caller's
     /// thread and freed on another costs both threads).
     func record(request: consuming RequestRecord)
-    /// Records `request` where the caller holds it and returns true, if this sink writes a record
-    /// at once and keeps none of it (a tracepoint); returns false, the default, if it must own the
-    /// record, which the caller then hands over with ``record(request:)``. So a ``MultiplexSink``
-    /// gives one request to every sink that writes at once and moves it into one that keeps it,
-    /// with no copy of its strings (a retain and a release each) for any of them.
-    func recordInPlace(request: borrowing RequestRecord) -> Bool
+    /// Whether this sink writes a request at once and keeps none of it (a tracepoint): then the
+    /// caller lends it each request with ``recordInPlace(request:)``, and hands it over with
+    /// ``record(request:)`` otherwise. False, the default. Fixed for the sink's life: a ``Tracer``
+    /// asks once. So a ``MultiplexSink`` gives one request to every sink that writes at once and
+    /// moves it into one that keeps it, with no copy of its strings (a retain and a release each)
+    /// for any of them.
+    var recordsRequestsInPlace: Bool { get }
+    /// Records `request` where the caller holds it, reading it and leaving it as it is; asked of a
+    /// sink whose ``recordsRequestsInPlace`` is true. It is `inout` only so that the sink reads it
+    /// where the caller holds it: a borrowed record this large is copied to the stack to be
+    /// addressed (about 500 bytes, read back just after they were written).
+    func recordInPlace(request: inout RequestRecord)
     /// Returns once every event recorded so far is durable, or counted as dropped.
     func flush()
     /// This sink, keeping every event only with its free text redacted by `redact`
@@ -45,7 +51,10 @@ extension TraceSink {
     public func record(request: consuming RequestRecord) { record(.request(request)) }
 
     /// False: this sink must own the records it is given.
-    public func recordInPlace(request: borrowing RequestRecord) -> Bool { false }
+    public var recordsRequestsInPlace: Bool { false }
+
+    /// Records a copy of `request` with ``record(request:)``.
+    public func recordInPlace(request: inout RequestRecord) { record(request: copy request) }
 
     /// Redacts each event on the caller's thread, then records it here.
     public func redacting(_ redact: @escaping @Sendable (String) -> String) -> any TraceSink {

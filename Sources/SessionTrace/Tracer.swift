@@ -28,6 +28,8 @@ public final class Tracer: Sendable {
     /// there is one, ``isEnabled(_:)`` is a load of it rather than a call into the sink. A kind
     /// beyond its slots, were one added, is asked by a call.
     @usableFromInline let enabledWords: InlineArray<10, EnabledWord?>
+    /// The sink's ``TraceSink/recordsRequestsInPlace``, asked once.
+    private let recordsRequestsInPlace: Bool
     /// The clock every timestamp and duration of this tracer is read from.
     public let clock: any TraceClock
     /// The run this tracer records; every id it makes carries it in its upper half.
@@ -56,6 +58,7 @@ public final class Tracer: Sendable {
         let sink = payloadRedaction.map { sink.redacting($0) } ?? sink
         self.sink = sink
         self.enabledWords = InlineArray { TraceEventKind(rawValue: $0).flatMap(sink.enabledWord) }
+        self.recordsRequestsInPlace = sink.recordsRequestsInPlace
         self.clock = clock
         self.readsMonotonicClock = clock is MonotonicClock
         self.payloadRedaction = payloadRedaction
@@ -103,7 +106,13 @@ public final class Tracer: Sendable {
     /// at once, or queues it, takes without the box of a ``TraceEvent`` (``TraceSink/record(request:)``).
     @inline(__always)
     public func record(request: @autoclosure () -> RequestRecord) {
-        if isEnabled(.request) { sink.record(request: request()) }
+        guard isEnabled(.request) else { return }
+        if recordsRequestsInPlace {
+            var request = request()
+            sink.recordInPlace(request: &request)
+        } else {
+            sink.record(request: request())
+        }
     }
 
     /// Records an instant event, parented to the current interval.

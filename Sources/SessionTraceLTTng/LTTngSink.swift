@@ -72,13 +72,16 @@ public struct LTTngSink: TraceSink {
 
     /// Emits `request`, not boxed into an event.
     public func record(request: consuming RequestRecord) {
-        _ = recordInPlace(request: request)
+        var request = request
+        recordInPlace(request: &request)
     }
 
-    /// Emits `request` from where the caller holds it: a tracepoint keeps nothing of it.
-    public func recordInPlace(request: borrowing RequestRecord) -> Bool {
-        if Self.enabled(.request) { withUnsafePointer(to: request) { Self.emit($0) } }
-        return true
+    /// True: a tracepoint keeps nothing of a request.
+    public var recordsRequestsInPlace: Bool { true }
+
+    /// Emits `request` from where the caller holds it.
+    public func recordInPlace(request: inout RequestRecord) {
+        if Self.enabled(.request) { Self.emit(&request) }
     }
 
     /// Nothing to do: LTTng's consumer daemon drains the buffers, `lttng stop` flushes them.
@@ -110,49 +113,47 @@ public struct LTTngSink: TraceSink {
     // (`CTextBuffer`), which costs less than a closure per text. The other events carry one to five
     // and pass each where Swift stores it (`withCText`). An emitter whose closures read the record
     // reaches it where it is: a closure that captured a borrowed record would copy it, retaining
-    // every string. So an emitter takes its record `inout`, or, for the request, which is borrowed
-    // (a `MultiplexSink` lends it to this sink), a pointer from `withUnsafePointer`, which copies
-    // the record's bytes to the stack and retains nothing.
-    private static func emit(_ record: UnsafePointer<RequestRecord>) {
-        let server = record.pointee.serverTimings
-        let client = record.pointee.clientPhases
+    // every string. So an emitter takes its record `inout`.
+    private static func emit(_ record: inout RequestRecord) {
+        let server = record.serverTimings
+        let client = record.clientPhases
         var fields = st_request_fields(
-            request_id: record.pointee.requestID, session_id: record.pointee.sessionID ?? -1,
-            parent_id: record.pointee.parentID ?? -1, ts: record.pointee.ts, dur: record.pointee.dur,
-            ttft: record.pointee.timeToFirstToken ?? -1, profile: nil, provider: nil, model: nil,
-            input_tokens: record.pointee.inputTokens ?? -1,
-            cached_input_tokens: record.pointee.cachedInputTokens ?? -1,
-            output_tokens: record.pointee.outputTokens ?? -1, prompt_bytes: record.pointee.promptBytes,
-            transcript_entries: record.pointee.transcriptEntries,
-            reused_prefix_entries: record.pointee.reusedPrefixEntries, finish_reason: nil, error: nil,
+            request_id: record.requestID, session_id: record.sessionID ?? -1,
+            parent_id: record.parentID ?? -1, ts: record.ts, dur: record.dur,
+            ttft: record.timeToFirstToken ?? -1, profile: nil, provider: nil, model: nil,
+            input_tokens: record.inputTokens ?? -1,
+            cached_input_tokens: record.cachedInputTokens ?? -1,
+            output_tokens: record.outputTokens ?? -1, prompt_bytes: record.promptBytes,
+            transcript_entries: record.transcriptEntries,
+            reused_prefix_entries: record.reusedPrefixEntries, finish_reason: nil, error: nil,
             server_prompt_tokens: server?.promptTokens ?? -1, server_cached_tokens: server?.cachedTokens ?? -1,
             server_prompt_dur: server?.promptDuration ?? -1, server_predicted_tokens: server?.predictedTokens ?? -1,
-            server_predicted_dur: server?.predictedDuration ?? -1, turn_id: record.pointee.turnID ?? -1,
+            server_predicted_dur: server?.predictedDuration ?? -1, turn_id: record.turnID ?? -1,
             instructions_fingerprint: nil, tools_fingerprint: nil,
-            cache_write_tokens: record.pointee.cacheWriteTokens ?? -1, response_id: nil, response_model: nil,
-            server_address: nil, server_port: record.pointee.serverPort ?? -1,
-            streamed: record.pointee.streamed.map { $0 ? 1 : 0 } ?? -1, max_tokens: record.pointee.maxTokens ?? -1,
-            temperature: record.pointee.temperature ?? -1,
-            server_queue_dur: record.pointee.serverQueueDuration ?? -1, client_first_byte: client?.firstByte ?? -1,
+            cache_write_tokens: record.cacheWriteTokens ?? -1, response_id: nil, response_model: nil,
+            server_address: nil, server_port: record.serverPort ?? -1,
+            streamed: record.streamed.map { $0 ? 1 : 0 } ?? -1, max_tokens: record.maxTokens ?? -1,
+            temperature: record.temperature ?? -1,
+            server_queue_dur: record.serverQueueDuration ?? -1, client_first_byte: client?.firstByte ?? -1,
             client_dns: client?.nameResolved ?? -1, client_connect: client?.connected ?? -1,
             client_tls: client?.tlsDone ?? -1, client_sent: client?.requestSent ?? -1)
         let capacity =
-            CTextBuffer.size(record.pointee.profile) + CTextBuffer.size(record.pointee.provider)
-            + CTextBuffer.size(record.pointee.model) + CTextBuffer.size(record.pointee.finishReason)
-            + CTextBuffer.size(record.pointee.error) + CTextBuffer.size(record.pointee.instructionsFingerprint)
-            + CTextBuffer.size(record.pointee.toolsFingerprint) + CTextBuffer.size(record.pointee.responseID)
-            + CTextBuffer.size(record.pointee.responseModel) + CTextBuffer.size(record.pointee.serverAddress)
+            CTextBuffer.size(record.profile) + CTextBuffer.size(record.provider)
+            + CTextBuffer.size(record.model) + CTextBuffer.size(record.finishReason)
+            + CTextBuffer.size(record.error) + CTextBuffer.size(record.instructionsFingerprint)
+            + CTextBuffer.size(record.toolsFingerprint) + CTextBuffer.size(record.responseID)
+            + CTextBuffer.size(record.responseModel) + CTextBuffer.size(record.serverAddress)
         CTextBuffer.with(capacity: capacity) { texts in
-            fields.profile = texts.append(record.pointee.profile)
-            fields.provider = texts.append(record.pointee.provider)
-            fields.model = texts.append(record.pointee.model)
-            fields.finish_reason = texts.append(record.pointee.finishReason)
-            fields.error = texts.append(record.pointee.error)
-            fields.instructions_fingerprint = texts.append(record.pointee.instructionsFingerprint)
-            fields.tools_fingerprint = texts.append(record.pointee.toolsFingerprint)
-            fields.response_id = texts.append(record.pointee.responseID)
-            fields.response_model = texts.append(record.pointee.responseModel)
-            fields.server_address = texts.append(record.pointee.serverAddress)
+            fields.profile = texts.append(record.profile)
+            fields.provider = texts.append(record.provider)
+            fields.model = texts.append(record.model)
+            fields.finish_reason = texts.append(record.finishReason)
+            fields.error = texts.append(record.error)
+            fields.instructions_fingerprint = texts.append(record.instructionsFingerprint)
+            fields.tools_fingerprint = texts.append(record.toolsFingerprint)
+            fields.response_id = texts.append(record.responseID)
+            fields.response_model = texts.append(record.responseModel)
+            fields.server_address = texts.append(record.serverAddress)
             st_emit_request(&fields)
         }
     }

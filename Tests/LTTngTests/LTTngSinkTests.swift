@@ -226,7 +226,8 @@ struct LTTngSinkTests {
         #expect(allocations { sink.record(request) } == 0)
         #expect(allocations { tracer.record(request, kind: .request) } == 0)
         #expect(allocations { tracer.record(request: requestRecord) } == 0)
-        #expect(allocations { _ = sink.recordInPlace(request: requestRecord) } == 0)
+        var inPlace = requestRecord
+        #expect(allocations { sink.recordInPlace(request: &inPlace) } == 0)
         #expect(allocations { sink.record(toolCall) } == 0)
         #expect(allocations { tracer.instant("checkpoint") } == 0)
         try session.stop()

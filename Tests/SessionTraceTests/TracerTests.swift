@@ -243,6 +243,20 @@ struct TracerTests {
         #expect(atOnce.lent == [request])
         #expect(atOnce.handedOver == 0)
     }
+
+    /// A tracer lends each request to a sink that writes at once, alone or behind a multiplexer of
+    /// such sinks, rather than handing it over.
+    @Test(arguments: [false, true])
+    func aSinkThatWritesAtOnceIsLentEachRequest(multiplexed: Bool) {
+        let atOnce = [WritesAtOnceSink(), WritesAtOnceSink()]
+        let tracer = Tracer(sink: multiplexed ? MultiplexSink(atOnce) : atOnce[0], clock: clock)
+        let request = RequestRecord(requestID: tracer.makeID(), ts: 10, dur: 20, model: "smollm2")
+        tracer.record(request: request)
+        for sink in multiplexed ? atOnce : [atOnce[0]] {
+            #expect(sink.lent == [request])
+            #expect(sink.handedOver == 0)
+        }
+    }
 }
 
 /// A sink that, as a tracepoint does, writes each request at once and keeps none: it takes them
@@ -256,10 +270,8 @@ private final class WritesAtOnceSink: TraceSink {
     func isEnabled(_ kind: TraceEventKind) -> Bool { kind == .request }
     func record(_ event: consuming TraceEvent) { requests.withLock { $0.handedOver += 1 } }
     func record(request: consuming RequestRecord) { requests.withLock { $0.handedOver += 1 } }
-    func recordInPlace(request: borrowing RequestRecord) -> Bool {
-        requests.withLock { $0.lent.append(copy request) }
-        return true
-    }
+    var recordsRequestsInPlace: Bool { true }
+    func recordInPlace(request: inout RequestRecord) { requests.withLock { $0.lent.append(request) } }
     func flush() {}
 }
 

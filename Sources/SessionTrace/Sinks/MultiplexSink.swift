@@ -35,13 +35,25 @@ public struct MultiplexSink: TraceSink {
     /// can be: a sink that writes at once reads it in place (``TraceSink/recordInPlace(request:)``),
     /// the last sink that keeps it gets the record itself, and any other that keeps it a copy.
     public func record(request: consuming RequestRecord) {
+        var request = request
         var keeper: Int?
         for index in sinks.indices where sinks[index].isEnabled(.request) {
-            guard !sinks[index].recordInPlace(request: request) else { continue }
+            if sinks[index].recordsRequestsInPlace {
+                sinks[index].recordInPlace(request: &request)
+                continue
+            }
             if let previous = keeper { sinks[previous].record(request: copy request) }
             keeper = index
         }
-        if let keeper { sinks[keeper].record(request: request) }
+        if let keeper { sinks[keeper].record(request: consume request) }
+    }
+
+    /// True when every sink writes requests at once, as LTTng sinks do.
+    public var recordsRequestsInPlace: Bool { sinks.allSatisfy(\.recordsRequestsInPlace) }
+
+    /// Lends `request` to every sink that enables requests; each writes it at once.
+    public func recordInPlace(request: inout RequestRecord) {
+        for sink in sinks where sink.isEnabled(.request) { sink.recordInPlace(request: &request) }
     }
 
     /// Each sink redacting as it does alone: a sink that redacts off the caller's thread still can.
