@@ -257,6 +257,14 @@ struct TracerTests {
             #expect(sink.handedOver == 0)
         }
     }
+
+    /// A sink that keeps requests, lent one in place all the same, records a copy of it.
+    @Test func aSinkThatKeepsRequestsRecordsACopyOfOneLentToIt() {
+        let keeps = MemorySink()
+        var request = RequestRecord(requestID: 7, ts: 10, dur: 20, model: "smollm2")
+        keeps.recordInPlace(request: &request)
+        #expect(keeps.recorded == [.request(request)])
+    }
 }
 
 /// A sink that, as a tracepoint does, writes each request at once and keeps none: it takes them
