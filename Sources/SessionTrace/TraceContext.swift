@@ -82,7 +82,7 @@ extension Tracer {
     /// tracer set it (or nobody did), the top of a trace when another tracer did. Its ``TraceContext/tracer``
     /// is always this tracer, so a scope opened with it hands the context on.
     public var currentContext: TraceContext {
-        var context = TraceContext.current
+        var context = contextLocal.get()
         guard reads(context) else { return TraceContext(tracer: self) }
         context.tracer = self
         return context
@@ -92,7 +92,7 @@ extension Tracer {
     /// this tracer (or nobody) set it, none when another tracer did.
     @inline(__always)
     var currentParentID: Int64? {
-        let context = TraceContext.current
+        let context = contextLocal.get()
         return reads(context) ? context.parentID : nil
     }
 

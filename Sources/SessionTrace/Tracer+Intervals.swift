@@ -180,7 +180,7 @@ public final class IntervalHandle: Sendable {
     /// A handle that records nothing, for a body run while intervals are disabled.
     convenience init(disabled tracer: Tracer) {
         self.init(
-            tracer: tracer, id: 0, enclosing: TraceContext.current, name: "", metadata: [:], start: 0,
+            tracer: tracer, id: 0, enclosing: tracer.contextLocal.get(), name: "", metadata: [:], start: 0,
             recording: false)
     }
 

@@ -42,6 +42,9 @@ public final class Tracer: Sendable {
     public let payloadRedaction: (@Sendable (String) -> String)?
 
     private let nextSequence = Atomic<Int64>(1)
+    /// ``TraceContext/current``'s task-local, held so that reading it skips the check that a
+    /// static property is initialized (`swift_once`) on every event.
+    let contextLocal = TraceContext.$current
     /// Whether ``clock`` is the ``MonotonicClock``, which ``now()`` then reads directly rather than
     /// through the existential: one call fewer on every event.
     private let readsMonotonicClock: Bool
