@@ -5,10 +5,17 @@
 /// child tasks inherit it. The ids belong to ``tracer``: a tracer takes them as parents only when
 /// it set them itself (or when they were set by hand, with no tracer), so one tracer never points
 /// at an interval that only another tracer's sink has seen.
+///
+/// A context names its tracer by a number, not by reference: every event reads
+/// the context from the task-local as a copy, and copying a reference would retain and release the
+/// tracer each time, two atomic operations on one counter that every thread shares. So a context
+/// does not keep its tracer alive.
 public struct TraceContext: Sendable, Hashable {
-    /// The tracer that opened the innermost scope, whose ids these are; nil at the top of a trace.
-    /// ``Tracer/current`` is this tracer when there is one.
-    public internal(set) var tracer: Tracer?
+    /// The tracer that opened the innermost scope, whose ids these are; nil at the top of a trace,
+    /// and once that tracer is gone. ``Tracer/current`` is this tracer when there is one.
+    public var tracer: Tracer? { Tracer.living(number: tracerNumber) }
+    /// The number of ``tracer`` (a number no other tracer of this process had), 0 for none.
+    var tracerNumber: UInt64
     /// The session the current task records into, if any.
     public internal(set) var sessionID: Int64?
     /// The model request in progress, if any: a tool call made for it nests under it.
@@ -22,7 +29,7 @@ public struct TraceContext: Sendable, Hashable {
     /// only to carry a parent that was made elsewhere, such as a server's incoming span
     /// (see <doc:BridgeDistributedTracing>).
     public init(tracer: Tracer? = nil, sessionID: Int64? = nil, requestID: Int64? = nil, parentID: Int64? = nil) {
-        self.tracer = tracer
+        self.tracerNumber = tracer?.number ?? 0
         self.sessionID = sessionID
         self.requestID = requestID
         self.parentID = parentID
@@ -61,20 +68,6 @@ public struct TraceContext: Sendable, Hashable {
     /// The current task's context. Tracers set it for the body of an interval, session or
     /// request; child tasks inherit it.
     @TaskLocal public static var current = TraceContext()
-
-    /// Whether two contexts name the same tracer (by identity) and the same ids.
-    public static func == (lhs: TraceContext, rhs: TraceContext) -> Bool {
-        lhs.tracer === rhs.tracer && lhs.sessionID == rhs.sessionID && lhs.requestID == rhs.requestID
-            && lhs.parentID == rhs.parentID
-    }
-
-    /// Hashes the tracer's identity and the ids.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(tracer.map(ObjectIdentifier.init))
-        hasher.combine(sessionID)
-        hasher.combine(requestID)
-        hasher.combine(parentID)
-    }
 }
 
 extension Tracer {
@@ -84,7 +77,7 @@ extension Tracer {
     public var currentContext: TraceContext {
         var context = contextLocal.get()
         guard reads(context) else { return TraceContext(tracer: self) }
-        context.tracer = self
+        context.tracerNumber = number
         return context
     }
 
@@ -98,7 +91,7 @@ extension Tracer {
 
     /// Whether this tracer reads `context` as its own: it set it, or no tracer did.
     @inline(__always)
-    private func reads(_ context: TraceContext) -> Bool { context.tracer == nil || context.tracer === self }
+    private func reads(_ context: TraceContext) -> Bool { context.tracerNumber == 0 || context.tracerNumber == number }
 
     /// The tracer a library should record with: the tracer of the innermost scope the current task
     /// is in (``TraceContext/tracer``), else the process-wide default of ``TracingSystem``.

@@ -34,6 +34,8 @@ public final class Tracer: Sendable {
     public let clock: any TraceClock
     /// The run this tracer records; every id it makes carries it in its upper half.
     public let runID: Int64
+    /// Unique among this process's tracers, never reused: what a ``TraceContext`` names it by.
+    let number = Tracer.takeNumber()
     /// Redacts the text of every event before any sink keeps it: run and session labels, host and
     /// command line, profile, model, interval and instant names, metadata values, handoff values,
     /// errors and captured payloads. Payload capture is off while this is nil. Where it runs is the
@@ -67,6 +69,7 @@ public final class Tracer: Sendable {
         self.payloadRedaction = payloadRedaction
         // 31 random bits keep ids from two runs in one store apart and positive as SQLite INTEGERs.
         self.runID = Int64(UInt32.random(in: 1...UInt32(Int32.max))) << 32
+        enterLiving()
         if isEnabled(.run) {
             self.sink.record(
                 .run(
@@ -76,6 +79,8 @@ public final class Tracer: Sendable {
                         label: label)))
         }
     }
+
+    deinit { leaveLiving() }
 
     /// A new id, unique in this run and, with high probability, across runs.
     public func makeID() -> Int64 {

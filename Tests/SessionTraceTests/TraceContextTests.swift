@@ -28,6 +28,35 @@ struct TraceContextTests {
         #expect(context.sessionID == nil && context.requestID == nil && context.tracer == nil)
     }
 
+    /// A context names its tracer by number, so copying it copies no reference: it does not keep
+    /// the tracer alive, and once the tracer is freed it names none. A tracer made later, even at
+    /// the freed one's address, does not take the context's ids as its own.
+    @Test func aContextDoesNotKeepItsTracerAlive() {
+        weak var freed: Tracer?
+        var context = TraceContext()
+        do {
+            let tracer = Tracer(sink: sink, clock: clock)
+            context = TraceContext(tracer: tracer, parentID: 7)
+            freed = tracer
+            #expect(context.tracer === tracer)
+        }
+        #expect(freed == nil, "the context kept its tracer alive")
+        #expect(context.tracer == nil)
+        #expect(context.parentID == 7)
+        let later = Tracer(sink: sink, clock: clock)
+        #expect(TraceContext.$current.withValue(context) { later.currentContext.parentID } == nil)
+    }
+
+    @Test func contextsAreEqualWhenTheyNameTheSameTracerAndIds() {
+        let first = Tracer(sink: sink, clock: clock)
+        let second = Tracer(sink: sink, clock: clock)
+        #expect(TraceContext(tracer: first, parentID: 1) == TraceContext(tracer: first, parentID: 1))
+        #expect(TraceContext(tracer: first, parentID: 1) != TraceContext(tracer: second, parentID: 1))
+        #expect(TraceContext(tracer: first, parentID: 1) != TraceContext(parentID: 1))
+        #expect(TraceContext(tracer: first, parentID: 1) != TraceContext(tracer: first, parentID: 2))
+        #expect(Set([TraceContext(tracer: first), TraceContext(tracer: first), TraceContext(tracer: second)]).count == 2)
+    }
+
     @Test(arguments: [
         "",
         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7",
