@@ -1,11 +1,13 @@
 import SessionTrace
 import SessionTraceLTTng
 
-/// The paths `--alone` runs, each named for the row it gives in the default run: the instant and the
-/// request record, from the C loop and through a tracer, into an enabled LTTng session.
+/// The paths `--alone` runs, each named for the row it gives in the default run: the instant (also
+/// inside an open interval) and the request record, from the C loop and through a tracer, into an
+/// enabled LTTng session.
 enum AlonePath: String, CaseIterable {
     case cInstant = "c.lttng.enabled"
     case instant = "emit.lttng.enabled"
+    case nestedInstant = "emit.lttng.nested"
     case cRequest = "c.lttng.request"
     case request = "emit.lttng.request"
 
@@ -14,6 +16,7 @@ enum AlonePath: String, CaseIterable {
         switch self {
         case .cInstant: .cInstants()
         case .instant: .instants(Tracer(sink: LTTngSink(), label: "trace-bench"))
+        case .nestedInstant: .nestedInstants(Tracer(sink: LTTngSink(), label: "trace-bench"))
         case .cRequest: .cRequests()
         case .request: .requests(into: LTTngSink())
         }

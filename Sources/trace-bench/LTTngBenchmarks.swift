@@ -2,7 +2,8 @@ import SessionTrace
 import SessionTraceLTTng
 
 /// The cost of one `tracer.instant("bench")`: with no sink, into LTTng with no session, and
-/// into an enabled LTTng session next to the same events emitted from plain C.
+/// into an enabled LTTng session next to the same events emitted from plain C, with no interval
+/// open (`emit.lttng.enabled`) and inside one (`emit.lttng.nested`), as most instants are.
 ///
 /// The enabled session is a snapshot session (`withSnapshotSession(_:)`).
 func lttngBenchmarks(events: Int) throws -> [BenchmarkRow] {
@@ -23,12 +24,13 @@ func lttngBenchmarks(events: Int) throws -> [BenchmarkRow] {
 
     // C and Swift bursts in turn, so both see the same machine.
     let enabled = try withSnapshotSession {
-        burstCosts([.cInstants(), .instants(lttngTracer)], events: events).map(\.cpu)
+        burstCosts([.cInstants(), .instants(lttngTracer), .nestedInstants(lttngTracer)], events: events).map(\.cpu)
     }
     rows.append(BenchmarkRow(metric: "c.lttng.enabled", value: enabled[0], unit: unit))
-    rows.append(
-        BenchmarkRow(
-            metric: "emit.lttng.enabled", value: enabled[1], unit: unit,
-            reference: "c.lttng.enabled", referenceValue: enabled[0]))
+    for (metric, value) in [("emit.lttng.enabled", enabled[1]), ("emit.lttng.nested", enabled[2])] {
+        rows.append(
+            BenchmarkRow(
+                metric: metric, value: value, unit: unit, reference: "c.lttng.enabled", referenceValue: enabled[0]))
+    }
     return rows
 }

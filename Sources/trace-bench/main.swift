@@ -26,7 +26,8 @@ let usage = """
                         LTTng, both sinks), to run two builds in turn and compare them
       --alone METRIC    instead, the bursts of one path of the default run alone, for a profiler or
                         an instruction counter (benchmarks/instructions.sh): c.lttng.enabled,
-                        emit.lttng.enabled, c.lttng.request or emit.lttng.request
+                        emit.lttng.enabled, emit.lttng.nested, c.lttng.request or
+                        emit.lttng.request
       --tool-output     instead, what recording a tool call costs with a 100 KB and a 16-byte result
                         (its fingerprint and sketch), into a SQLite store
       --lttng-read      instead, reading an LTTng trace of N request records back: trace-report
