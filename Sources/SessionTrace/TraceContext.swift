@@ -6,10 +6,10 @@
 /// it set them itself (or when they were set by hand, with no tracer), so one tracer never points
 /// at an interval that only another tracer's sink has seen.
 ///
-/// A context names its tracer by a number, not by reference: every event reads
-/// the context from the task-local as a copy, and copying a reference would retain and release the
-/// tracer each time, two atomic operations on one counter that every thread shares. So a context
-/// does not keep its tracer alive.
+/// A context names its tracer by a number, not by reference: every event reads the context from
+/// the task-local as a copy, and copying a reference would retain and release the tracer each time,
+/// two atomic operations on one counter that every thread shares. So a context does not keep its
+/// tracer alive: once the tracer is freed, ``tracer`` is nil and ``Tracer/current`` is the default.
 public struct TraceContext: Sendable, Hashable {
     /// The tracer that opened the innermost scope, whose ids these are; nil at the top of a trace,
     /// and once that tracer is gone. ``Tracer/current`` is this tracer when there is one.
@@ -27,7 +27,7 @@ public struct TraceContext: Sendable, Hashable {
     ///
     /// The ids are read-only once made: tracers set them for the scopes they open. Set them by hand
     /// only to carry a parent that was made elsewhere, such as a server's incoming span
-    /// (see <doc:BridgeDistributedTracing>).
+    /// (see <doc:BridgeDistributedTracing>). The context names `tracer` but does not keep it alive.
     public init(tracer: Tracer? = nil, sessionID: Int64? = nil, requestID: Int64? = nil, parentID: Int64? = nil) {
         self.tracerNumber = tracer?.number ?? 0
         self.sessionID = sessionID
@@ -91,7 +91,9 @@ extension Tracer {
 
     /// Whether this tracer reads `context` as its own: it set it, or no tracer did.
     @inline(__always)
-    private func reads(_ context: TraceContext) -> Bool { context.tracerNumber == 0 || context.tracerNumber == number }
+    private func reads(_ context: TraceContext) -> Bool {
+        context.tracerNumber == 0 || context.tracerNumber == number
+    }
 
     /// The tracer a library should record with: the tracer of the innermost scope the current task
     /// is in (``TraceContext/tracer``), else the process-wide default of ``TracingSystem``.

@@ -23,7 +23,9 @@ struct Bursts {
     /// ``instants(_:)`` inside an open interval, where a traced program marks most of its points:
     /// each instant reads a context that names the tracer, and takes the interval as its parent.
     static func nestedInstants(_ tracer: Tracer) -> Bursts {
-        Bursts { count in tracer.withInterval("bench") { _ in for _ in 0..<count { tracer.instant("bench") } } }
+        Bursts { count in
+            tracer.withInterval("bench") { _ in for _ in 0..<count { tracer.instant("bench") } }
+        }
     }
 
     /// Request records through a tracer into `sink`, as a traced program records them, each

@@ -24,13 +24,15 @@ func lttngBenchmarks(events: Int) throws -> [BenchmarkRow] {
 
     // C and Swift bursts in turn, so both see the same machine.
     let enabled = try withSnapshotSession {
-        burstCosts([.cInstants(), .instants(lttngTracer), .nestedInstants(lttngTracer)], events: events).map(\.cpu)
+        let paths: [Bursts] = [.cInstants(), .instants(lttngTracer), .nestedInstants(lttngTracer)]
+        return burstCosts(paths, events: events).map(\.cpu)
     }
     rows.append(BenchmarkRow(metric: "c.lttng.enabled", value: enabled[0], unit: unit))
     for (metric, value) in [("emit.lttng.enabled", enabled[1]), ("emit.lttng.nested", enabled[2])] {
         rows.append(
             BenchmarkRow(
-                metric: metric, value: value, unit: unit, reference: "c.lttng.enabled", referenceValue: enabled[0]))
+                metric: metric, value: value, unit: unit, reference: "c.lttng.enabled",
+                referenceValue: enabled[0]))
     }
     return rows
 }

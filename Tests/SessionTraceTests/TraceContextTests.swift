@@ -54,7 +54,8 @@ struct TraceContextTests {
         #expect(TraceContext(tracer: first, parentID: 1) != TraceContext(tracer: second, parentID: 1))
         #expect(TraceContext(tracer: first, parentID: 1) != TraceContext(parentID: 1))
         #expect(TraceContext(tracer: first, parentID: 1) != TraceContext(tracer: first, parentID: 2))
-        #expect(Set([TraceContext(tracer: first), TraceContext(tracer: first), TraceContext(tracer: second)]).count == 2)
+        let contexts = [TraceContext(tracer: first), TraceContext(tracer: first), TraceContext(tracer: second)]
+        #expect(Set(contexts).count == 2)
     }
 
     @Test(arguments: [
