@@ -64,7 +64,7 @@ struct ObservedRequest {
         }
     }
 
-    /// An OpenAI request (chat completions or Responses) of what its body held: the model, the
+    /// An OpenAI request (chat completions, completions or Responses) of what its body held: the model, the
     /// stream flag, the session named by its header, `user` or `metadata.session_id`, the temperature.
     static func openAI(
         _ object: [String: Any], sessionHeader: String?, instructions: [String], entries: [Transcript.Entry],

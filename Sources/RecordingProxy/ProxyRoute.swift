@@ -2,6 +2,9 @@
 enum ProxyRoute: Equatable {
     /// `POST …/chat/completions`: recorded as an OpenAI chat completion.
     case chatCompletions
+    /// `POST …/completions` (not `…/chat/completions`): recorded as an OpenAI (legacy) completion of
+    /// one prompt, the API that code-completion clients and older SDKs call.
+    case completions
     /// `POST …/messages`: recorded as an Anthropic Messages request.
     case anthropicMessages
     /// `POST …/responses`: recorded as an OpenAI Responses API request.
@@ -22,6 +25,8 @@ enum ProxyRoute: Equatable {
         }
         if trimmed.hasSuffix("/chat/completions") {
             self = .chatCompletions
+        } else if trimmed.hasSuffix("/completions") {
+            self = .completions
         } else if trimmed.hasSuffix("/messages") {
             self = .anthropicMessages
         } else if trimmed.hasSuffix("/responses") {
@@ -41,7 +46,7 @@ enum ProxyRoute: Equatable {
     /// `gen_ai.provider.name` of the API the route speaks.
     var provider: String {
         switch self {
-        case .chatCompletions, .responses: "openai"
+        case .chatCompletions, .completions, .responses: "openai"
         case .anthropicMessages: "anthropic"
         case .ollamaChat, .ollamaGenerate: "ollama"
         case .passthrough: ""

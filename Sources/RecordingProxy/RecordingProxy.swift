@@ -159,7 +159,7 @@ public final class RecordingProxy: Sendable {
         let forwarded = headers.filter { HeaderPolicy.forwardsRequestHeader($0.0, route: route) }
             .map { "\($0.0): \($0.1)" }
         // A recorded stream without usage gets it asked for, and the usage chunk taken out again.
-        let withUsage = exchange != nil && route == .chatCompletions
+        let withUsage = exchange != nil && (route == .chatCompletions || route == .completions)
             ? StreamUsageRequest.addingIncludeUsage(to: body) : nil
         inFlight.wrappingAdd(1, ordering: .relaxed)
         let proxyConnection = ProxyConnection(
@@ -188,6 +188,7 @@ public final class RecordingProxy: Sendable {
             case .responses: ObservedRequest.openAIResponses(data, sessionHeader: session)
             case .ollamaChat: ObservedRequest.ollamaChat(data, sessionHeader: session)
             case .ollamaGenerate: ObservedRequest.ollamaGenerate(data, sessionHeader: session)
+            case .completions: ObservedRequest.openAICompletions(data, sessionHeader: session)
             case .chatCompletions, .passthrough: ObservedRequest.openAIChat(data, sessionHeader: session)
             }
         return observed.map {
@@ -204,7 +205,7 @@ public final class RecordingProxy: Sendable {
             switch route {
             case .anthropicMessages: ["type": "error", "error": ["type": "api_error", "message": message]]
             case .ollamaChat, .ollamaGenerate: ["error": message]
-            case .chatCompletions, .responses, .passthrough:
+            case .chatCompletions, .completions, .responses, .passthrough:
                 ["error": ["message": message, "type": "proxy_error", "code": "upstream_unreachable"]]
             }
         let body = JSONValue.text(error)

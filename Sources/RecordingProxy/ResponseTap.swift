@@ -38,7 +38,7 @@ struct ResponseTap {
             case .anthropicMessages: AnthropicStreamAssembler(url: url)
             case .responses: ResponsesStreamAssembler(url: url)
             case .ollamaChat, .ollamaGenerate: OllamaStreamAssembler(url: url, firstCallOrdinal: callsBefore)
-            case .chatCompletions, .passthrough: OpenAIStreamAssembler(url: url)
+            case .chatCompletions, .completions, .passthrough: OpenAIStreamAssembler(url: url)
             }
         parser = ServerSentEventParser(
             maximumEventSize: Self.maximumEventSize, framing: type(of: assembler).framing)
@@ -115,7 +115,7 @@ struct ResponseTap {
         case .anthropicMessages: return .anthropic(object)
         case .responses: return .responses(object)
         case .ollamaChat, .ollamaGenerate: return .ollama(String(decoding: body, as: UTF8.self), url: url, callsBefore: callsBefore)
-        case .chatCompletions, .passthrough: return .openAI(object)
+        case .chatCompletions, .completions, .passthrough: return .openAI(object)
         }
     }
 
@@ -150,7 +150,8 @@ struct WholeResponse {
         var response = WholeResponse(id: object["id"] as? String, model: object["model"] as? String)
         let choice = (object["choices"] as? [[String: Any]])?.first ?? [:]
         let message = choice["message"] as? [String: Any] ?? [:]
-        response.text = message["content"] as? String ?? ""
+        // A chat completion's message, or a (legacy) completion's text.
+        response.text = message["content"] as? String ?? choice["text"] as? String ?? ""
         response.reasoning = message["reasoning_content"] as? String ?? message["reasoning"] as? String ?? ""
         response.finishReason = choice["finish_reason"] as? String
         response.toolCalls = (message["tool_calls"] as? [[String: Any]] ?? []).map { call in

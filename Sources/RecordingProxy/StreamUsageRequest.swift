@@ -1,6 +1,7 @@
 import Foundation
 
-/// Asks the upstream for a streamed chat completion's token counts when the client did not.
+/// Asks the upstream for a streamed chat completion's (or completion's) token counts when the
+/// client did not.
 ///
 /// OpenAI-compatible servers report usage in a stream only when `stream_options.include_usage`
 /// is true, in one extra chunk (`"choices": []`) before `[DONE]`. The proxy adds the option to a

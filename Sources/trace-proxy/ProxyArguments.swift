@@ -20,9 +20,10 @@ struct ProxyArguments {
         usage: trace-proxy --upstream URL --store FILE [--listen HOST:PORT] [--lttng] [--capture-payloads]
                            [--ca-file PEM] [--label TEXT] [--drain-timeout SECONDS] [--request-memory MIB]
 
-        Forwards every request to URL and records each chat completion, Responses, Messages and Ollama
-        /api/chat and /api/generate request to FILE. Point a client at it: OPENAI_BASE_URL=http://127.0.0.1:PORT/v1,
-        ANTHROPIC_BASE_URL=http://127.0.0.1:PORT or OLLAMA_HOST=http://127.0.0.1:PORT.
+        Forwards every request to URL and records each chat completion, completion, Responses, Messages
+        and Ollama /api/chat and /api/generate request to FILE. Point a client at it:
+        OPENAI_BASE_URL=http://127.0.0.1:PORT/v1, ANTHROPIC_BASE_URL=http://127.0.0.1:PORT or
+        OLLAMA_HOST=http://127.0.0.1:PORT.
         """
 
     /// Why the command line is wrong, in one sentence.

@@ -114,6 +114,38 @@ struct StreamParsingTests {
             ])
     }
 
+    /// The legacy completions API, as llama.cpp's `/v1/completions` writes it: each choice has its
+    /// `text` where a chat chunk has a delta, and the last chunk carries the usage and timings.
+    @Test("legacy completion chunks: text, usage, timings, finish reason")
+    func openAICompletionText() throws {
+        let body = """
+            data: {"choices":[{"text":" Par","index":0,"logprobs":null,"finish_reason":null}],\
+            "object":"text_completion"}
+
+            data: {"choices":[{"text":"","index":0,"logprobs":null,"finish_reason":null}],"object":"text_completion"}
+
+            data: {"choices":[{"text":"is","index":0,"logprobs":null,"finish_reason":"length"}],\
+            "object":"text_completion","usage":{"completion_tokens":2,"prompt_tokens":5,"total_tokens":7},\
+            "timings":{"cache_n":0,"prompt_n":5,"prompt_ms":24.4,"prompt_per_token_ms":4.9,\
+            "prompt_per_second":205.2,"predicted_n":2,"predicted_ms":13.1,"predicted_per_token_ms":6.6,\
+            "predicted_per_second":152.7}}
+
+            data: [DONE]
+
+
+            """
+        #expect(
+            try assemble(body) == [
+                .outputStarted, .contentDelta(" Par"), .contentDelta("is"),
+                .usage(TokenUsage(inputTokens: 5, cachedInputTokens: nil, outputTokens: 2)),
+                .serverTimings(
+                    ServerTimingsReport(
+                        promptTokens: 5, cachedTokens: 0, promptMilliseconds: 24.4, predictedTokens: 2,
+                        predictedMilliseconds: 13.1, predictedPerSecond: 152.7)),
+                .finished(reason: "length"),
+            ])
+    }
+
     /// vLLM with `--enable-per-request-metrics`, in its documented format: the `metrics` object
     /// beside the usage of the last chunk. Its queue time is the one a server reports; its time
     /// to first token (prefill and first decode) stands for the prompt's time.

@@ -142,6 +142,44 @@ struct ProxyRealServerTests {
         #expect(row["error"] as? String == nil)
     }
 
+    /// The legacy completions API (`client.completions.create`), whole and streamed with a suffix,
+    /// as code-completion clients call it: each is a request the store holds as the SDK saw it, and
+    /// the SDK sees the chunks it sees without the proxy.
+    @Test func openAISDKCompletionsAreRecorded() throws {
+        let direct = try PythonClients.run("openai_completions.py", [server + "/v1"])
+        let proxy = try ProxyProcess(upstream: server, arguments: ["--capture-payloads"])
+        let seen = try PythonClients.run("openai_completions.py", [proxy.openAIBaseURL])
+        #expect(proxy.stop() == 0)
+        #expect(seen["chunks_with_usage"] as? Int == direct["chunks_with_usage"] as? Int)
+        let plain = try #require(seen["plain"] as? [String: Any])
+        let streamed = try #require(seen["streamed"] as? [String: Any])
+        let rows = try storeRows(proxy.storePath, "select * from request order by ts")
+        try #require(rows.count == 2, "the whole completion and the streamed one")
+        for (row, saw) in zip(rows, [plain, streamed]) {
+            #expect(row["provider"] as? String == "openai")
+            #expect(row["model"] as? String == "smollm2")
+            #expect(row["finish_reason"] as? String == saw["finish_reason"] as? String)
+            #expect(row["output_tokens"] as? Int == saw["output_tokens"] as? Int)
+            #expect(row["input_tokens"] as? Int == saw["input_tokens"] as? Int)
+            #expect(row["max_tokens"] as? Int == 8)
+            #expect(row["server_prompt_dur"] as? Int != nil, "llama.cpp's timings")
+            #expect(row["error"] as? String == nil)
+            let id = try #require(row["request_id"] as? Int)
+            let answer = try storeRows(
+                proxy.storePath, "select text from payload where kind = 'response' and parent_id = \(id)")
+            #expect(answer.map { $0["text"] as? String } == [saw["text"] as? String])
+        }
+        #expect(rows[0]["streamed"] as? Int == 0)
+        #expect(rows[0]["ttft"] as? Int == nil, "a whole response has no first token")
+        #expect(rows[1]["streamed"] as? Int == 1)
+        #expect((rows[1]["ttft"] as? Int ?? 0) > 0)
+        #expect(rows[1]["transcript_entries"] as? Int == 2, "the suffix and the prompt")
+        #expect(rows[0]["session_id"] as? Int != rows[1]["session_id"] as? Int, "no history: two sessions")
+        let prompts = try storeRows(proxy.storePath, "select text from payload where kind = 'prompt' order by ts")
+        let expected = ["The three primary colours are", "def add(a, b):\n    return"]
+        #expect(prompts.map { $0["text"] as? String } == expected)
+    }
+
     @Test func anthropicSDKSeesWhatTheStoreHolds() throws {
         let proxy = try ProxyProcess(upstream: server)
         let seen = try PythonClients.run("anthropic_chat.py", [proxy.baseURL])

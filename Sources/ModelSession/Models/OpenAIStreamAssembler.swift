@@ -1,8 +1,9 @@
 import Foundation
 
-/// Assembles chat completion chunks: content and reasoning deltas pass through (reasoning as
-/// llama.cpp and DeepSeek write it, `reasoning_content`, or as vLLM and OpenRouter do,
-/// `reasoning`), tool call fragments join by index, usage and the server's own timings
+/// Assembles chat completion chunks (and those of a legacy completion, whose `text` is its
+/// content): content and reasoning deltas pass through (reasoning as llama.cpp and DeepSeek write
+/// it, `reasoning_content`, or as vLLM and OpenRouter do, `reasoning`), tool call fragments join by
+/// index, usage and the server's own timings
 /// (llama.cpp's `timings`, vLLM's `metrics`) arrive at the end, `[DONE]` closes the stream.
 package struct OpenAIStreamAssembler: ModelEventAssembler {
     let url: URL
@@ -50,17 +51,17 @@ package struct OpenAIStreamAssembler: ModelEventAssembler {
             if let reason = choice.finishReason { finishReason = reason }
             let reasoning = choice.delta?.reasoningContent ?? choice.delta?.reasoning ?? ""
             let hasOutput =
-                !reasoning.isEmpty || !(choice.delta?.content ?? "").isEmpty || !(choice.delta?.toolCalls ?? []).isEmpty
+                !reasoning.isEmpty || !choice.content.isEmpty || !(choice.delta?.toolCalls ?? []).isEmpty
             if hasOutput, !outputStarted {
                 outputStarted = true
                 events.append(.outputStarted)
             }
             if !reasoning.isEmpty { events.append(.reasoningDelta(reasoning)) }
-            if let content = choice.delta?.content, !content.isEmpty {
+            if !choice.content.isEmpty {
                 if expectsStructuredOutput {
-                    structuredReply += content
+                    structuredReply += choice.content
                 } else {
-                    events.append(.contentDelta(content))
+                    events.append(.contentDelta(choice.content))
                 }
             }
             for fragment in choice.delta?.toolCalls ?? [] {
@@ -137,11 +138,16 @@ package struct OpenAIStreamAssembler: ModelEventAssembler {
     private struct Choice: Decodable {
         var index: Int?
         var delta: Delta?
+        /// A (legacy) completion's text, where a chat completion has its delta.
+        var text: String?
         var finishReason: String?
         enum CodingKeys: String, CodingKey {
-            case index, delta
+            case index, delta, text
             case finishReason = "finish_reason"
         }
+
+        /// The content this chunk adds: the delta's, or the completion's text.
+        var content: String { delta?.content ?? text ?? "" }
     }
 
     private struct Delta: Decodable {
