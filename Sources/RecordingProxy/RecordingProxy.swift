@@ -154,8 +154,12 @@ public final class RecordingProxy: Sendable {
             }, headers)
         }
         let url = upstreamURL(for: target)
-        let exchange = route.isRecorded && tracer.isEnabled(.request)
-            ? observe(route: route, body: body, headers: headers, url: url) : nil
+        var exchange: ProxyExchange?
+        if route.isRecorded && tracer.isEnabled(.request) {
+            exchange = observe(route: route, body: body, headers: headers, url: url)
+            // Forwarded all the same: the upstream answers it, most likely with an error.
+            if exchange == nil { countUnreadableRequest() }
+        }
         let forwarded = headers.filter { HeaderPolicy.forwardsRequestHeader($0.0, route: route) }
             .map { "\($0.0): \($0.1)" }
         // A recorded stream without usage gets it asked for, and the usage chunk taken out again.
@@ -196,6 +200,14 @@ public final class RecordingProxy: Sendable {
                 observed: $0, route: route, upstreamURL: url, tracker: tracker,
                 capturePayloads: configuration.capturePayloads)
         }
+    }
+
+    /// Counts a model request the proxy forwards but cannot record, so the trace says it is
+    /// incomplete instead of leaving the request out unsaid.
+    private func countUnreadableRequest() {
+        tracer.record(
+            .dropped(DroppedRecord(ts: tracer.now(), sinkName: "proxy", reason: .unreadableRequest, count: 1)),
+            kind: .dropped)
     }
 
     /// Answers 502 with a JSON error in the route's own shape, so the client's SDK reads it.

@@ -468,15 +468,18 @@ public struct PayloadRecord: Sendable, Hashable {
 public struct DroppedRecord: Sendable, Hashable {
     /// When the count was written, in monotonic nanoseconds.
     public var ts: Int64
-    /// The sink that lost the events: `store`, `lttng`, ... (the column `sink`).
+    /// What lost the events: the sink `store` or `lttng`, or the recording `proxy` (the column
+    /// `sink`).
     public var sinkName: String
     /// Why they were lost: ``Reason/queueFull``, ``Reason/sqliteError``, ``Reason/busy``,
-    /// ``Reason/closed``, ``Reason/discarded``, or another sink's reason.
+    /// ``Reason/closed``, ``Reason/discarded``, ``Reason/unreadableRequest``, or another sink's
+    /// reason.
     public var reason: Reason
     /// Events lost since the previous record of the same sink and reason; sum them for the total.
     public var count: Int64
 
-    /// A count of lost events; sinks make these themselves, never the caller's recording.
+    /// A count of lost events; sinks make these themselves (and the recording proxy, for the
+    /// requests it could not read), never the caller's recording.
     public init(ts: Int64, sinkName: String, reason: Reason, count: Int64) {
         self.ts = ts
         self.sinkName = sinkName

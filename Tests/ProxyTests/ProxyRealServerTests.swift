@@ -180,6 +180,32 @@ struct ProxyRealServerTests {
         #expect(prompts.map { $0["text"] as? String } == expected)
     }
 
+    /// Model requests whose bodies the proxy cannot read reach the server all the same, and the
+    /// client gets its answer; the store holds no request for them but counts them, so the report
+    /// says that the trace is incomplete.
+    @Test func unreadableRequestsAreForwardedAndCounted() throws {
+        let proxy = try ProxyProcess(upstream: server)
+        let bodies = [("/chat/completions", "{not json"), ("/completions", #"{"model":"smollm2"}"#)]
+        for (path, body) in bodies {
+            let arguments = [
+                "-o", "/dev/null", "-w", "%{http_code}", "-H", "Content-Type: application/json", "-d", body,
+            ]
+            let direct = try curl(arguments + [server + "/v1" + path])
+            let proxied = try curl(arguments + [proxy.openAIBaseURL + path])
+            #expect(proxied.out == direct.out && direct.out.hasPrefix("4"), "\(path): \(proxied.out), \(direct.out)")
+        }
+        #expect(proxy.stop() == 0)
+        #expect(try storeRows(proxy.storePath, "select * from request").isEmpty)
+        let dropped = try storeRows(
+            proxy.storePath, "select sink, reason, sum(count) as n from dropped group by sink, reason")
+        #expect(dropped.count == 1)
+        #expect(dropped.first?["sink"] as? String == "proxy")
+        #expect(dropped.first?["reason"] as? String == "unreadable_request")
+        #expect(dropped.first?["n"] as? Int == 2)
+        let summary = try runProgram(try builtProgram("trace-report"), ["summary", proxy.storePath])
+        #expect(summary.out.contains("no requests recorded (2 events were dropped)"), "\(summary.out)")
+    }
+
     @Test func anthropicSDKSeesWhatTheStoreHolds() throws {
         let proxy = try ProxyProcess(upstream: server)
         let seen = try PythonClients.run("anthropic_chat.py", [proxy.baseURL])
