@@ -64,8 +64,9 @@ struct ObservedRequest {
         }
     }
 
-    /// An OpenAI request (chat completions, completions or Responses) of what its body held: the model, the
-    /// stream flag, the session named by its header, `user` or `metadata.session_id`, the temperature.
+    /// An OpenAI request (chat completions, completions or Responses) of what its body held: the
+    /// model, the stream flag, the session named by its header, `user` or `metadata.session_id`, the
+    /// temperature.
     static func openAI(
         _ object: [String: Any], sessionHeader: String?, instructions: [String], entries: [Transcript.Entry],
         tools: [ToolDefinition], maximumResponseTokens: Any?

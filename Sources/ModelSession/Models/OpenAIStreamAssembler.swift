@@ -3,8 +3,8 @@ import Foundation
 /// Assembles chat completion chunks (and those of a legacy completion, whose `text` is its
 /// content): content and reasoning deltas pass through (reasoning as llama.cpp and DeepSeek write
 /// it, `reasoning_content`, or as vLLM and OpenRouter do, `reasoning`), tool call fragments join by
-/// index, usage and the server's own timings
-/// (llama.cpp's `timings`, vLLM's `metrics`) arrive at the end, `[DONE]` closes the stream.
+/// index, usage and the server's own timings (llama.cpp's `timings`, vLLM's `metrics`) arrive at
+/// the end, `[DONE]` closes the stream.
 package struct OpenAIStreamAssembler: ModelEventAssembler {
     let url: URL
     /// Content is the JSON of ``StructuredToolCalling``: kept back and decoded at the end.
