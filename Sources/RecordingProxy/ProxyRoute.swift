@@ -5,6 +5,8 @@ enum ProxyRoute: Equatable {
     /// `POST …/completions` (not `…/chat/completions`): recorded as an OpenAI (legacy) completion of
     /// one prompt, the API that code-completion clients and older SDKs call.
     case completions
+    /// `POST …/completion`: recorded as a llama.cpp native completion of one prompt.
+    case llamaCompletion
     /// `POST …/messages`: recorded as an Anthropic Messages request.
     case anthropicMessages
     /// `POST …/responses`: recorded as an OpenAI Responses API request.
@@ -27,6 +29,8 @@ enum ProxyRoute: Equatable {
             self = .chatCompletions
         } else if trimmed.hasSuffix("/completions") {
             self = .completions
+        } else if trimmed.hasSuffix("/completion") {
+            self = .llamaCompletion
         } else if trimmed.hasSuffix("/messages") {
             self = .anthropicMessages
         } else if trimmed.hasSuffix("/responses") {
@@ -49,6 +53,7 @@ enum ProxyRoute: Equatable {
         case .chatCompletions, .completions, .responses: "openai"
         case .anthropicMessages: "anthropic"
         case .ollamaChat, .ollamaGenerate: "ollama"
+        case .llamaCompletion: "llama.cpp"
         case .passthrough: ""
         }
     }

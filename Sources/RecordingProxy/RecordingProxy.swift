@@ -193,6 +193,7 @@ public final class RecordingProxy: Sendable {
             case .ollamaChat: ObservedRequest.ollamaChat(data, sessionHeader: session)
             case .ollamaGenerate: ObservedRequest.ollamaGenerate(data, sessionHeader: session)
             case .completions: ObservedRequest.openAICompletions(data, sessionHeader: session)
+            case .llamaCompletion: ObservedRequest.llamaCompletion(data, sessionHeader: session)
             case .chatCompletions, .passthrough: ObservedRequest.openAIChat(data, sessionHeader: session)
             }
         return observed.map {
@@ -217,7 +218,7 @@ public final class RecordingProxy: Sendable {
             switch route {
             case .anthropicMessages: ["type": "error", "error": ["type": "api_error", "message": message]]
             case .ollamaChat, .ollamaGenerate: ["error": message]
-            case .chatCompletions, .completions, .responses, .passthrough:
+            case .chatCompletions, .completions, .llamaCompletion, .responses, .passthrough:
                 ["error": ["message": message, "type": "proxy_error", "code": "upstream_unreachable"]]
             }
         let body = JSONValue.text(error)

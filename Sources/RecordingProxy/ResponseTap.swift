@@ -39,6 +39,7 @@ struct ResponseTap {
             case .responses: ResponsesStreamAssembler(url: url)
             case .ollamaChat, .ollamaGenerate: OllamaStreamAssembler(url: url, firstCallOrdinal: callsBefore)
             case .chatCompletions, .completions, .passthrough: OpenAIStreamAssembler(url: url)
+            case .llamaCompletion: LlamaCompletionStreamAssembler(url: url)
             }
         parser = ServerSentEventParser(
             maximumEventSize: Self.maximumEventSize, framing: type(of: assembler).framing)
@@ -116,6 +117,7 @@ struct ResponseTap {
         case .responses: return .responses(object)
         case .ollamaChat, .ollamaGenerate: return .ollama(String(decoding: body, as: UTF8.self), url: url, callsBefore: callsBefore)
         case .chatCompletions, .completions, .passthrough: return .openAI(object)
+        case .llamaCompletion: return .llamaCompletion(object)
         }
     }
 
@@ -165,12 +167,14 @@ struct WholeResponse {
         response.usage.outputTokens = JSONValue.integer(usage["completion_tokens"])
         let details = usage["prompt_tokens_details"] as? [String: Any]
         response.usage.cachedInputTokens = JSONValue.integer(details?["cached_tokens"])
-        if let timings = object["timings"],
-           let data = try? JSONSerialization.data(withJSONObject: timings)
-        {
-            response.timings = try? JSONDecoder().decode(ServerTimingsReport.self, from: data)
-        }
+        response.timings = llamaTimings(object["timings"])
         return response
+    }
+
+    /// llama.cpp's `timings` object, which its native and OpenAI-compatible answers carry alike.
+    static func llamaTimings(_ timings: Any?) -> ServerTimingsReport? {
+        guard let timings, let data = try? JSONSerialization.data(withJSONObject: timings) else { return nil }
+        return try? JSONDecoder().decode(ServerTimingsReport.self, from: data)
     }
 
     static func anthropic(_ object: [String: Any]) -> WholeResponse {

@@ -20,8 +20,9 @@ struct ProxyArguments {
         usage: trace-proxy --upstream URL --store FILE [--listen HOST:PORT] [--lttng] [--capture-payloads]
                            [--ca-file PEM] [--label TEXT] [--drain-timeout SECONDS] [--request-memory MIB]
 
-        Forwards every request to URL and records each chat completion, completion, Responses, Messages
-        and Ollama /api/chat and /api/generate request to FILE. Point a client at it:
+        Forwards every request to URL and records each chat completion, completion (OpenAI's and
+        llama.cpp's), Responses, Messages and Ollama /api/chat and /api/generate request to FILE.
+        Point a client at it:
         OPENAI_BASE_URL=http://127.0.0.1:PORT/v1, ANTHROPIC_BASE_URL=http://127.0.0.1:PORT or
         OLLAMA_HOST=http://127.0.0.1:PORT.
         """

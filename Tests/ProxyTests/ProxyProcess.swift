@@ -74,6 +74,13 @@ func capturedPayloads(_ store: String) throws -> [(kind: String?, text: String?)
     }
 }
 
+/// The captured response text of the request `row` of `store`: one text, or none.
+func responseTexts(_ store: String, of row: [String: Any]) throws -> [String?] {
+    let id = try #require(row["request_id"] as? Int)
+    return try storeRows(store, "select text from payload where kind = 'response' and parent_id = \(id)")
+        .map { $0["text"] as? String }
+}
+
 /// Runs curl, the reference client, and returns what it printed: `arguments` then the URL.
 func curl(_ arguments: [String]) throws -> ProgramResult {
     try runProgram("/usr/bin/curl", ["-sS", "--no-buffer"] + arguments)

@@ -164,10 +164,7 @@ struct ProxyRealServerTests {
             #expect(row["max_tokens"] as? Int == 8)
             #expect(row["server_prompt_dur"] as? Int != nil, "llama.cpp's timings")
             #expect(row["error"] as? String == nil)
-            let id = try #require(row["request_id"] as? Int)
-            let answer = try storeRows(
-                proxy.storePath, "select text from payload where kind = 'response' and parent_id = \(id)")
-            #expect(answer.map { $0["text"] as? String } == [saw["text"] as? String])
+            #expect(try responseTexts(proxy.storePath, of: row) == [saw["text"] as? String])
         }
         #expect(rows[0]["streamed"] as? Int == 0)
         #expect(rows[0]["ttft"] as? Int == nil, "a whole response has no first token")
@@ -178,6 +175,46 @@ struct ProxyRealServerTests {
         let prompts = try storeRows(proxy.storePath, "select text from payload where kind = 'prompt' order by ts")
         let expected = ["The three primary colours are", "def add(a, b):\n    return"]
         #expect(prompts.map { $0["text"] as? String } == expected)
+    }
+
+    /// llama.cpp's native completion API (`POST /completion`), whole and streamed, as its own
+    /// clients call it: the store holds what curl saw.
+    @Test func llamaNativeCompletionsAreRecorded() throws {
+        let proxy = try ProxyProcess(upstream: server, arguments: ["--capture-payloads"])
+        var seen: [(text: String, last: [String: Any])] = []
+        for stream in [false, true] {
+            let body = #"{"prompt":"The three primary colours are","n_predict":6,"stream":\#(stream)}"#
+            let url = proxy.baseURL + "/completion"
+            let result = try curl(["-H", "Content-Type: application/json", "-d", body, url])
+            #expect(result.status == 0)
+            // A stream's events, or the whole answer.
+            let events = result.out.split(separator: "\n").filter { $0.hasPrefix("data: ") }
+            let texts = stream ? events.map { String($0.dropFirst(6)) } : [result.out]
+            let objects = try texts.map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+            let text = objects.map { $0["content"] as? String ?? "" }.joined()
+            seen.append((text, try #require(objects.last)))
+        }
+        #expect(proxy.stop() == 0)
+        let rows = try storeRows(proxy.storePath, "select * from request order by ts")
+        try #require(rows.count == 2, "the whole completion and the streamed one")
+        for (row, saw) in zip(rows, seen) {
+            #expect(row["provider"] as? String == "llama.cpp")
+            #expect(row["response_model"] as? String == saw.last["model"] as? String)
+            #expect(row["input_tokens"] as? Int == saw.last["tokens_evaluated"] as? Int)
+            #expect(row["output_tokens"] as? Int == saw.last["tokens_predicted"] as? Int)
+            let cut = saw.last["stop_type"] as? String == "limit"
+            #expect(row["finish_reason"] as? String == (cut ? "length" : "stop"))
+            #expect(row["max_tokens"] as? Int == 6)
+            #expect(row["server_prompt_dur"] as? Int != nil, "llama.cpp's timings")
+            #expect(row["error"] as? String == nil)
+            #expect(try responseTexts(proxy.storePath, of: row) == [saw.text])
+        }
+        #expect(rows[0]["streamed"] as? Int == 0)
+        #expect(rows[0]["ttft"] as? Int == nil, "a whole response has no first token")
+        #expect(rows[1]["streamed"] as? Int == 1)
+        #expect((rows[1]["ttft"] as? Int ?? 0) > 0)
     }
 
     /// Model requests whose bodies the proxy cannot read reach the server all the same, and the
