@@ -157,8 +157,9 @@ public final class RecordingProxy: Sendable {
         var exchange: ProxyExchange?
         if route.isRecorded && tracer.isEnabled(.request) {
             exchange = observe(route: route, body: body, headers: headers, url: url)
-            // Forwarded all the same: the upstream answers it, most likely with an error.
-            if exchange == nil { countUnreadableRequest() }
+            // Forwarded all the same. A JSON object without the API's input is no generation
+            // (Ollama loads or unloads a model so); any other body is a request the trace misses.
+            if exchange == nil, !Self.isJSONObject(body) { countUnreadableRequest() }
         }
         let forwarded = headers.filter { HeaderPolicy.forwardsRequestHeader($0.0, route: route) }
             .map { "\($0.0): \($0.1)" }
@@ -201,6 +202,10 @@ public final class RecordingProxy: Sendable {
                 observed: $0, route: route, upstreamURL: url, tracker: tracker,
                 capturePayloads: configuration.capturePayloads)
         }
+    }
+
+    private static func isJSONObject(_ body: UnsafeRawBufferPointer) -> Bool {
+        (try? JSONSerialization.jsonObject(with: Data(body))) is [String: Any]
     }
 
     /// Counts a model request the proxy forwards but cannot record, so the trace says it is

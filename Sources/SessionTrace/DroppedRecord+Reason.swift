@@ -20,8 +20,8 @@ extension DroppedRecord {
         public static let closed: Reason = "closed"
         /// LTTng discarded the event (its ring buffer was full), as the trace's packets count it.
         public static let discarded: Reason = "discarded"
-        /// The recording proxy forwarded a model request whose body it could not read (not JSON, or
-        /// without the messages or prompt of its API), so the request is not in the trace.
+        /// The recording proxy forwarded a model request whose body it could not read (not a JSON
+        /// object), so the request is not in the trace.
         public static let unreadableRequest: Reason = "unreadable_request"
 
         public var description: String { rawValue }

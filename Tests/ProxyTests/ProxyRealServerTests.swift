@@ -219,10 +219,14 @@ struct ProxyRealServerTests {
 
     /// Model requests whose bodies the proxy cannot read reach the server all the same, and the
     /// client gets its answer; the store holds no request for them but counts them, so the report
-    /// says that the trace is incomplete.
+    /// says that the trace is incomplete. A JSON object without the API's input is no generation
+    /// (Ollama loads a model so): forwarded, and neither recorded nor counted.
     @Test func unreadableRequestsAreForwardedAndCounted() throws {
         let proxy = try ProxyProcess(upstream: server)
-        let bodies = [("/chat/completions", "{not json"), ("/completions", #"{"model":"smollm2"}"#)]
+        let bodies = [
+            ("/chat/completions", "{not json"), ("/completions", #"{"model":"smollm2","prompt":"cut"#),
+            ("/completions", #"{"model":"smollm2"}"#),
+        ]
         for (path, body) in bodies {
             let arguments = [
                 "-o", "/dev/null", "-w", "%{http_code}", "-H", "Content-Type: application/json", "-d", body,
