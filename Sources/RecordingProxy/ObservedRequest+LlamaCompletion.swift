@@ -5,8 +5,7 @@ extension ObservedRequest {
     /// Reads a llama.cpp native completion body (`POST /completion`); nil when it is not a JSON
     /// object with a `prompt`.
     ///
-    /// The `prompt` is recorded as ``openAICompletions(_:sessionHeader:)`` records one: a text as it
-    /// is, a list of texts or token ids as its JSON. The output cap is `n_predict` (or `max_tokens`),
+    /// The `prompt` is read by ``promptText(_:)``. The output cap is `n_predict` (or `max_tokens`),
     /// none when it is negative (llama.cpp's "until the end"). The body seldom names a model: the
     /// server has one, which its answer names (`response_model`). No history: requests join a
     /// conversation only when the client names it (`X-Session-Id`).
@@ -19,7 +18,7 @@ extension ObservedRequest {
             model: object["model"] as? String ?? "", streams: object["stream"] as? Bool ?? false,
             sessionName: sessionHeader,
             request: ModelRequest(
-                instructions: nil, entries: [.prompt(prompt as? String ?? JSONValue.text(prompt))], tools: [],
+                instructions: nil, entries: [.prompt(promptText(prompt))], tools: [],
                 options: GenerationOptions(
                     temperature: (object["temperature"] as? NSNumber)?.doubleValue,
                     maximumResponseTokens: cap),

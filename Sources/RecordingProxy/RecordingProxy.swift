@@ -204,6 +204,7 @@ public final class RecordingProxy: Sendable {
         }
     }
 
+    /// Whether `body` is a JSON object, whatever its members.
     private static func isJSONObject(_ body: UnsafeRawBufferPointer) -> Bool {
         (try? JSONSerialization.jsonObject(with: Data(body))) is [String: Any]
     }
