@@ -5,7 +5,9 @@ extension DroppedRecord: TableRecord {
         .dropped, blank: DroppedRecord(ts: 0, sinkName: "", reason: "", count: 0),
         fields: [
             .integer("ts", "ts", unit: .timestamp, "when the count was written", get: { $0.ts }, set: { $0.ts = $1 }),
-            .text("sink", "sink", freeText: false, "the sink that lost the events", get: { $0.sinkName }, set: { $0.sinkName = $1 }),
+            .text(
+                "sink", "sink", freeText: false, "the sink (`store`, `lttng`) or the `proxy` that lost the events",
+                get: { $0.sinkName }, set: { $0.sinkName = $1 }),
             .text(
                 "reason", "reason", freeText: false, "`queue_full`, `sqlite_error`, `busy`, `closed`, ...",
                 get: { $0.reason.rawValue }, set: { $0.reason = .init(rawValue: $1) }),
