@@ -218,7 +218,9 @@ let package = Package(
         // The recording proxy, run as users run it (the built trace-proxy) with curl and the official
         // openai, anthropic and ollama Python SDKs (scripts/proxy-clients.sh), in front of the real llama.cpp
         // server and of a scripted upstream (Tests/ProxyClients) for tool calls and faults.
-        .testTarget(name: "ProxyTests", dependencies: ["TestSupport", "RecordingProxy", "SessionTrace"]),
+        .testTarget(
+            name: "ProxyTests",
+            dependencies: ["TestSupport", "RecordingProxy", "SessionTrace", "SessionInstrumentation", "TraceStore"]),
         // Builds the README's Swift examples as written, in a package that depends on this one by path.
         .testTarget(name: "ReadmeTests"),
     ],

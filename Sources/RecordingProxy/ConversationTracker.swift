@@ -36,6 +36,17 @@ final class ConversationTracker: Sendable {
         /// The ids of its latest responses (at most ``maximumResponseIDs``), which a request
         /// continuing a stored response names.
         var responseIDs: [String] = []
+        /// Results the latest request brought for calls no ended response had asked for yet, by
+        /// call id: a client that read a stream's last event may send the next request before the
+        /// proxy sees that response end. Recorded when it ends (``responseEnded``).
+        var earlyResults: [String: EarlyResult] = [:]
+    }
+
+    /// A tool's result that came before the end of the response that asked for the call.
+    struct EarlyResult {
+        var output: ToolOutput
+        var failed: Bool
+        var arrived: Int64
     }
 
     /// Response ids remembered for each conversation.
@@ -84,11 +95,19 @@ final class ConversationTracker: Sendable {
                 chosen = state.conversations.count - 1
             }
             var answered: [(PendingCall, ToolOutput)] = []
+            let earlier = Set(state.conversations[chosen].entries.compactMap { entry -> String? in
+                if case .toolOutput(let output) = entry { output.callID } else { nil }
+            })
+            var early: [String: EarlyResult] = [:]
             for case .toolOutput(let output) in entries {
                 if let pending = state.conversations[chosen].pendingCalls.removeValue(forKey: output.callID) {
                     answered.append((pending, output))
+                } else if !earlier.contains(output.callID) {
+                    early[output.callID] = EarlyResult(
+                        output: output, failed: observed.failedToolCallIDs.contains(output.callID), arrived: now)
                 }
             }
+            state.conversations[chosen].earlyResults = early
             state.conversations[chosen].entries = entries
             state.conversations[chosen].lastUsed = state.useCounter
             return (state.conversations[chosen].recorder, answered, entries)
@@ -103,22 +122,34 @@ final class ConversationTracker: Sendable {
     }
 
     /// Remembers the calls a response asked for, to record when their results come, and its id,
-    /// which a request continuing it names.
+    /// which a request continuing it names. A call whose result came already (``EarlyResult``) is
+    /// recorded now, with no duration: its result arrived before the proxy saw the response end.
     func responseEnded(
         recorder: SessionRecorder, responseID: String?, calls: [ToolCallRequest], requestID: Int64, at end: Int64
     ) {
         guard !calls.isEmpty || responseID != nil else { return }
-        state.withLock { state in
-            guard let index = state.conversations.firstIndex(where: { $0.recorder === recorder }) else { return }
+        let answered = state.withLock { state -> [(PendingCall, EarlyResult)] in
+            guard let index = state.conversations.firstIndex(where: { $0.recorder === recorder }) else { return [] }
             if let responseID {
                 state.conversations[index].responseIDs.append(responseID)
                 state.conversations[index].responseIDs.removeFirst(
                     max(0, state.conversations[index].responseIDs.count - Self.maximumResponseIDs))
             }
+            var answered: [(PendingCall, EarlyResult)] = []
             for call in calls {
-                state.conversations[index].pendingCalls[call.id] =
-                    PendingCall(call: call, requestID: requestID, responseEnd: end)
+                let pending = PendingCall(call: call, requestID: requestID, responseEnd: end)
+                if let result = state.conversations[index].earlyResults.removeValue(forKey: call.id) {
+                    answered.append((pending, result))
+                } else {
+                    state.conversations[index].pendingCalls[call.id] = pending
+                }
             }
+            return answered
+        }
+        for (pending, result) in answered {
+            recordToolCall(
+                pending, output: result.output, failed: result.failed, sessionID: recorder.sessionID,
+                end: result.arrived)
         }
     }
 
