@@ -6,11 +6,6 @@ import ModelSession
 /// server's timings and why it stopped, read as a whole answer is
 /// (``WholeResponse/llamaCompletion(_:)``). The stream has no `[DONE]`: it ends with that event.
 struct LlamaCompletionStreamAssembler: ModelEventAssembler {
-    /// Why a native completion stream could not be read.
-    struct Malformed: Error, CustomStringConvertible {
-        var description: String
-    }
-
     let url: URL
     let responseID: String? = nil
     private(set) var responseModel: String?
@@ -20,12 +15,10 @@ struct LlamaCompletionStreamAssembler: ModelEventAssembler {
     init(url: URL) { self.url = url }
 
     mutating func consume(_ event: ServerSentEvent) throws -> [ModelEvent] {
-        let data = Data(event.data.utf8)
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw Malformed(description: "an event that is not a JSON object: \(event.data.prefix(200))")
-        }
+        let object = try JSONSerialization.eventObject(event, url: url)
         if object["error"] != nil {
-            throw HTTPEndpoint.Error.serverError(url: url, message: HTTPEndpoint.Error.message(fromBody: data))
+            let message = HTTPEndpoint.Error.message(fromBody: event.data.utf8)
+            throw HTTPEndpoint.Error.serverError(url: url, message: message)
         }
         var events: [ModelEvent] = []
         if let content = object["content"] as? String, !content.isEmpty {
@@ -45,7 +38,7 @@ struct LlamaCompletionStreamAssembler: ModelEventAssembler {
     }
 
     mutating func finish() throws -> [ModelEvent] {
-        guard ended else { throw Malformed(description: #"the stream ended before its "stop": true event"#) }
+        guard ended else { throw HTTPEndpoint.Error.truncatedStream(url: url, reason: #"no "stop": true event"#) }
         return []
     }
 }

@@ -6,11 +6,6 @@ import ModelSession
 /// `function_call` item as a tool call, and the final `response.completed` (or `.incomplete`,
 /// `.failed`) event's usage and status, read as a whole response is.
 struct ResponsesStreamAssembler: ModelEventAssembler {
-    /// Why a Responses stream could not be read.
-    struct Malformed: Error, CustomStringConvertible {
-        var description: String
-    }
-
     let url: URL
     private(set) var responseID: String?
     private(set) var responseModel: String?
@@ -20,9 +15,7 @@ struct ResponsesStreamAssembler: ModelEventAssembler {
     init(url: URL) { self.url = url }
 
     mutating func consume(_ event: ServerSentEvent) throws -> [ModelEvent] {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any] else {
-            throw Malformed(description: "an event that is not a JSON object: \(event.data.prefix(200))")
-        }
+        let object = try JSONSerialization.eventObject(event, url: url)
         var events: [ModelEvent] = []
         switch object["type"] as? String ?? event.event ?? "" {
         case "response.created", "response.in_progress":
@@ -61,7 +54,7 @@ struct ResponsesStreamAssembler: ModelEventAssembler {
     }
 
     mutating func finish() throws -> [ModelEvent] {
-        guard ended else { throw Malformed(description: "the stream ended before response.completed") }
+        guard ended else { throw HTTPEndpoint.Error.truncatedStream(url: url, reason: "no response.completed") }
         return []
     }
 

@@ -29,3 +29,16 @@ extension JSONDecoder {
         }
     }
 }
+
+extension JSONSerialization {
+    /// One event's JSON object, for an assembler that reads it member by member, or throws
+    /// ``HTTPEndpoint/Error/malformedStream(url:reason:data:)``.
+    package static func eventObject(_ event: ServerSentEvent, url: URL) throws -> [String: Any] {
+        guard let object = try? jsonObject(with: Data(event.data.utf8)) as? [String: Any] else {
+            throw HTTPEndpoint.Error.malformedStream(
+                url: url, reason: "an event that is not a JSON object",
+                data: HTTPEndpoint.Error.serverText(event.data, limit: 300))
+        }
+        return object
+    }
+}
